@@ -1,0 +1,3 @@
+module github.com/mcpgen/mcpgen
+
+go 1.26
