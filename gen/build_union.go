@@ -1,0 +1,508 @@
+package gen
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// unionType types anyOf/oneOf. Alternatives of distinct non-object JSON
+// kinds become a Kinds value; anything else is a sum type.
+func (b *builder) unionType(s *schema.Schema, name string) *Type {
+	if t, ok := b.byPtr[s.Pointer]; ok {
+		return t
+	}
+	branches, oneOf := s.AnyOf, false
+	if len(s.OneOf) > 0 {
+		if len(s.AnyOf) > 0 {
+			b.errorf(s.Pointer, "anyOf and oneOf on one schema are not supported; move one into allOf")
+			return &Type{Kind: TRaw}
+		}
+		branches, oneOf = s.OneOf, true
+	}
+	// Keywords next to anyOf apply to every branch.
+	rest := *s
+	rest.AnyOf, rest.OneOf = nil, nil
+	if hasConstraints(&rest) {
+		var merged []*schema.Schema
+		for _, br := range branches {
+			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)})
+			if err != nil {
+				b.errorf(s.Pointer, "%v", err)
+				return &Type{Kind: TRaw}
+			}
+			merged = append(merged, m)
+		}
+		branches = merged
+	}
+	if !oneOf {
+		if flat, ok := b.flatKinds(branches); ok {
+			return b.kindsType(s, name, flat)
+		}
+	}
+	if !b.claim(name, s.Pointer) || !b.claim(name+"Value", s.Pointer) {
+		return &Type{Kind: TRaw}
+	}
+	u := &Union{
+		DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+		Iface:    name + "Value",
+		Marker:   "is" + name,
+		OneOf:    oneOf,
+	}
+	t := &Type{Kind: TDecl, Decl: u}
+	b.byPtr[s.Pointer] = t
+	if s.Name != "" {
+		b.defTypes[s] = t
+	}
+	b.add(u)
+	for i, br := range branches {
+		bt := b.branchType(br, name, i)
+		if bt == nil {
+			continue
+		}
+		dup := false
+		for _, prev := range u.Branches {
+			if prev.Type.Resolve().Decl == bt.Resolve().Decl {
+				b.warnf(br.Pointer, "branch repeats an earlier branch of %s (both are %s); it is dropped", name, bt.Resolve().Decl.GoName())
+				dup = true
+			}
+		}
+		if !dup {
+			u.Branches = append(u.Branches, &Branch{Type: bt})
+		}
+	}
+	return t
+}
+
+// branchType returns the named type of a union branch, declaring one for
+// inline branches.
+func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
+	if br.Ref != nil && !hasConstraints(br) {
+		t := b.typeOf(br, "")
+		if t.Kind == TDecl {
+			return t
+		}
+	}
+	if d := b.sameAsDef(br); d != nil && b.isDef(d) {
+		return b.defType(d)
+	}
+	f, err := b.deref(br, 0)
+	if err != nil {
+		b.errorf(br.Pointer, "%v", err)
+		return nil
+	}
+	suffix := kindSuffix(f.Types)
+	switch {
+	case suffix == "" && len(f.Properties) > 0:
+		suffix = "Object"
+	case suffix == "":
+		b.errorf(br.Pointer, "inline branch %d of %s has no \"type\" to name it by; give it a type or move it to a definition", i, union)
+		return nil
+	}
+	name := union + suffix
+	t := b.typeOf(br, name)
+	if t.Kind == TDecl && t.Decl.GoName() == name {
+		return t
+	}
+	if t.Kind == TDecl {
+		return t
+	}
+	if !b.claim(name, br.Pointer) {
+		return nil
+	}
+	n := &Named{DeclInfo: DeclInfo{Name: name, Doc: docText(name, br), Pointer: br.Pointer}, Type: t}
+	b.add(n)
+	return &Type{Kind: TDecl, Decl: n}
+}
+
+// flatKinds checks whether anyOf branches are plain values of distinct JSON
+// kinds (no objects with properties, no references to named types) and
+// returns them as (kind, schema) pairs.
+func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
+	var out []kindSchema
+	used := map[string]bool{}
+	for _, br := range branches {
+		if br.Ref != nil {
+			return nil, false
+		}
+		f, err := b.deref(br, 0)
+		if err != nil || f.Types == nil || f.Enum != nil || f.Const != nil || len(f.AnyOf)+len(f.OneOf) > 0 {
+			return nil, false
+		}
+		for _, t := range f.Types {
+			switch t {
+			case "object":
+				if len(f.Properties) > 0 || len(f.Required) > 0 {
+					return nil, false
+				}
+			case "array":
+			}
+			k := t
+			if k == "integer" {
+				k = "number"
+			}
+			if used[k] {
+				return nil, false
+			}
+			used[k] = true
+			out = append(out, kindSchema{typ: t, s: f})
+		}
+	}
+	return out, true
+}
+
+type kindSchema struct {
+	typ string
+	s   *schema.Schema
+}
+
+// kindsType declares a Kinds value. flat is nil for a "type" array on s.
+func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *Type {
+	if t, ok := b.byPtr[s.Pointer]; ok {
+		return t
+	}
+	if flat == nil {
+		hasNumber := slices.Contains(s.Types, "number")
+		for _, t := range s.Types {
+			if t == "integer" && hasNumber {
+				continue // number already holds every integer
+			}
+			flat = append(flat, kindSchema{typ: t, s: s})
+		}
+	}
+	if !b.claim(name, s.Pointer) {
+		return &Type{Kind: TRaw}
+	}
+	k := &Kinds{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	t := &Type{Kind: TDecl, Decl: k}
+	b.byPtr[s.Pointer] = t
+	if s.Name != "" {
+		b.defTypes[s] = t
+	}
+	b.add(k)
+	for _, ks := range flat {
+		alt := &KindAlt{}
+		only := *ks.s
+		only.Types = []string{ks.typ}
+		switch ks.typ {
+		case "string":
+			alt.Kind, alt.Name, alt.Field = KString, "String", "str"
+		case "integer":
+			alt.Kind, alt.Name, alt.Field = KInt, "Integer", "int"
+		case "number":
+			alt.Kind, alt.Name, alt.Field = KFloat, "Number", "num"
+		case "boolean":
+			alt.Kind, alt.Name, alt.Field = KBool, "Boolean", "bool"
+		case "null":
+			alt.Kind, alt.Name = KNull, "Null"
+		case "array":
+			alt.Kind, alt.Name, alt.Field = KArray, "Array", "arr"
+		case "object":
+			alt.Kind, alt.Name, alt.Field = KObject, "Object", "obj"
+		}
+		if ks.typ != "null" {
+			alt.Type = b.singleType(&only, ks.typ, name+alt.Name)
+		}
+		if !b.claim(name+"From"+alt.Name, s.Pointer) {
+			continue
+		}
+		k.Alts = append(k.Alts, alt)
+	}
+	return t
+}
+
+// kindsOf lists the JSON kinds a type decodes.
+func kindsOf(t *Type, seen map[Decl]bool) []Kind {
+	all := []Kind{KNull, KBool, KInt, KFloat, KString, KArray, KObject}
+	switch t.Kind {
+	case TString:
+		return []Kind{KString}
+	case TInt:
+		return []Kind{KInt}
+	case TFloat:
+		return []Kind{KFloat}
+	case TBool:
+		return []Kind{KBool}
+	case TSlice:
+		return []Kind{KArray}
+	case TMap:
+		return []Kind{KObject}
+	case TRaw:
+		if t.C.Raw != nil && len(t.C.Raw.Types) > 0 {
+			return schemaKinds(t.C.Raw.Types)
+		}
+		if t.C.Const != nil {
+			return []Kind{valueKind(t.C.Const)}
+		}
+		return all
+	}
+	if seen[t.Decl] {
+		return nil
+	}
+	seen[t.Decl] = true
+	switch d := t.Decl.(type) {
+	case *Struct:
+		return []Kind{KObject}
+	case *Enum:
+		if d.Base == KInt {
+			return []Kind{KInt}
+		}
+		return []Kind{KString}
+	case *Kinds:
+		var ks []Kind
+		for _, a := range d.Alts {
+			ks = append(ks, a.Kind)
+		}
+		return ks
+	case *Raw:
+		if len(d.Schema.Types) > 0 {
+			return schemaKinds(d.Schema.Types)
+		}
+		return all
+	case *Named:
+		return kindsOf(d.Type, seen)
+	case *Alias:
+		return kindsOf(d.Target, seen)
+	case *Union:
+		var ks []Kind
+		for _, br := range d.Branches {
+			for _, k := range kindsOf(br.Type, seen) {
+				if !slices.Contains(ks, k) {
+					ks = append(ks, k)
+				}
+			}
+		}
+		return ks
+	}
+	return all
+}
+
+func schemaKinds(types []string) []Kind {
+	var ks []Kind
+	for _, t := range types {
+		switch t {
+		case "null":
+			ks = append(ks, KNull)
+		case "boolean":
+			ks = append(ks, KBool)
+		case "integer":
+			ks = append(ks, KInt)
+		case "number":
+			ks = append(ks, KFloat)
+		case "string":
+			ks = append(ks, KString)
+		case "array":
+			ks = append(ks, KArray)
+		case "object":
+			ks = append(ks, KObject)
+		}
+	}
+	return ks
+}
+
+func valueKind(v *schema.Value) Kind {
+	switch v.Kind {
+	case schema.Null:
+		return KNull
+	case schema.Bool:
+		return KBool
+	case schema.Number:
+		return KFloat
+	case schema.String:
+		return KString
+	case schema.Array:
+		return KArray
+	}
+	return KObject
+}
+
+// jsonKinds are the kinds the decoder tells apart by the first byte.
+var jsonKinds = []Kind{KNull, KBool, KFloat, KString, KArray, KObject}
+
+// accepts reports whether a branch of kinds ks can hold a value of JSON
+// kind k (KFloat stands for any number).
+func accepts(ks []Kind, k Kind) bool {
+	if k == KFloat {
+		return slices.Contains(ks, KFloat) || slices.Contains(ks, KInt)
+	}
+	return slices.Contains(ks, k)
+}
+
+// planUnion decides how a union decodes.
+func (b *builder) planUnion(u *Union) {
+	for _, br := range u.Branches {
+		br.Kinds = kindsOf(br.Type, map[Decl]bool{})
+		if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
+			br.Tags = map[string][]string{}
+			for _, f := range st.Fields {
+				if f.Required {
+					br.Required = append(br.Required, f.JSONName)
+				}
+				if f.Const != nil && f.Const.Kind == schema.String {
+					br.Tags[f.JSONName] = []string{f.Const.Str}
+				} else if e, ok := f.Type.Resolve().Decl.(*Enum); ok && f.Type.Kind == TDecl && e.Base == KString {
+					for _, v := range e.Values {
+						br.Tags[f.JSONName] = append(br.Tags[f.JSONName], v.Value.Str)
+					}
+				}
+			}
+		}
+	}
+	p := &UnionPlan{}
+	u.Plan = p
+	for _, k := range jsonKinds {
+		kc := &KindCase{Kind: k}
+		for i, br := range u.Branches {
+			if accepts(br.Kinds, k) {
+				kc.Candidates = append(kc.Candidates, i)
+			}
+		}
+		if len(kc.Candidates) == 0 {
+			continue
+		}
+		p.ByKind = append(p.ByKind, kc)
+		if k == KObject && len(kc.Candidates) > 1 {
+			b.planTags(u, kc.Candidates)
+		}
+	}
+}
+
+// planTags picks the discriminator among the object candidates: the member
+// whose fixed values tell the most branches apart.
+func (b *builder) planTags(u *Union, cands []int) {
+	p := u.Plan
+	type score struct{ values, branches int }
+	scores := map[string]score{}
+	for _, i := range cands {
+		for name := range u.Branches[i].Tags {
+			sc := scores[name]
+			sc.branches++
+			scores[name] = sc
+		}
+	}
+	for name, sc := range scores {
+		distinct := map[string]bool{}
+		for _, i := range cands {
+			for _, v := range u.Branches[i].Tags[name] {
+				distinct[v] = true
+			}
+		}
+		sc.values = len(distinct)
+		scores[name] = sc
+	}
+	best := ""
+	for name, sc := range scores {
+		bs, ok := scores[best]
+		if !ok || sc.values > bs.values || (sc.values == bs.values && (sc.branches > bs.branches ||
+			(sc.branches == bs.branches && name < best))) {
+			best = name
+		}
+	}
+	if best == "" || scores[best].values < 2 {
+		return
+	}
+	p.Discriminator = best
+	for _, i := range cands {
+		br := u.Branches[i]
+		if vals, ok := br.Tags[best]; ok {
+			for _, v := range vals {
+				tc := findTag(p.ByTag, v)
+				if tc == nil {
+					tc = &TagCase{Value: v}
+					p.ByTag = append(p.ByTag, tc)
+					p.Allowed = append(p.Allowed, v)
+				}
+				tc.Candidates = append(tc.Candidates, i)
+			}
+		} else {
+			p.Unknown = append(p.Unknown, i)
+		}
+		if !slices.Contains(br.Required, best) {
+			p.Untagged = append(p.Untagged, i)
+		}
+	}
+	// Branches that do not fix the tag can match any value too.
+	for _, tc := range p.ByTag {
+		for _, i := range p.Unknown {
+			if !slices.Contains(tc.Candidates, i) {
+				tc.Candidates = append(tc.Candidates, i)
+			}
+		}
+	}
+}
+
+func findTag(cases []*TagCase, v string) *TagCase {
+	for _, c := range cases {
+		if c.Value == v {
+			return c
+		}
+	}
+	return nil
+}
+
+// docText builds a doc comment from a schema's description. name is the
+// declared identifier ("" for fields).
+func docText(name string, s *schema.Schema) string {
+	desc := strings.TrimSpace(s.Description)
+	var lead string
+	switch {
+	case name == "":
+		lead = desc
+	case desc == "":
+		if s.Name != "" {
+			lead = name + " is the " + s.Name + " definition of the schema."
+		} else {
+			lead = name + " is the schema at " + s.Pointer + "."
+		}
+	default:
+		if l, ok := leadIn(desc); ok {
+			lead = name + " " + l
+		} else {
+			lead = name + " is #" + s.Pointer + ".\n\n" + desc
+		}
+	}
+	if s.Deprecated {
+		if lead != "" {
+			lead += "\n\n"
+		}
+		lead += "Deprecated: the schema marks this as deprecated."
+	}
+	return wrap(lead, 100)
+}
+
+// leadIn turns a description into the rest of a sentence that starts with
+// the identifier.
+func leadIn(desc string) (string, bool) {
+	first, rest, _ := strings.Cut(desc, " ")
+	switch first {
+	case "A", "An", "The":
+		return "is " + strings.ToLower(first) + " " + rest, true
+	}
+	if len(first) > 3 && strings.HasSuffix(first, "s") && first[0] >= 'A' && first[0] <= 'Z' &&
+		strings.ToLower(first[1:]) == first[1:] && !strings.HasSuffix(first, "ss") {
+		verbs := []string{"Represents", "Describes", "Indicates", "Identifies", "Contains", "Specifies",
+			"Defines", "Provides", "Allows", "Holds", "Sends", "Returns", "Lists"}
+		if slices.Contains(verbs, first) {
+			return strings.ToLower(first[:1]) + first[1:] + " " + rest, true
+		}
+	}
+	return "", false
+}
+
+// wrap breaks lines longer than width at spaces.
+func wrap(text string, width int) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		for len(line) > width {
+			cut := strings.LastIndexByte(line[:width], ' ')
+			if cut <= 0 {
+				break
+			}
+			out = append(out, line[:cut])
+			line = strings.TrimLeft(line[cut:], " ")
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,40 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// docData is what the prose templates see.
+type docData struct {
+	Package, Revision, URL, SHA256, Command string
+	Pinned                                  bool
+}
+
+func newDocData(pkg *Package) docData {
+	cmd := fmt.Sprintf("mcpgen generate --revision %s --out DIR --package %s", pkg.Revision, pkg.Name)
+	if !pkg.Source.Pinned {
+		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
+	}
+	return docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
+		Command: cmd, Pinned: pkg.Source.Pinned}
+}
+
+// docFile is doc.go: the package comment and ProtocolVersion.
+func (e *emitter) docFile() ([]byte, error) {
+	text, err := templates.Render("doc", newDocData(e.pkg))
+	if err != nil {
+		return nil, err
+	}
+	f := newFile(e.pkg.Name)
+	f.PackageComment(strings.TrimRight(commentText(string(text)), "\n"))
+	f.Comment("ProtocolVersion is the MCP revision this package implements.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(e.pkg.Revision)
+	return render(f)
+}
+
+func renderReadme(pkg *Package) ([]byte, error) {
+	return templates.Render("readme", newDocData(pkg))
+}

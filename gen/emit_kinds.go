@@ -1,0 +1,113 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// kindConst is the runtime constant for a kind.
+func kindConst(k Kind) string {
+	return map[Kind]string{KNull: "kindNull", KBool: "kindBoolean", KInt: "kindInteger", KFloat: "kindNumber",
+		KString: "kindString", KArray: "kindArray", KObject: "kindObject"}[k]
+}
+
+// emitKinds writes a value that holds one of several JSON kinds.
+func (e *emitter) emitKinds(k *Kinds) {
+	var names []string
+	fields := []jen.Code{jen.Id("kind").Id("kind")}
+	for _, a := range k.Alts {
+		names = append(names, strings.ToLower(a.Name))
+		if a.Type != nil {
+			fields = append(fields, jen.Id(a.Field).Add(goType(a.Type)))
+		}
+	}
+	doc := appendDoc(k.Doc, fmt.Sprintf("It holds a JSON %s; the zero value holds nothing (an absent member).", strings.Join(names, " or ")))
+	docComment(e.types.Line(), doc).Type().Id(k.Name).Struct(fields...)
+	for _, a := range k.Alts {
+		fn := k.Name + "From" + a.Name
+		if a.Type == nil {
+			e.types.Commentf("%s returns a %s holding null.", fn, k.Name)
+			e.types.Func().Id(fn).Params().Id(k.Name).Block(
+				jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)))),
+			)
+			e.types.Comment("IsNull reports whether v holds null.")
+			e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsNull").Params().Bool().Block(
+				jen.Return(jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
+			)
+			continue
+		}
+		e.types.Commentf("%s returns a %s holding a JSON %s.", fn, k.Name, strings.ToLower(a.Name))
+		e.types.Func().Id(fn).Params(jen.Id("x").Add(goType(a.Type))).Id(k.Name).Block(
+			jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)), jen.Id(a.Field).Op(":").Id("x"))),
+		)
+		e.types.Commentf("As%s returns the %s v holds, and whether it holds one.", a.Name, strings.ToLower(a.Name))
+		e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("As"+a.Name).Params().Params(goType(a.Type), jen.Bool()).Block(
+			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
+		)
+	}
+	e.types.Comment("IsZero reports whether v holds nothing.")
+	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsZero").Params().Bool().Block(
+		jen.Return(jen.Id("v").Dot("kind").Op("==").Lit(0)),
+	)
+	e.types.Comment("String returns v as JSON text.")
+	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("String").Params().String().Block(
+		jen.List(jen.Id("b"), jen.Id("_")).Op(":=").Id("v").Dot("AppendJSON").Call(jen.Nil()),
+		jen.Return(jen.String().Call(jen.Id("b"))),
+	)
+	e.emitPublic(k.Name, false)
+
+	// decodeJSON: the first byte says the kind.
+	var cases []jen.Code
+	var wants []string
+	for _, a := range k.Alts {
+		wants = append(wants, kindWord(a.Kind))
+		var body []jen.Code
+		if a.Type == nil {
+			body = []jen.Code{jen.Id("d").Dot("literal").Call(jen.Lit("null"))}
+		} else {
+			body = decodeValue(a.Type, jen.Id("v").Dot(a.Field), false)
+		}
+		body = append([]jen.Code{jen.Id("v").Dot("kind").Op("=").Id(kindConst(a.Kind))}, body...)
+		cases = append(cases, jen.Case(kindTest(a.Kind)).Block(body...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(k.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(
+		jen.Op("*").Id("v").Op("=").Id(k.Name).Values(),
+		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("peek").Call(), jen.Empty()).Block(cases...),
+	)
+
+	// encodeJSON
+	var enc []jen.Code
+	for _, a := range k.Alts {
+		var body []jen.Code
+		if a.Type == nil {
+			body = []jen.Code{jen.Id("e").Dot("null").Call()}
+		} else {
+			body = encodeValue(a.Type, jen.Id("v").Dot(a.Field), true)
+		}
+		enc = append(enc, jen.Case(jen.Id(kindConst(a.Kind))).Block(body...))
+	}
+	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("null").Call()))
+	e.codec.Func().Params(jen.Id("v").Id(k.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
+		jen.Switch(jen.Id("v").Dot("kind")).Block(enc...),
+	)
+
+	// validate
+	var val []jen.Code
+	for _, a := range k.Alts {
+		if a.Type == nil {
+			continue
+		}
+		checks := e.validateValue(a.Type, jen.Id("v").Dot(a.Field))
+		if len(checks) > 0 {
+			val = append(val, jen.Case(jen.Id(kindConst(a.Kind))).Block(checks...))
+		}
+	}
+	var body []jen.Code
+	if len(val) > 0 {
+		body = []jen.Code{jen.Switch(jen.Id("v").Dot("kind")).Block(val...)}
+	}
+	e.validate.Func().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+}

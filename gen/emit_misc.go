@@ -1,0 +1,109 @@
+package gen
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// emitEnum writes a named string (or integer) type with a constant per
+// value. The type holds any value so decoding never loses one; Validate
+// reports values outside the list.
+func (e *emitter) emitEnum(en *Enum) {
+	base := jen.String()
+	if en.Base == KInt {
+		base = jen.Int64()
+	}
+	docComment(e.types.Line(), en.Doc).Type().Id(en.Name).Add(base)
+	var defs []jen.Code
+	var cases []jen.Code
+	for _, v := range en.Values {
+		var lit jen.Code
+		if en.Base == KInt {
+			n, _ := strconv.ParseInt(v.Value.Num, 10, 64)
+			lit = jen.Lit(n)
+		} else {
+			lit = jen.Lit(v.Value.Str)
+		}
+		defs = append(defs, jen.Id(v.Name).Id(en.Name).Op("=").Add(lit))
+		cases = append(cases, jen.Id(v.Name))
+	}
+	e.types.Commentf("The values of %s.", en.Name)
+	e.types.Const().Defs(defs...)
+	e.emitPublic(en.Name, false)
+
+	under := &Type{Kind: TString}
+	if en.Base == KInt {
+		under = &Type{Kind: TInt}
+	}
+	e.emitConverted(en.Name, under)
+
+	show := jen.Id("rtQuote").Call(jen.String().Call(jen.Id("v")))
+	if en.Base == KInt {
+		show = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("v")), jen.Lit(10))
+	}
+	e.validate.Func().Params(jen.Id("v").Id(en.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+		jen.Switch(jen.Id("v")).Block(
+			jen.Case(cases...),
+			jen.Default().Block(jen.Id("s").Dot("add").Call(jen.Lit("enum"), show.Op("+").Lit(" is not one of "+enumValuesList(en)))),
+		),
+	)
+}
+
+func enumValuesList(en *Enum) string {
+	var s string
+	for i, v := range en.Values {
+		if i > 0 {
+			s += ", "
+		}
+		s += v.Value.JSON()
+	}
+	return s
+}
+
+// emitConverted writes decodeJSON and encodeJSON for a named type by
+// converting to and from its underlying type.
+func (e *emitter) emitConverted(name string, under *Type) {
+	// func (v *N) decodeJSON(d *decoder) { var u U; <decode u>; *v = N(u) }
+	dec := []jen.Code{jen.Var().Id("u").Add(goType(under))}
+	dec = append(dec, decodeValue(under, jen.Id("u"), false)...)
+	dec = append(dec, jen.Op("*").Id("v").Op("=").Id(name).Call(jen.Id("u")))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(dec...)
+	// func (v N) encodeJSON(e *encoder) { u := U(v); <encode u> }
+	enc := []jen.Code{jen.Id("u").Op(":=").Add(goType(under)).Call(jen.Id("v"))}
+	enc = append(enc, encodeValue(under, jen.Id("u"), true)...)
+	e.codec.Func().Params(jen.Id("v").Id(name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(enc...)
+}
+
+// emitNamed writes a named non-struct type: a string, a slice, a map, raw
+// JSON.
+func (e *emitter) emitNamed(n *Named) {
+	docComment(e.types.Line(), n.Doc).Type().Id(n.Name).Add(goType(n.Type))
+	e.emitPublic(n.Name, false)
+	e.emitConverted(n.Name, n.Type)
+	checks := e.validateValue(n.Type, jen.Id("u"))
+	body := []jen.Code{}
+	if len(checks) > 0 {
+		body = append(body, jen.Id("u").Op(":=").Add(goType(n.Type)).Call(jen.Id("v")))
+		body = append(body, checks...)
+	}
+	e.validate.Func().Params(jen.Id("v").Id(n.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+}
+
+// emitRaw writes an opaque JSON type that keeps its exact bytes.
+func (e *emitter) emitRaw(r *Raw) {
+	doc := appendDoc(r.Doc, fmt.Sprintf("%s keeps the exact JSON bytes; Validate checks them against the schema.", r.Name))
+	docComment(e.types.Line(), doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
+	e.emitPublic(r.Name, false)
+	e.emitConverted(r.Name, &Type{Kind: TRaw})
+	name := e.raw.need(r.Schema)
+	e.validate.Func().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+		jen.Id("rawCheck").Call(jen.Id("v"), jen.Id("s"), jen.Id(name)),
+	)
+}
+
+// emitAlias writes `type A = B`.
+func (e *emitter) emitAlias(a *Alias) {
+	docComment(e.types.Line(), a.Doc).Type().Id(a.Name).Op("=").Add(goType(a.Target))
+}

@@ -1,0 +1,319 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// Raw checks validate JSON that is kept as bytes (json.RawMessage and the
+// opaque types) against its schema. Each schema node gets one function,
+// rawCheckN(d *decoder, s *vstate), that reads one value from d and
+// records its violations; $ref calls the target's function, so recursive
+// schemas such as JSONValue work.
+
+type rawChecks struct {
+	names map[*schema.Schema]string
+	queue []*schema.Schema
+	done  int
+}
+
+func newRawChecks() *rawChecks {
+	return &rawChecks{names: map[*schema.Schema]string{}}
+}
+
+// need returns the function name that checks s, queueing it.
+func (r *rawChecks) need(s *schema.Schema) string {
+	if n, ok := r.names[s]; ok {
+		return n
+	}
+	n := "rawCheck" + strconv.Itoa(len(r.queue)+1)
+	r.names[s] = n
+	r.queue = append(r.queue, s)
+	return n
+}
+
+func (e *emitter) emitRawChecks() {
+	for e.raw.done < len(e.raw.queue) {
+		s := e.raw.queue[e.raw.done]
+		e.raw.done++
+		e.emitRawCheck(s, e.raw.names[s])
+	}
+}
+
+func (e *emitter) emitRawCheck(sc *schema.Schema, name string) {
+	where := "#" + sc.Pointer
+	if sc.Pointer == "" {
+		where = "the schema"
+	}
+	e.validate.Commentf("%s checks one JSON value against %s.", name, where)
+	e.validate.Func().Id(name).Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")).Block(e.rawBody(sc)...)
+}
+
+func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
+	skip := jen.Id("d").Dot("skip").Call()
+	if sc.IsBool {
+		if sc.BoolValue {
+			return []jen.Code{skip}
+		}
+		return []jen.Code{jen.Id("s").Dot("add").Call(jen.Lit("false"), jen.Lit("no value is allowed here")), skip}
+	}
+	var out []jen.Code
+	// Applicators that look at the whole value use sub decoders; the
+	// value itself is read below.
+	sub := func(fn string, st string) jen.Code {
+		return jen.Block(
+			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+			jen.Id(fn).Call(jen.Op("&").Id("sd"), jen.Id(st)),
+		)
+	}
+	if sc.Ref != nil {
+		out = append(out, sub(e.raw.need(sc.Ref), "s"))
+	}
+	for _, p := range sc.AllOf {
+		out = append(out, sub(e.raw.need(p), "s"))
+	}
+	for _, l := range []struct {
+		kw   string
+		list []*schema.Schema
+	}{{"anyOf", sc.AnyOf}, {"oneOf", sc.OneOf}} {
+		if len(l.list) == 0 {
+			continue
+		}
+		block := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
+		for _, p := range l.list {
+			block = append(block, jen.Block(
+				jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+				jen.Var().Id("vs").Id("vstate"),
+				jen.Id(e.raw.need(p)).Call(jen.Op("&").Id("sd"), jen.Op("&").Id("vs")),
+				jen.If(jen.Len(jen.Id("vs").Dot("errs")).Op("==").Lit(0)).Block(jen.Id("n").Op("++")),
+			))
+		}
+		if l.kw == "anyOf" {
+			block = append(block, jen.If(jen.Id("n").Op("==").Lit(0)).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("anyOf"), jen.Lit("matches none of the alternatives")),
+			))
+		} else {
+			block = append(block, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("must match exactly one alternative, matches ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n"))),
+			))
+		}
+		out = append(out, jen.Block(block...))
+	}
+	if sc.Types != nil {
+		var conds []jen.Code
+		var words []string
+		intOnly := slices.Contains(sc.Types, "integer") && !slices.Contains(sc.Types, "number")
+		for _, t := range sc.Types {
+			words = append(words, t)
+			switch t {
+			case "null":
+				conds = append(conds, kindTest(KNull))
+			case "boolean":
+				conds = append(conds, kindTest(KBool))
+			case "string":
+				conds = append(conds, kindTest(KString))
+			case "array":
+				conds = append(conds, kindTest(KArray))
+			case "object":
+				conds = append(conds, kindTest(KObject))
+			case "number":
+				conds = append(conds, kindTest(KFloat))
+			case "integer":
+				if !intOnly {
+					continue
+				}
+				conds = append(conds, kindTest(KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
+			}
+		}
+		ok := jen.Null()
+		for i, c := range conds {
+			if i > 0 {
+				ok.Op("||")
+			}
+			ok.Parens(c)
+		}
+		out = append(out, jen.If(jen.Op("!").Parens(ok)).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("expected "+strings.Join(words, " or ")+", got ").Op("+").Id("d").Dot("describe").Call()),
+			skip,
+			jen.Return(),
+		))
+	}
+	if sc.Const != nil {
+		out = append(out, jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON()))).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("const"), jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON())),
+		))
+	}
+	if sc.Enum != nil {
+		var conds []jen.Code
+		for _, v := range sc.Enum {
+			conds = append(conds, jen.Op("!").Id("rtJSONEqual").Call(jen.Id("raw"), jen.Lit(v.JSON())))
+		}
+		all := jen.Null()
+		for i, c := range conds {
+			if i > 0 {
+				all.Op("&&")
+			}
+			all.Add(c)
+		}
+		out = append(out, jen.If(jen.Id("raw").Op(":=").Id("d").Dot("peekRaw").Call(), all).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("enum"), jen.Id("rtQuote").Call(jen.String().Call(jen.Id("raw"))).Op("+").Lit(" is not one of "+enumList(sc.Enum))),
+		))
+	}
+	var cases []jen.Code
+	if obj := e.rawObject(sc); obj != nil {
+		cases = append(cases, jen.Case(kindTest(KObject)).Block(obj...))
+	}
+	if arr := e.rawArray(sc); arr != nil {
+		cases = append(cases, jen.Case(kindTest(KArray)).Block(arr...))
+	}
+	if str := e.rawString(sc); str != nil {
+		cases = append(cases, jen.Case(kindTest(KString)).Block(str...))
+	}
+	if num := rawNumber(sc); num != nil {
+		cases = append(cases, jen.Case(kindTest(KFloat)).Block(num...))
+	}
+	usesC := sc.Types != nil || len(cases) > 0
+	if usesC {
+		out = append([]jen.Code{jen.Id("c").Op(":=").Id("d").Dot("peek").Call()}, out...)
+	}
+	if len(cases) == 0 {
+		return append(out, skip)
+	}
+	cases = append(cases, jen.Default().Block(skip))
+	return append(out, jen.Switch().Block(cases...))
+}
+
+func (e *emitter) rawObject(sc *schema.Schema) []jen.Code {
+	if sc.Properties == nil && sc.Required == nil && sc.AdditionalProperties == nil {
+		return nil
+	}
+	var names []string
+	for _, p := range sc.Properties {
+		names = append(names, p.Name)
+	}
+	for _, r := range sc.Required {
+		if !slices.Contains(names, r) {
+			names = append(names, r)
+		}
+	}
+	addl := func() []jen.Code {
+		ap := sc.AdditionalProperties
+		switch {
+		case ap == nil || (ap.IsBool && ap.BoolValue):
+			return []jen.Code{jen.Id("d").Dot("skip").Call()}
+		case ap.IsFalse():
+			return []jen.Code{
+				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+				jen.Id("d").Dot("skip").Call(),
+			}
+		}
+		return []jen.Code{jen.Id(e.raw.need(ap)).Call(jen.Id("d"), jen.Id("s"))}
+	}
+	var cases []jen.Code
+	for i, n := range names {
+		w, mask := bit(i)
+		body := []jen.Code{jen.Id("seen").Index(jen.Lit(w)).Op("|=").Add(mask)}
+		if p := sc.Prop(n); p != nil {
+			body = append(body, jen.Id(e.raw.need(p)).Call(jen.Id("d"), jen.Id("s")))
+		} else {
+			body = append(body, addl()...)
+		}
+		cases = append(cases, jen.Case(jen.Lit(n)).Block(body...))
+	}
+	cases = append(cases, jen.Default().Block(addl()...))
+	var out []jen.Code
+	out = append(out, jen.Id("d").Dot("object").Call())
+	if len(names) > 0 {
+		out = append(out, jen.Var().Id("seen").Index(jen.Lit(max((len(names)+63)/64, 1))).Uint64())
+	}
+	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
+		jen.Id("k").Op(":=").Id("d").Dot("key"),
+		jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+		jen.Switch(jen.Id("k")).Block(cases...),
+		jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")),
+	))
+	for i, n := range names {
+		if !sc.IsRequired(n) {
+			continue
+		}
+		w, mask := bit(i)
+		out = append(out, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(mask).Op("==").Lit(0)).Block(requiredViolation(n)))
+	}
+	return out
+}
+
+func (e *emitter) rawArray(sc *schema.Schema) []jen.Code {
+	if sc.Items == nil && sc.MinItems == nil && sc.MaxItems == nil {
+		return nil
+	}
+	each := []jen.Code{jen.Id("d").Dot("skip").Call()}
+	if sc.Items != nil {
+		each = []jen.Code{
+			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+			jen.Id(e.raw.need(sc.Items)).Call(jen.Id("d"), jen.Id("s")),
+			jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("n")),
+		}
+	}
+	out := []jen.Code{
+		jen.Id("d").Dot("array").Call(),
+		jen.Id("n").Op(":=").Lit(0),
+		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(each...),
+	}
+	if sc.MinItems != nil && *sc.MinItems > 0 {
+		out = append(out, jen.If(jen.Id("n").Op("<").Lit(int(*sc.MinItems))).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *sc.MinItems))),
+		))
+	}
+	if sc.MaxItems != nil {
+		out = append(out, jen.If(jen.Id("n").Op(">").Lit(int(*sc.MaxItems))).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *sc.MaxItems))),
+		))
+	}
+	return out
+}
+
+func (e *emitter) rawString(sc *schema.Schema) []jen.Code {
+	f := ""
+	if sc.Format != "" && formatFuncs[sc.Format] != "" {
+		f = sc.Format
+	}
+	t := &Type{Kind: TString, C: Constraints{Format: f, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern}}
+	checks := e.scalarChecks(t, jen.Id("x"))
+	if len(checks) == 0 {
+		return nil
+	}
+	return append([]jen.Code{jen.Id("x").Op(":=").Id("d").Dot("string").Call()}, checks...)
+}
+
+// rawNumber compares a number's text with the bounds exactly.
+func rawNumber(sc *schema.Schema) []jen.Code {
+	var checks []jen.Code
+	for _, b := range []struct {
+		bound   *string
+		keyword string
+		bad     string // violating comparison of rtCmpNumber's result with 0
+		text    string
+	}{
+		{sc.Minimum, "minimum", "<", ">="},
+		{sc.ExclusiveMinimum, "exclusiveMinimum", "<=", ">"},
+		{sc.Maximum, "maximum", ">", "<="},
+		{sc.ExclusiveMaximum, "exclusiveMaximum", ">=", "<"},
+	} {
+		if b.bound == nil {
+			continue
+		}
+		checks = append(checks, jen.If(jen.Id("rtCmpNumber").Call(jen.Id("x"), jen.Lit(*b.bound)).Op(b.bad).Lit(0)).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit(b.keyword), jen.Lit("must be "+b.text+" "+*b.bound+", got ").Op("+").String().Call(jen.Id("x"))),
+		))
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	return append([]jen.Code{jen.List(jen.Id("x"), jen.Id("_")).Op(":=").Id("d").Dot("number").Call()}, checks...)
+}

@@ -1,0 +1,45 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// emitRegistry writes Value, Definitions and NewValue: a way to reach the
+// type of a definition by its schema name (used by `mcpgen validate` and
+// by tests that run every official example).
+func (e *emitter) emitRegistry() {
+	f := e.types
+	f.Comment("Value is implemented by a pointer to every type of this package.")
+	f.Type().Id("Value").Interface(
+		jen.Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()),
+		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
+		jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()),
+		jen.Id("Validate").Params().Error(),
+	)
+	var names []jen.Code
+	var cases []jen.Code
+	for _, d := range e.pkg.Decls {
+		def := d.info().Definition
+		if def == "" {
+			continue
+		}
+		names = append(names, jen.Lit(def))
+		target := d
+		if a, ok := d.(*Alias); ok {
+			target = a.Target.Resolve().Decl
+		}
+		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(jen.New(jen.Id(target.GoName())), jen.True())))
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.False())))
+	f.Comment("Definitions lists the names of the schema's definitions, sorted.")
+	f.Var().Id("Definitions").Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, n := range names {
+			g.Line().Add(n)
+		}
+		g.Line()
+	})
+	f.Comment("NewValue returns a new zero value of the Go type of the named schema\n// definition, and false if there is no such definition.")
+	f.Func().Id("NewValue").Params(jen.Id("definition").String()).Params(jen.Id("Value"), jen.Bool()).Block(
+		jen.Switch(jen.Id("definition")).Block(cases...),
+	)
+}

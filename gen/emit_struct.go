@@ -1,0 +1,339 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// emitPublic writes the exported methods every declaration has.
+// Structs use pointer receivers; the other kinds are small values.
+func (e *emitter) emitPublic(name string, ptr bool) {
+	recv := jen.Id("v").Id(name)
+	if ptr {
+		recv = jen.Id("v").Op("*").Id(name)
+	}
+	f := e.types
+	f.Comment("MarshalJSON encodes v as JSON.")
+	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("v").Dot("AppendJSON").Call(jen.Nil())),
+	)
+	f.Comment("AppendJSON appends the JSON encoding of v to b.")
+	f.Func().Params(recv.Clone()).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("e").Op(":=").Id("encoder").Values(jen.Id("buf").Op(":").Id("b")),
+		jen.Id("v").Dot("encodeJSON").Call(jen.Op("&").Id("e")),
+		jen.Return(jen.Id("e").Dot("result").Call(jen.Id("b"))),
+	)
+	f.Comment("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed\n" +
+		"// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type\n" +
+		"// or constant); Validate checks the rest of the schema.")
+	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Var().Id("d").Id("decoder"),
+		jen.Id("d").Dot("init").Call(jen.Id("b")),
+		jen.Id("v").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
+		jen.Return(jen.Id("d").Dot("finish").Call()),
+	)
+	f.Comment("Validate reports every way v breaks the schema, as a *ValidationError,\n// or returns nil.")
+	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
+		jen.Var().Id("s").Id("vstate"),
+		jen.Id("v").Dot("validate").Call(jen.Op("&").Id("s")),
+		jen.Return(jen.Id("s").Dot("err").Call()),
+	)
+}
+
+// emitStruct writes a struct declaration and its methods.
+func (e *emitter) emitStruct(st *Struct) {
+	var fields []jen.Code
+	required := 0
+	for _, f := range st.Fields {
+		if f.Required {
+			required++
+		}
+		if f.Name == "" {
+			continue
+		}
+		tag := f.JSONName
+		if !f.Required {
+			tag += ",omitempty"
+		}
+		line := jen.Id(f.Name).Add(fieldGoType(f)).Tag(map[string]string{"json": tag})
+		doc := f.Doc
+		if f.Const != nil {
+			doc = appendDoc(doc, fmt.Sprintf("When set, it must be %s.", f.Const.JSON()))
+		}
+		fields = append(fields, docComment(jen.Null(), doc).Add(line))
+	}
+	for _, f := range st.Fields {
+		if f.Name == "" && f.Const != nil {
+			fields = append(fields, jen.Comment(fmt.Sprintf("The %q member is always %s: the type writes it.", f.JSONName, f.Const.JSON())))
+		}
+	}
+	if st.Extra != nil {
+		doc := "Extra holds the members the schema does not name, in the order they were read."
+		var typ jen.Code = jen.Id("Members")
+		if st.Extra.Value.Kind != TRaw || st.Extra.Value.C.Raw != nil {
+			doc = "Extra holds the members the schema does not name."
+			typ = jen.Map(jen.String()).Add(goType(st.Extra.Value))
+		}
+		fields = append(fields, docComment(jen.Null(), doc).Id(st.Extra.Name).Add(typ).Tag(map[string]string{"json": "-"}))
+	}
+	if required > 0 {
+		fields = append(fields, jen.Line().Comment("missing has a bit for each required member that was absent when v was decoded.").Line().Id("missing").Uint64())
+	}
+	docComment(e.types.Line(), st.Doc).Type().Id(st.Name).Struct(fields...)
+	e.emitPublic(st.Name, true)
+	e.emitStructDecode(st)
+	e.emitStructEncode(st)
+	e.emitStructValidate(st)
+	if st.Extra != nil {
+		e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("extraCount").Params().Int().Block(
+			jen.Return(jen.Len(jen.Id("v").Dot(st.Extra.Name))),
+		)
+	} else {
+		e.codec.Func().Params(jen.Op("*").Id(st.Name)).Id("extraCount").Params().Int().Block(jen.Return(jen.Lit(0)))
+	}
+}
+
+func appendDoc(doc, more string) string {
+	if doc == "" {
+		return more
+	}
+	return doc + "\n\n" + more
+}
+
+// bit returns the word index and the mask (`1 << n`) of bit i in a
+// [N]uint64 bit set.
+func bit(i int) (word int, mask jen.Code) {
+	return i / 64, jen.Parens(jen.Lit(1).Op("<<").Lit(i % 64))
+}
+
+// bitMask is the mask of bit i of a uint64.
+func bitMask(i int) jen.Code {
+	return jen.Parens(jen.Lit(1).Op("<<").Lit(i))
+}
+
+func (e *emitter) emitStructDecode(st *Struct) {
+	words := (len(st.Fields) + 63) / 64
+	var cases []jen.Code
+	for i, f := range st.Fields {
+		w, mask := bit(i)
+		body := []jen.Code{
+			// if !d.once(&seen[w], mask) { return }
+			jen.If(jen.Op("!").Id("d").Dot("once").Call(jen.Op("&").Id("seen").Index(jen.Lit(w)), mask)).Block(jen.Return()),
+		}
+		lv := jen.Id("v").Dot(f.Name)
+		switch {
+		case f.Const != nil && f.Name == "":
+			body = append(body, decodeConst(f.Const, f.Type))
+		default:
+			body = append(body, decodeValue(f.Type, lv, f.Pointer())...)
+		}
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(body...))
+	}
+	cases = append(cases, jen.Default().Block(e.decodeExtra(st)...))
+	body := []jen.Code{
+		jen.Op("*").Id("v").Op("=").Id(st.Name).Values(),
+		jen.If(jen.Op("!").Id("d").Dot("object").Call()).Block(jen.Return()),
+	}
+	if len(st.Fields) > 0 {
+		body = append(body, jen.Var().Id("seen").Index(jen.Lit(max(words, 1))).Uint64())
+	}
+	body = append(body, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
+		jen.Switch(jen.Id("d").Dot("key")).Block(cases...),
+	))
+	// Record required members that were absent.
+	for i, f := range st.Fields {
+		if !f.Required {
+			continue
+		}
+		w, mask := bit(i)
+		body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(mask).Op("==").Lit(0)).Block(
+			jen.Id("v").Dot("missing").Op("|=").Add(bitMask(f.Index)),
+		))
+	}
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(body...)
+}
+
+// decodeConst reads a member whose value is fixed.
+func decodeConst(c *schema.Value, t *Type) jen.Code {
+	switch c.Kind {
+	case schema.String:
+		return jen.Id("d").Dot("constString").Call(jen.Lit(c.Str))
+	case schema.Bool:
+		return jen.Id("d").Dot("constBool").Call(jen.Lit(c.Bool))
+	case schema.Number:
+		if t.Kind == TInt {
+			if n, ok := int64Lit(c.Num); ok {
+				return jen.Id("d").Dot("constInt").Call(jen.Lit(n))
+			}
+		}
+	}
+	return jen.Id("d").Dot("constRaw").Call(jen.Lit(c.JSON()))
+}
+
+func (e *emitter) decodeExtra(st *Struct) []jen.Code {
+	if st.Extra == nil {
+		// additionalProperties: false
+		return []jen.Code{jen.Id("d").Dot("notAllowed").Call()}
+	}
+	if st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil {
+		// if v.Extra.has(d.key) { d.dup(d.key); return }; v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+		return []jen.Code{
+			jen.If(jen.Id("v").Dot(st.Extra.Name).Dot("Has").Call(jen.Id("d").Dot("key"))).Block(
+				jen.Id("d").Dot("dup").Call(jen.Id("d").Dot("key")),
+				jen.Return(),
+			),
+			jen.Id("v").Dot(st.Extra.Name).Op("=").Append(jen.Id("v").Dot(st.Extra.Name), jen.Id("Member").Values(
+				jen.Id("Name").Op(":").Id("d").Dot("key"),
+				jen.Id("Value").Op(":").Id("d").Dot("raw").Call(),
+			)),
+		}
+	}
+	x := jen.Id("x")
+	body := []jen.Code{
+		jen.Id("k").Op(":=").Id("d").Dot("key"),
+		jen.If(jen.Id("v").Dot(st.Extra.Name).Op("==").Nil()).Block(
+			jen.Id("v").Dot(st.Extra.Name).Op("=").Map(jen.String()).Add(goType(st.Extra.Value)).Values(),
+		),
+		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id("v").Dot(st.Extra.Name).Index(jen.Id("k")), jen.Id("dup")).Block(
+			jen.Id("d").Dot("dup").Call(jen.Id("k")),
+			jen.Return(),
+		),
+		jen.Var().Id("x").Add(goType(st.Extra.Value)),
+	}
+	body = append(body, decodeValue(st.Extra.Value, x, false)...)
+	return append(body, jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k")).Op("=").Add(x))
+}
+
+// presentCheck is true when an optional field is present.
+func presentCheck(f *Field, expr *jen.Statement) *jen.Statement {
+	if f.Pointer() {
+		return expr.Clone().Op("!=").Nil()
+	}
+	if z := nonZeroCheck(f.Type, expr); z != nil {
+		return z
+	}
+	return jen.True()
+}
+
+// missingCheck is true when a required field must be treated as absent:
+// it was absent when decoded and still holds its zero value.
+func missingCheck(f *Field, expr *jen.Statement) *jen.Statement {
+	cond := jen.Id("v").Dot("missing").Op("&").Add(bitMask(f.Index)).Op("!=").Lit(0)
+	if f.Name == "" {
+		return cond
+	}
+	if z := zeroCheck(f.Type, expr); z != nil {
+		return cond.Op("&&").Add(z)
+	}
+	return cond
+}
+
+func (e *emitter) emitStructEncode(st *Struct) {
+	body := []jen.Code{jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{'))}
+	for _, f := range st.Fields {
+		lv := jen.Id("v").Dot(f.Name)
+		var write []jen.Code
+		if f.Const != nil && f.Name == "" {
+			// The constant member, name and value in one piece.
+			write = []jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName) + f.Const.JSON()))}
+		} else {
+			write = append([]jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName)))}, encodeField(f, lv)...)
+		}
+		if f.Required {
+			body = append(body, jen.If(jen.Op("!").Parens(missingCheck(f, lv))).Block(write...))
+		} else {
+			body = append(body, jen.If(presentCheck(f, lv)).Block(write...))
+		}
+	}
+	if st.Extra != nil {
+		if st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil {
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot(st.Extra.Name)).Block(
+				jen.Id("e").Dot("key").Call(jen.Id("m").Dot("Name")),
+				jen.Id("e").Dot("raw").Call(jen.Id("m").Dot("Value")),
+			))
+		} else {
+			x := jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k"))
+			inner := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id("k"))}, encodeValue(st.Extra.Value, x, false)...)
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(
+				jen.Qual("maps", "Keys").Call(jen.Id("v").Dot(st.Extra.Name)))).Block(inner...))
+		}
+	}
+	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(body...)
+}
+
+// encodeField encodes a field's value (dereferencing pointer fields).
+func encodeField(f *Field, lv *jen.Statement) []jen.Code {
+	return encodeValue(f.Type, derefScalar(f, lv), true)
+}
+
+// derefScalar dereferences an optional scalar field; methods of declared
+// types are called through the pointer.
+func derefScalar(f *Field, lv *jen.Statement) *jen.Statement {
+	if f.Pointer() && f.Type.Kind != TDecl {
+		return jen.Op("*").Add(lv)
+	}
+	return lv
+}
+
+func (e *emitter) emitStructValidate(st *Struct) {
+	var body []jen.Code
+	for _, f := range st.Fields {
+		lv := jen.Id("v").Dot(f.Name)
+		if f.Required {
+			cond := missingCheck(f, lv)
+			if f.Name != "" {
+				if a := absentCheck(f.Type, lv); a != nil {
+					cond = jen.Parens(cond).Op("||").Add(a)
+				}
+			}
+			check := e.validateField(f, lv)
+			if len(check) == 0 {
+				body = append(body, jen.If(cond).Block(requiredViolation(f.JSONName)))
+				continue
+			}
+			body = append(body, jen.If(cond).Block(requiredViolation(f.JSONName)).Else().Block(check...))
+			continue
+		}
+		check := e.validateField(f, lv)
+		if len(check) > 0 {
+			body = append(body, jen.If(presentCheck(f, lv)).Block(check...))
+		}
+	}
+	if st.Extra != nil && !(st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil) {
+		x := jen.Id("x")
+		inner := e.validateValue(st.Extra.Value, x)
+		if len(inner) > 0 {
+			loop := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}, inner...)
+			loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")))
+			body = append(body,
+				jen.Id("m0").Op(":=").Id("s").Dot("mark").Call(),
+				jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot(st.Extra.Name)).Block(loop...),
+				jen.Id("s").Dot("sortSince").Call(jen.Id("m0")),
+			)
+		}
+	}
+	e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+}
+
+func requiredViolation(name string) jen.Code {
+	return jen.Id("s").Dot("add").Call(jen.Lit("required"), jen.Lit(fmt.Sprintf("missing required member %s", encoderString(name))))
+}
+
+// validateField checks a present field and prefixes its violations with
+// the member name.
+func (e *emitter) validateField(f *Field, lv *jen.Statement) []jen.Code {
+	if f.Name == "" {
+		return nil // a required const is checked when decoding
+	}
+	checks := e.validateValue(f.Type, derefScalar(f, lv))
+	if len(checks) == 0 {
+		return nil
+	}
+	out := []jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}
+	out = append(out, checks...)
+	return append(out, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Lit(f.JSONName)))
+}

@@ -1,0 +1,308 @@
+package gen
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// This file holds the snippets every emitter shares: the Go spelling of a
+// Type and the statements that decode, encode and validate one value of
+// it. Identifiers in the generated code: v is the receiver, d the decoder,
+// e the encoder, s the validation state.
+
+const jsonPkg = "encoding/json"
+
+// goType is the Go type of a value of t (not a pointer).
+func goType(t *Type) *jen.Statement {
+	switch t.Kind {
+	case TString:
+		return jen.String()
+	case TInt:
+		return jen.Int64()
+	case TFloat:
+		return jen.Float64()
+	case TBool:
+		return jen.Bool()
+	case TRaw:
+		return jen.Qual(jsonPkg, "RawMessage")
+	case TDecl:
+		return jen.Id(t.Decl.GoName())
+	case TSlice:
+		return jen.Index().Add(goType(t.Elem))
+	case TMap:
+		return jen.Map(jen.String()).Add(goType(t.Elem))
+	}
+	panic(fmt.Sprintf("goType: kind %d", t.Kind))
+}
+
+// fieldGoType is the Go type of a struct field.
+func fieldGoType(f *Field) *jen.Statement {
+	if f.Pointer() {
+		return jen.Op("*").Add(goType(f.Type))
+	}
+	return goType(f.Type)
+}
+
+// isStruct reports whether t (through aliases) is a struct declaration,
+// whose methods have pointer receivers.
+func isStruct(t *Type) bool {
+	t = t.Resolve()
+	if t.Kind != TDecl {
+		return false
+	}
+	_, ok := t.Decl.(*Struct)
+	return ok
+}
+
+// decodeValue returns statements that decode the next JSON value into the
+// addressable expression lv, of type t. asPtr makes lv a pointer that gets
+// a new variable.
+func decodeValue(t *Type, lv *jen.Statement, asPtr bool) []jen.Code {
+	return decodeValueN(t, lv, asPtr, 0)
+}
+
+// decodeValueN is decodeValue inside depth enclosing loops (for names).
+func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code {
+	x := "x" + strconv.Itoa(depth)
+	k := "k" + strconv.Itoa(depth)
+	switch t.Kind {
+	case TString, TInt, TFloat, TBool:
+		m := map[TKind]string{TString: "string", TInt: "int", TFloat: "float", TBool: "bool"}[t.Kind]
+		if asPtr {
+			m += "Ptr"
+		}
+		return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call()}
+	case TRaw:
+		return []jen.Code{lv.Clone().Op("=").Id("d").Dot("raw").Call()}
+	case TDecl:
+		if asPtr {
+			// lv = new(T); lv.decodeJSON(d)
+			return []jen.Code{
+				lv.Clone().Op("=").New(goType(t)),
+				lv.Clone().Dot("decodeJSON").Call(jen.Id("d")),
+			}
+		}
+		return []jen.Code{lv.Clone().Dot("decodeJSON").Call(jen.Id("d"))}
+	case TSlice:
+		// if d.array() { lv = []T{}; for first := true; d.elem(&first); { var x T; ...; lv = append(lv, x) } }
+		body := append([]jen.Code{jen.Var().Id(x).Add(goType(t.Elem))}, decodeValueN(t.Elem, jen.Id(x), false, depth+1)...)
+		body = append(body, lv.Clone().Op("=").Append(lv.Clone(), jen.Id(x)))
+		return []jen.Code{jen.If(jen.Id("d").Dot("array").Call()).Block(
+			lv.Clone().Op("=").Add(goType(t)).Values(),
+			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
+		)}
+	case TMap:
+		// if d.object() { m := map[string]T{}; for first := true; d.member(&first); { k := d.key; dup check; var x T; ...; m[k] = x }; lv = m }
+		m := "m" + strconv.Itoa(depth)
+		body := []jen.Code{
+			jen.Id(k).Op(":=").Id("d").Dot("key"),
+			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
+				jen.Id("d").Dot("dup").Call(jen.Id(k)),
+				jen.Break(),
+			),
+			jen.Var().Id(x).Add(goType(t.Elem)),
+		}
+		body = append(body, decodeValueN(t.Elem, jen.Id(x), false, depth+1)...)
+		body = append(body, jen.Id(m).Index(jen.Id(k)).Op("=").Id(x))
+		return []jen.Code{jen.If(jen.Id("d").Dot("object").Call()).Block(
+			jen.Id(m).Op(":=").Add(goType(t)).Values(),
+			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
+			lv.Clone().Op("=").Id(m),
+		)}
+	}
+	panic("decodeValue")
+}
+
+// encodeValue returns statements that encode expr, of type t. A struct
+// held in a non-addressable expression (a map value) is copied first.
+func encodeValue(t *Type, expr *jen.Statement, addressable bool) []jen.Code {
+	return encodeValueN(t, expr, addressable, 0)
+}
+
+func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []jen.Code {
+	i := "i" + strconv.Itoa(depth)
+	k := "k" + strconv.Itoa(depth)
+	switch t.Kind {
+	case TString:
+		return []jen.Code{jen.Id("e").Dot("string").Call(expr)}
+	case TInt:
+		return []jen.Code{jen.Id("e").Dot("int").Call(expr)}
+	case TFloat:
+		return []jen.Code{jen.Id("e").Dot("float").Call(expr)}
+	case TBool:
+		return []jen.Code{jen.Id("e").Dot("bool").Call(expr)}
+	case TRaw:
+		return []jen.Code{jen.Id("e").Dot("raw").Call(expr)}
+	case TDecl:
+		if isStruct(t) && !addressable {
+			x := "x" + strconv.Itoa(depth)
+			return []jen.Code{jen.Block(
+				jen.Id(x).Op(":=").Add(expr),
+				jen.Id(x).Dot("encodeJSON").Call(jen.Id("e")),
+			)}
+		}
+		return []jen.Code{expr.Clone().Dot("encodeJSON").Call(jen.Id("e"))}
+	case TSlice:
+		// e.buf = append(e.buf, '['); for i := range expr { e.comma(); <elem> }; e.buf = append(e.buf, ']')
+		body := append([]jen.Code{jen.Id("e").Dot("comma").Call()}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(i)), true, depth+1)...)
+		return []jen.Code{
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('[')),
+			jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(body...),
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune(']')),
+		}
+	case TMap:
+		// e.buf = append(e.buf, '{'); for _, k := range rtSortedKeys(expr) { e.key(k); <value> }; ...
+		body := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
+		return []jen.Code{
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{')),
+			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(expr))).Block(body...),
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')),
+		}
+	}
+	panic("encodeValue")
+}
+
+// zeroCheck returns a condition that is true when expr holds the zero value
+// of t, or nil when that is not cheap to tell (structs).
+func zeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
+	switch t.Kind {
+	case TString:
+		return expr.Clone().Op("==").Lit("")
+	case TInt, TFloat:
+		return expr.Clone().Op("==").Lit(0)
+	case TBool:
+		return jen.Op("!").Add(expr)
+	case TRaw, TSlice, TMap:
+		return expr.Clone().Op("==").Nil()
+	case TDecl:
+		switch d := t.Decl.(type) {
+		case *Enum:
+			if d.Base == KString {
+				return expr.Clone().Op("==").Lit("")
+			}
+			return expr.Clone().Op("==").Lit(0)
+		case *Union:
+			return expr.Clone().Dot("Value").Op("==").Nil()
+		case *Kinds:
+			return expr.Clone().Dot("IsZero").Call()
+		case *Raw:
+			return expr.Clone().Op("==").Nil()
+		case *Named:
+			return zeroCheck(d.Type, expr)
+		case *Alias:
+			return zeroCheck(d.Target, expr)
+		}
+	}
+	return nil
+}
+
+// nonZeroCheck is the negation of zeroCheck, written directly.
+func nonZeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
+	switch t.Kind {
+	case TString:
+		return expr.Clone().Op("!=").Lit("")
+	case TInt, TFloat:
+		return expr.Clone().Op("!=").Lit(0)
+	case TBool:
+		return expr.Clone()
+	case TRaw, TSlice, TMap:
+		return expr.Clone().Op("!=").Nil()
+	case TDecl:
+		switch d := t.Decl.(type) {
+		case *Enum:
+			if d.Base == KString {
+				return expr.Clone().Op("!=").Lit("")
+			}
+			return expr.Clone().Op("!=").Lit(0)
+		case *Union:
+			return expr.Clone().Dot("Value").Op("!=").Nil()
+		case *Kinds:
+			return jen.Op("!").Add(expr.Clone()).Dot("IsZero").Call()
+		case *Raw:
+			return expr.Clone().Op("!=").Nil()
+		case *Named:
+			return nonZeroCheck(d.Type, expr)
+		case *Alias:
+			return nonZeroCheck(d.Target, expr)
+		}
+	}
+	return nil
+}
+
+// absentCheck is true for a required member that cannot have a valid
+// encoding even though the value was built in Go: a union with no branch,
+// a Kinds value with no kind.
+func absentCheck(t *Type, expr *jen.Statement) *jen.Statement {
+	t = t.Resolve()
+	if t.Kind != TDecl {
+		return nil
+	}
+	switch d := t.Decl.(type) {
+	case *Union:
+		return expr.Clone().Dot("Value").Op("==").Nil()
+	case *Kinds:
+		return expr.Clone().Dot("IsZero").Call()
+	case *Named:
+		return absentCheck(d.Type, expr)
+	}
+	return nil
+}
+
+// litValue is a Go literal for a JSON scalar const.
+func litValue(v *schema.Value, t *Type) jen.Code {
+	switch v.Kind {
+	case schema.String:
+		return jen.Lit(v.Str)
+	case schema.Bool:
+		return jen.Lit(v.Bool)
+	case schema.Number:
+		if t.Kind == TInt {
+			n, err := strconv.ParseInt(v.Num, 10, 64)
+			if err == nil {
+				return jen.Lit(n)
+			}
+		}
+		f, _ := strconv.ParseFloat(v.Num, 64)
+		return jen.Lit(f)
+	}
+	return jen.Lit(v.JSON())
+}
+
+// quotedName is a member name as it appears in JSON, with its colon, for
+// e.name.
+func quotedName(name string) string {
+	e := encoderString(name)
+	return e + ":"
+}
+
+// encoderString quotes s the way the runtime encoder does.
+func encoderString(s string) string {
+	q := strconv.Quote(s)
+	// strconv.Quote escapes non-ASCII and uses \x; JSON needs \u. Member
+	// names in MCP are ASCII; fall back to a JSON-safe form otherwise.
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			ok = false
+		}
+	}
+	if ok {
+		return q
+	}
+	b := []byte{'"'}
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20:
+			b = append(b, fmt.Sprintf(`\u%04x`, r)...)
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return string(append(b, '"'))
+}

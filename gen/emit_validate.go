@@ -1,0 +1,293 @@
+package gen
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// validateValue returns statements that check expr, a value of type t,
+// recording violations in s. It returns nothing when t has nothing to
+// check.
+func (e *emitter) validateValue(t *Type, expr *jen.Statement) []jen.Code {
+	return e.validateValueN(t, expr, 0)
+}
+
+func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.Code {
+	i, k, x, m := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "x"+strconv.Itoa(depth), "m"+strconv.Itoa(depth)
+	switch t.Kind {
+	case TString, TInt, TFloat, TBool:
+		return e.scalarChecks(t, expr)
+	case TRaw:
+		if t.C.Raw == nil {
+			return nil
+		}
+		name := e.raw.need(t.C.Raw)
+		return []jen.Code{jen.Id("rawCheck").Call(expr, jen.Id("s"), jen.Id(name))}
+	case TDecl:
+		if !e.needsValidate(t.Decl, map[Decl]bool{}) {
+			return nil
+		}
+		return []jen.Code{expr.Clone().Dot("validate").Call(jen.Id("s"))}
+	case TSlice:
+		var out []jen.Code
+		n := jen.Len(expr)
+		if t.C.MinItems != nil && *t.C.MinItems > 0 {
+			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinItems))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *t.C.MinItems))),
+			))
+		}
+		if t.C.MaxItems != nil {
+			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxItems))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *t.C.MaxItems))),
+			))
+		}
+		inner := e.validateValueN(t.Elem, expr.Clone().Index(jen.Id(i)), depth+1)
+		if len(inner) > 0 {
+			loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
+			loop = append(loop, jen.Id("s").Dot("atIndex").Call(jen.Id(m), jen.Id(i)))
+			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(loop...))
+		}
+		return out
+	case TMap:
+		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
+		if len(inner) == 0 {
+			return nil
+		}
+		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
+		loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id(m), jen.Id(k)))
+		return []jen.Code{jen.Block(
+			jen.Id("start").Op(":=").Id("s").Dot("mark").Call(),
+			jen.For(jen.List(jen.Id(k), jen.Id(x)).Op(":=").Range().Add(expr)).Block(loop...),
+			jen.Id("s").Dot("sortSince").Call(jen.Id("start")),
+		)}
+	}
+	return nil
+}
+
+// needsValidate reports whether values of d can break the schema once
+// decoded. Declarations on a cycle count as needing it.
+func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
+	if seen[d] {
+		return true
+	}
+	seen[d] = true
+	hasChecks := func(t *Type) bool {
+		switch t.Kind {
+		case TDecl:
+			return e.needsValidate(t.Decl, seen)
+		case TSlice:
+			return t.C.MinItems != nil || t.C.MaxItems != nil || hasChecksElem(e, t.Elem, seen)
+		case TMap:
+			return hasChecksElem(e, t.Elem, seen)
+		case TRaw:
+			return t.C.Raw != nil
+		}
+		return scalarHasChecks(t)
+	}
+	switch d := d.(type) {
+	case *Struct:
+		for _, f := range d.Fields {
+			if f.Required || hasChecks(f.Type) {
+				return true
+			}
+		}
+		return d.Extra != nil && hasChecks(d.Extra.Value)
+	case *Enum, *Union:
+		return true
+	case *Kinds:
+		for _, a := range d.Alts {
+			if a.Type != nil && hasChecks(a.Type) {
+				return true
+			}
+		}
+		return false
+	case *Raw:
+		return true
+	case *Named:
+		return hasChecks(d.Type)
+	case *Alias:
+		return hasChecks(d.Target)
+	}
+	return true
+}
+
+func hasChecksElem(e *emitter, t *Type, seen map[Decl]bool) bool {
+	switch t.Kind {
+	case TDecl:
+		return e.needsValidate(t.Decl, seen)
+	case TSlice:
+		return t.C.MinItems != nil || t.C.MaxItems != nil || hasChecksElem(e, t.Elem, seen)
+	case TMap:
+		return hasChecksElem(e, t.Elem, seen)
+	case TRaw:
+		return t.C.Raw != nil
+	}
+	return scalarHasChecks(t)
+}
+
+func scalarHasChecks(t *Type) bool {
+	c := t.C
+	return c.Format != "" || c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil ||
+		c.ExclusiveMaximum != nil || c.MinLength != nil || c.MaxLength != nil || c.Pattern != nil ||
+		c.Const != nil || c.Enum != nil
+}
+
+// formatFuncs maps a format to its runtime checker.
+var formatFuncs = map[string]string{
+	"uri": "formatURI", "iri": "formatURI", "uri-reference": "formatURIReference",
+	"iri-reference": "formatURIReference", "uri-template": "formatURITemplate", "byte": "formatByte",
+	"date-time": "formatDateTime", "date": "formatDate", "time": "formatTime",
+	"duration": "formatDuration", "period": "formatPeriod", "hostname": "formatHostname",
+	"email": "formatEmail", "ipv4": "formatIPv4", "ipv6": "formatIPv6", "uuid": "formatUUID",
+	"json-pointer": "formatJSONPointer", "relative-json-pointer": "formatRelativeJSONPointer",
+	"regex": "formatRegex",
+}
+
+// scalarChecks checks a string, number or boolean against its constraints.
+func (e *emitter) scalarChecks(t *Type, x *jen.Statement) []jen.Code {
+	c := t.C
+	var out []jen.Code
+	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
+		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)))
+	}
+	show := func() *jen.Statement {
+		switch t.Kind {
+		case TString:
+			return jen.Id("rtQuote").Call(x)
+		case TInt:
+			return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
+		case TFloat:
+			return jen.Qual("strconv", "FormatFloat").Call(x, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
+		}
+		return jen.Qual("strconv", "FormatBool").Call(x)
+	}
+	if c.Const != nil {
+		add(x.Clone().Op("!=").Add(litValue(c.Const, t)), "const", show().Op("+").Lit(" is not "+c.Const.JSON()))
+	}
+	if c.Format != "" {
+		add(jen.Op("!").Id(formatFuncs[c.Format]).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
+	}
+	if t.Kind == TString {
+		runes := jen.Qual("unicode/utf8", "RuneCountInString").Call(x)
+		if c.MinLength != nil && *c.MinLength > 0 {
+			add(runes.Clone().Op("<").Lit(int(*c.MinLength)), "minLength", show().Op("+").Lit(fmt.Sprintf(" is shorter than %d characters", *c.MinLength)))
+		}
+		if c.MaxLength != nil {
+			add(runes.Clone().Op(">").Lit(int(*c.MaxLength)), "maxLength", show().Op("+").Lit(fmt.Sprintf(" is longer than %d characters", *c.MaxLength)))
+		}
+		if c.Pattern != nil {
+			v := e.pattern(*c.Pattern)
+			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(*c.Pattern)))
+		}
+	}
+	if t.Kind == TInt || t.Kind == TFloat {
+		for _, b := range []struct {
+			bound   *string
+			keyword string
+			op      string // the comparison that violates
+			text    string
+		}{
+			{c.Minimum, "minimum", "<", ">="},
+			{c.ExclusiveMinimum, "exclusiveMinimum", "<=", ">"},
+			{c.Maximum, "maximum", ">", "<="},
+			{c.ExclusiveMaximum, "exclusiveMaximum", ">=", "<"},
+		} {
+			if b.bound == nil {
+				continue
+			}
+			cond, ok := boundCheck(t.Kind, x, b.op, *b.bound)
+			if !ok {
+				continue
+			}
+			add(cond, b.keyword, jen.Lit("must be "+b.text+" "+*b.bound+", got ").Op("+").Add(show()))
+		}
+	}
+	return out
+}
+
+// boundCheck returns the condition under which x violates "x op bound"
+// (op is the violating comparison). For integers the bound is moved to the
+// nearest integer so the comparison is exact; ok is false when no int64
+// can violate it.
+func boundCheck(k TKind, x *jen.Statement, op, bound string) (*jen.Statement, bool) {
+	if k == TFloat {
+		f, _ := strconv.ParseFloat(bound, 64)
+		return x.Clone().Op(op).Lit(f), true
+	}
+	r, ok := new(big.Rat).SetString(bound)
+	if !ok {
+		return nil, false
+	}
+	// Turn "x < r" into "x < ceil(r)", "x <= r" into "x <= floor(r)", etc.
+	var n *big.Int
+	switch op {
+	case "<", ">=":
+		n = ceilRat(r)
+	default:
+		n = floorRat(r)
+	}
+	if !n.IsInt64() {
+		// Beyond int64: either every value or none violates.
+		below := n.Sign() < 0
+		switch {
+		case (op == "<" || op == "<=") && below, (op == ">" || op == ">=") && !below:
+			return nil, false
+		}
+		return jen.True(), true
+	}
+	return x.Clone().Op(op).Lit(n.Int64()), true
+}
+
+func floorRat(r *big.Rat) *big.Int {
+	q := new(big.Int)
+	q.Div(r.Num(), r.Denom()) // Euclidean division rounds toward -inf for positive divisors
+	return q
+}
+
+func ceilRat(r *big.Rat) *big.Int {
+	q := floorRat(r)
+	if !r.IsInt() {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+func int64Lit(num string) (int64, bool) {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+// pattern returns the package variable holding a compiled pattern.
+func (e *emitter) pattern(src string) string {
+	if v, ok := e.patterns[src]; ok {
+		return v
+	}
+	v := "pattern" + strconv.Itoa(len(e.patOrder)+1)
+	e.patterns[src] = v
+	e.patOrder = append(e.patOrder, src)
+	return v
+}
+
+func (e *emitter) emitPatterns() {
+	for _, src := range e.patOrder {
+		e.validate.Var().Id(e.patterns[src]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(src))
+	}
+}
+
+// enumList renders enum values for a message: `"a", "b"`.
+func enumList(vals []*schema.Value) string {
+	var parts []string
+	for _, v := range vals {
+		parts = append(parts, v.JSON())
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,283 @@
+package gen
+
+import "github.com/mcpgen/mcpgen/schema"
+
+// This file is the intermediate representation (IR) between the schema
+// model and the emitted Go. It is plain data: every Go name is decided when
+// the IR is built (build.go), and the emitters (emit_*.go) only read it.
+
+// Package is one generated Go package.
+type Package struct {
+	Name     string // Go package name
+	Revision string
+	Source   SourceInfo
+	Decls    []Decl // sorted by Go name
+	Methods  []*Method
+}
+
+// SourceInfo says where the schema came from, for the package docs.
+type SourceInfo struct {
+	URL    string // upstream URL, or the path/URL given with --schema
+	SHA256 string
+	Pinned bool
+}
+
+// Decl is a named Go type declaration: one of *Struct, *Enum, *Union,
+// *Kinds, *Raw, *Named, *Alias.
+type Decl interface {
+	GoName() string
+	info() *DeclInfo
+}
+
+// DeclInfo is what every declaration has.
+type DeclInfo struct {
+	Name       string // Go name
+	Doc        string // doc comment text, without comment markers
+	Pointer    string // JSON pointer of the schema node it comes from
+	Definition string // the definition name when it is one
+}
+
+// GoName is the declared Go name.
+func (d *DeclInfo) GoName() string  { return d.Name }
+func (d *DeclInfo) info() *DeclInfo { return d }
+
+// Struct is an object schema with declared properties.
+type Struct struct {
+	DeclInfo
+	Fields []*Field
+	// Extra holds the members the schema does not name; nil when the
+	// schema forbids them (additionalProperties: false).
+	Extra *Extra
+}
+
+// Extra is the field that keeps undeclared members.
+type Extra struct {
+	Name string // Go field name
+	// Value is the type of each member's value; a TRaw with no constraints
+	// when additionalProperties is absent, true or {}.
+	Value *Type
+}
+
+// Field is one declared property.
+type Field struct {
+	Name     string // Go field name ("" for a required const: no field)
+	JSONName string
+	Doc      string
+	Required bool
+	// Const is set when the property is a const: a required const has no
+	// Go field and is written by the type; an optional one is a pointer
+	// field that must hold the constant.
+	Const *schema.Value
+	Type  *Type
+	// Index is the field's position among the struct's required fields,
+	// for the missing-member bits; -1 when optional.
+	Index int
+}
+
+// Pointer reports whether the Go field is a pointer (optional scalars and
+// structs).
+func (f *Field) Pointer() bool {
+	if f.Required {
+		return false
+	}
+	return f.Type.NeedsPointer()
+}
+
+// Enum is a named string or integer type with one constant per value.
+type Enum struct {
+	DeclInfo
+	Base   Kind // KString or KInt
+	Values []*EnumValue
+}
+
+// EnumValue is one allowed value.
+type EnumValue struct {
+	Name  string // Go constant name
+	Value *schema.Value
+}
+
+// Union is a sum type: a struct holding an interface that only the branch
+// types implement.
+type Union struct {
+	DeclInfo
+	Iface    string // name of the sealed interface
+	Marker   string // name of the unexported marker method
+	OneOf    bool   // oneOf: exactly one branch may match; anyOf: at least one
+	Branches []*Branch
+	Plan     *UnionPlan
+}
+
+// Branch is one alternative of a union.
+type Branch struct {
+	Type *Type // always a TDecl
+	// Kinds are the JSON kinds the branch can decode.
+	Kinds []Kind
+	// Tags maps each member whose value the branch fixes to a few strings
+	// (a string const or a string enum) to those strings. Required lists
+	// its required members.
+	Tags     map[string][]string
+	Required []string
+}
+
+// UnionPlan says how a union decodes: by the JSON kind of the value, then,
+// for objects, by the value of a discriminator member.
+type UnionPlan struct {
+	ByKind []*KindCase
+	// Discriminator is the member whose const value picks the branch; ""
+	// when the object branches have none.
+	Discriminator string
+	ByTag         []*TagCase
+	// Untagged lists the candidates when the discriminator is absent.
+	Untagged []int
+	// Unknown lists the candidates when the discriminator has a value no
+	// branch declares (branches that do not constrain it); empty means the
+	// value is an error.
+	Unknown []int
+	// Allowed lists the discriminator values, for the error message.
+	Allowed []string
+}
+
+// KindCase lists the branches (indexes, in preference order) that can hold
+// a value of one JSON kind. For KObject with a Discriminator, Candidates is
+// unused and the tag cases decide.
+type KindCase struct {
+	Kind       Kind
+	Candidates []int
+}
+
+// TagCase lists the candidates for one discriminator value.
+type TagCase struct {
+	Value      string
+	Candidates []int
+}
+
+// Kinds is a value of one of several JSON kinds without object branches
+// ("type": ["string", "integer"]): a comparable struct with one accessor
+// per kind.
+type Kinds struct {
+	DeclInfo
+	Alts []*KindAlt
+}
+
+// KindAlt is one kind a Kinds value can hold.
+type KindAlt struct {
+	Kind  Kind
+	Name  string // Go name used in accessors: String, Integer, Number, Boolean, Null, Array
+	Type  *Type  // the Go type for the kind (nil for null)
+	Field string // unexported struct field
+}
+
+// Raw is a named opaque JSON type that keeps its exact bytes (JSONValue).
+type Raw struct {
+	DeclInfo
+	Schema *schema.Schema // what the bytes must satisfy
+}
+
+// Named is a named non-struct type: `type Cursor string`,
+// `type JSONArray []JSONValue`, `type M map[string]T`.
+type Named struct {
+	DeclInfo
+	Type *Type
+}
+
+// Alias is a definition that is only a $ref to another: `type A = B`.
+type Alias struct {
+	DeclInfo
+	Target *Type
+}
+
+// Kind is a JSON kind as the decoder sees it.
+type Kind int
+
+// JSON kinds. KInt and KFloat are both JSON numbers.
+const (
+	KNull Kind = iota
+	KBool
+	KInt
+	KFloat
+	KString
+	KArray
+	KObject
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "boolean", "integer", "number", "string", "array", "object"}[k]
+}
+
+// TKind says what a Type is.
+type TKind int
+
+// Type kinds.
+const (
+	TString TKind = iota
+	TInt
+	TFloat
+	TBool
+	TRaw   // json.RawMessage
+	TDecl  // a named declaration
+	TSlice // []Elem
+	TMap   // map[string]Elem
+)
+
+// Type is how a use site (a field, an element, a map value) is typed, with
+// the validation that applies there.
+type Type struct {
+	Kind TKind
+	Decl Decl  // TDecl
+	Elem *Type // TSlice, TMap
+	C    Constraints
+}
+
+// NeedsPointer reports whether an optional field of this type is a pointer
+// (to tell absent from zero).
+func (t *Type) NeedsPointer() bool {
+	switch t.Kind {
+	case TString, TInt, TFloat, TBool:
+		return true
+	case TDecl:
+		switch d := t.Decl.(type) {
+		case *Struct, *Enum:
+			return true
+		case *Named:
+			return d.Type.NeedsPointer()
+		case *Alias:
+			return d.Target.NeedsPointer()
+		}
+	}
+	return false
+}
+
+// Resolve follows aliases.
+func (t *Type) Resolve() *Type {
+	for t.Kind == TDecl {
+		a, ok := t.Decl.(*Alias)
+		if !ok {
+			break
+		}
+		t = a.Target
+	}
+	return t
+}
+
+// Constraints are the validation keywords that apply at a use site.
+type Constraints struct {
+	Format                             string
+	Minimum, Maximum                   *string
+	ExclusiveMinimum, ExclusiveMaximum *string
+	MinLength, MaxLength               *int64
+	Pattern                            *string
+	MinItems, MaxItems                 *int64
+	// Enum restricts a value that is not a named enum (integer enums of
+	// mixed kinds, enums on raw values).
+	Enum []*schema.Value
+	// Const restricts an optional const field or a const element.
+	Const *schema.Value
+	// Raw is the schema raw bytes must satisfy (TRaw); nil accepts any JSON.
+	Raw *schema.Schema
+}
+
+// Method is one JSON-RPC method of the protocol (filled by the dispatcher
+// issue's builder).
+type Method struct {
+	Name string
+}

@@ -1,0 +1,412 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// This file turns allOf (and, in draft 2020-12, a $ref with sibling
+// keywords) into one schema: the intersection of its parts, which is what a
+// single Go type can represent.
+
+// hasConstraints reports whether s has any keyword besides $ref and
+// annotations.
+func hasConstraints(s *schema.Schema) bool {
+	c := *s
+	c.Ref, c.RefPointer = nil, ""
+	c.Description, c.Title, c.Default, c.Deprecated = "", "", nil, false
+	c.Name, c.Pointer, c.Ignored = "", "", nil
+	return !c.IsEmpty() || c.IsBool
+}
+
+// withoutRef returns a copy of s without its $ref.
+func withoutRef(s *schema.Schema) *schema.Schema {
+	c := *s
+	c.Ref, c.RefPointer = nil, ""
+	return &c
+}
+
+// flatten resolves s into a schema with no allOf and no $ref-with-siblings.
+// A $ref alone is kept (it names a type).
+func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
+	if s.IsBool {
+		return s, nil
+	}
+	if s.Ref != nil && hasConstraints(s) {
+		return b.mergeAll(s, []*schema.Schema{s.Ref, withoutRef(s)})
+	}
+	if len(s.AllOf) > 0 {
+		rest := *s
+		rest.AllOf = nil
+		parts := slices.Clone(s.AllOf)
+		if hasConstraints(&rest) || rest.Ref != nil {
+			parts = append(parts, &rest)
+		}
+		return b.mergeAll(s, parts)
+	}
+	return s, nil
+}
+
+// mergeAll intersects parts; the result carries at's pointer and
+// description.
+func (b *builder) mergeAll(at *schema.Schema, parts []*schema.Schema) (*schema.Schema, error) {
+	out := &schema.Schema{IsBool: true, BoolValue: true}
+	for _, p := range parts {
+		var err error
+		out, err = b.merge(at.Pointer, out, p, 0)
+		if err != nil {
+			return nil, err
+		}
+	}
+	m := *out
+	m.Pointer = at.Pointer
+	m.Name = ""
+	if at.Description != "" {
+		m.Description = at.Description
+	}
+	if at.Deprecated {
+		m.Deprecated = true
+	}
+	return &m, nil
+}
+
+// deref follows a $ref that has no siblings and flattens allOf.
+func (b *builder) deref(s *schema.Schema, depth int) (*schema.Schema, error) {
+	for i := 0; ; i++ {
+		if i > 100 || depth > 100 {
+			return nil, fmt.Errorf("allOf/$ref nesting too deep")
+		}
+		f, err := b.flatten(s)
+		if err != nil {
+			return nil, err
+		}
+		if f.Ref != nil && !hasConstraints(f) {
+			s = f.Ref
+			continue
+		}
+		return f, nil
+	}
+}
+
+// merge intersects a and b.
+func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Schema, error) {
+	if depth > 50 {
+		return nil, fmt.Errorf("allOf at %s nests too deep to merge", at)
+	}
+	var err error
+	if x, err = b.deref(x, depth+1); err != nil {
+		return nil, err
+	}
+	if y, err = b.deref(y, depth+1); err != nil {
+		return nil, err
+	}
+	if x.IsBool && x.BoolValue || (!x.IsBool && x.IsEmpty()) {
+		return y, nil
+	}
+	if y.IsBool && y.BoolValue || (!y.IsBool && y.IsEmpty()) {
+		return x, nil
+	}
+	if x.IsFalse() || y.IsFalse() {
+		return &schema.Schema{IsBool: true, Pointer: at}, nil
+	}
+	cannot := func(what string) error {
+		return fmt.Errorf("allOf combines %s of %s and %s, which mcpgen cannot merge into one Go type", what, x.Pointer, y.Pointer)
+	}
+	out := &schema.Schema{Pointer: at, Description: x.Description}
+	if out.Description == "" {
+		out.Description = y.Description
+	}
+	// type: intersection (integer is a number).
+	switch {
+	case x.Types == nil:
+		out.Types = y.Types
+	case y.Types == nil:
+		out.Types = x.Types
+	default:
+		out.Types = []string{}
+		for _, t := range x.Types {
+			switch {
+			case slices.Contains(y.Types, t):
+				out.Types = append(out.Types, t)
+			case t == "integer" && slices.Contains(y.Types, "number"):
+				out.Types = append(out.Types, t)
+			case t == "number" && slices.Contains(y.Types, "integer"):
+				out.Types = append(out.Types, "integer")
+			}
+		}
+		if len(out.Types) == 0 {
+			return nil, fmt.Errorf("allOf at %s: no value has both type %v (%s) and type %v (%s)", at, x.Types, x.Pointer, y.Types, y.Pointer)
+		}
+	}
+	// properties: each name gets the intersection of what both sides say
+	// about it (a side that does not declare it applies its
+	// additionalProperties).
+	if x.Properties != nil || y.Properties != nil {
+		out.Properties = []*schema.Property{}
+		var names []string
+		for _, s := range []*schema.Schema{x, y} {
+			for _, p := range s.Properties {
+				if !slices.Contains(names, p.Name) {
+					names = append(names, p.Name)
+				}
+			}
+		}
+		for _, n := range names {
+			ps, err := b.merge(at+"/properties/"+schema.EscapePointer(n), propSchema(x, n), propSchema(y, n), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.Properties = append(out.Properties, &schema.Property{Name: n, Schema: ps})
+		}
+	}
+	if x.AdditionalProperties != nil || y.AdditionalProperties != nil {
+		ap, err := b.merge(at+"/additionalProperties", orTrue(x.AdditionalProperties), orTrue(y.AdditionalProperties), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if !(ap.IsBool && ap.BoolValue) {
+			out.AdditionalProperties = ap
+		}
+	}
+	out.Required = append(slices.Clone(x.Required), y.Required...)
+	out.Required = slices.Compact(sortedUnique(out.Required))
+	if len(out.Required) == 0 {
+		out.Required = nil
+	}
+	if x.Items != nil || y.Items != nil {
+		it, err := b.merge(at+"/items", orTrue(x.Items), orTrue(y.Items), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out.Items = it
+	}
+	// anyOf/oneOf: one side at most.
+	switch {
+	case x.AnyOf != nil && y.AnyOf != nil, x.OneOf != nil && y.OneOf != nil, x.AnyOf != nil && y.OneOf != nil, x.OneOf != nil && y.AnyOf != nil:
+		return nil, cannot("two anyOf/oneOf lists")
+	}
+	out.AnyOf = pick(x.AnyOf, y.AnyOf)
+	out.OneOf = pick(x.OneOf, y.OneOf)
+	switch {
+	case x.Const != nil && y.Const != nil:
+		if !schema.Equal(x.Const, y.Const) {
+			return nil, fmt.Errorf("allOf at %s: const %s (%s) and const %s (%s) cannot both hold", at, x.Const.JSON(), x.Pointer, y.Const.JSON(), y.Pointer)
+		}
+		out.Const = x.Const
+	default:
+		out.Const = pick1(x.Const, y.Const)
+	}
+	switch {
+	case x.Enum != nil && y.Enum != nil:
+		for _, v := range x.Enum {
+			for _, w := range y.Enum {
+				if schema.Equal(v, w) {
+					out.Enum = append(out.Enum, v)
+					break
+				}
+			}
+		}
+		if len(out.Enum) == 0 {
+			return nil, fmt.Errorf("allOf at %s: the enums of %s and %s share no value", at, x.Pointer, y.Pointer)
+		}
+	default:
+		out.Enum = pick(x.Enum, y.Enum)
+	}
+	out.Minimum = numMax(x.Minimum, y.Minimum)
+	out.ExclusiveMinimum = numMax(x.ExclusiveMinimum, y.ExclusiveMinimum)
+	out.Maximum = numMin(x.Maximum, y.Maximum)
+	out.ExclusiveMaximum = numMin(x.ExclusiveMaximum, y.ExclusiveMaximum)
+	out.MinItems = intMax(x.MinItems, y.MinItems)
+	out.MaxItems = intMin(x.MaxItems, y.MaxItems)
+	out.MinLength = intMax(x.MinLength, y.MinLength)
+	out.MaxLength = intMin(x.MaxLength, y.MaxLength)
+	switch {
+	case x.Pattern != nil && y.Pattern != nil && *x.Pattern != *y.Pattern:
+		return nil, cannot("two patterns")
+	default:
+		out.Pattern = pick1(x.Pattern, y.Pattern)
+	}
+	switch {
+	case x.Format != "" && y.Format != "" && x.Format != y.Format:
+		return nil, cannot("two formats")
+	case x.Format != "":
+		out.Format = x.Format
+	default:
+		out.Format = y.Format
+	}
+	out.Deprecated = x.Deprecated || y.Deprecated
+	return out, nil
+}
+
+func propSchema(s *schema.Schema, name string) *schema.Schema {
+	if p := s.Prop(name); p != nil {
+		return p
+	}
+	return orTrue(s.AdditionalProperties)
+}
+
+var trueSchema = &schema.Schema{IsBool: true, BoolValue: true}
+
+func orTrue(s *schema.Schema) *schema.Schema {
+	if s == nil {
+		return trueSchema
+	}
+	return s
+}
+
+func pick[T any](a, b []T) []T {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func pick1[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func numMax(a, b *string) *string {
+	if a == nil || b != nil && schema.NumberCmp(*b, *a) > 0 {
+		return b
+	}
+	return a
+}
+
+func numMin(a, b *string) *string {
+	if a == nil || b != nil && schema.NumberCmp(*b, *a) < 0 {
+		return b
+	}
+	return a
+}
+
+func intMax(a, b *int64) *int64 {
+	if a == nil || b != nil && *b > *a {
+		return b
+	}
+	return a
+}
+
+func intMin(a, b *int64) *int64 {
+	if a == nil || b != nil && *b < *a {
+		return b
+	}
+	return a
+}
+
+func sortedUnique(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// canonical renders the constraints of s (not its annotations) as text, so
+// that two schemas that accept the same documents by construction compare
+// equal. A $ref renders as its target's pointer.
+func canonical(s *schema.Schema) string {
+	var b strings.Builder
+	canon(&b, s, 0)
+	return b.String()
+}
+
+func canon(b *strings.Builder, s *schema.Schema, depth int) {
+	if s == nil {
+		b.WriteString("nil")
+		return
+	}
+	if depth > 30 {
+		b.WriteString("deep")
+		return
+	}
+	if s.IsBool {
+		fmt.Fprintf(b, "%v", s.BoolValue)
+		return
+	}
+	b.WriteByte('{')
+	if s.Ref != nil {
+		b.WriteString("$ref:" + s.Ref.Pointer + ";")
+	}
+	fmt.Fprintf(b, "type:%q;", s.Types)
+	if s.Properties != nil {
+		b.WriteString("properties:")
+		for _, p := range s.Properties {
+			fmt.Fprintf(b, "%q:", p.Name)
+			canon(b, p.Schema, depth+1)
+		}
+		b.WriteByte(';')
+	}
+	fmt.Fprintf(b, "required:%q;", s.Required)
+	if s.AdditionalProperties != nil {
+		b.WriteString("additionalProperties:")
+		canon(b, s.AdditionalProperties, depth+1)
+	}
+	if s.Items != nil {
+		b.WriteString("items:")
+		canon(b, s.Items, depth+1)
+	}
+	for _, l := range []struct {
+		n  string
+		ss []*schema.Schema
+	}{{"anyOf", s.AnyOf}, {"oneOf", s.OneOf}, {"allOf", s.AllOf}} {
+		if l.ss != nil {
+			b.WriteString(l.n + ":[")
+			for _, c := range l.ss {
+				canon(b, c, depth+1)
+			}
+			b.WriteString("];")
+		}
+	}
+	if s.Const != nil {
+		b.WriteString("const:" + s.Const.JSON() + ";")
+	}
+	for _, v := range s.Enum {
+		b.WriteString("enum:" + v.JSON() + ";")
+	}
+	for _, n := range []struct {
+		k string
+		v *string
+	}{{"min", s.Minimum}, {"max", s.Maximum}, {"xmin", s.ExclusiveMinimum}, {"xmax", s.ExclusiveMaximum}, {"pattern", s.Pattern}} {
+		if n.v != nil {
+			fmt.Fprintf(b, "%s:%q;", n.k, *n.v)
+		}
+	}
+	for _, n := range []struct {
+		k string
+		v *int64
+	}{{"minItems", s.MinItems}, {"maxItems", s.MaxItems}, {"minLength", s.MinLength}, {"maxLength", s.MaxLength}} {
+		if n.v != nil {
+			fmt.Fprintf(b, "%s:%d;", n.k, *n.v)
+		}
+	}
+	if s.Format != "" {
+		fmt.Fprintf(b, "format:%q;", s.Format)
+	}
+	b.WriteByte('}')
+}
+
+// sameAsDef returns the definition that an inline schema repeats word for
+// word (ignoring descriptions), or nil. The inline copy then uses the
+// definition's type instead of declaring another.
+func (b *builder) sameAsDef(s *schema.Schema) *schema.Schema {
+	if s.Name != "" {
+		return nil
+	}
+	if b.canon == nil {
+		b.canon = map[string]*schema.Schema{}
+		for _, d := range b.doc.Defs {
+			if d.Ref != nil && !hasConstraints(d) {
+				continue // an alias; its target is the one to match
+			}
+			c := canonical(d)
+			if _, ok := b.canon[c]; !ok {
+				b.canon[c] = d
+			}
+		}
+	}
+	return b.canon[canonical(s)]
+}

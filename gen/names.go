@@ -1,0 +1,145 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+	"unicode"
+)
+
+// Naming rules (README "Naming"):
+//
+//   - A definition keeps its name when it is already an exported Go
+//     identifier (DiscoverResult stays DiscoverResult). Otherwise it is
+//     converted like a property name.
+//   - A property name is split into words at every character that is not
+//     an ASCII letter or digit and where a lower-case letter or digit is
+//     followed by an upper-case letter; each word is capitalised, and the
+//     words in initialisms are written in capitals (mimeType -> MIMEType,
+//     websiteUrl -> WebsiteURL, _meta -> Meta). A name with a reverse-DNS
+//     prefix keeps only what follows the last slash
+//     (io.modelcontextprotocol/protocolVersion -> ProtocolVersion).
+//   - An inline type is named by its parent type's name followed by the
+//     Go name of each step down to it: a property adds the property's Go
+//     name, an array's items add "Item", additionalProperties adds
+//     "Value", and an anyOf/oneOf branch adds its JSON type ("Array",
+//     "String", ...).
+//   - An inline enum used with the same values under the same property name
+//     in more than one place is one type named after the property alone
+//     (cacheScope -> CacheScope).
+//   - Two sources with one Go name are an error naming both.
+
+// initialisms are written in capitals when they are a whole word.
+var initialisms = map[string]string{
+	"id": "ID", "uri": "URI", "url": "URL", "json": "JSON", "http": "HTTP", "https": "HTTPS",
+	"api": "API", "ttl": "TTL", "mime": "MIME", "html": "HTML", "ip": "IP", "uuid": "UUID",
+	"rpc": "RPC", "sse": "SSE", "ui": "UI", "llm": "LLM", "utf8": "UTF8", "xml": "XML",
+}
+
+// words splits a schema name into words.
+func words(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		if !isASCIIAlnum(r) {
+			flush()
+			continue
+		}
+		if i > 0 && unicode.IsUpper(r) && len(cur) > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			// fooBar -> foo Bar; HTTPServer -> HTTP Server; foo2Bar -> foo2 Bar
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+}
+
+// camel joins words into an exported Go name.
+func camel(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		if up, ok := initialisms[strings.ToLower(w)]; ok {
+			b.WriteString(up)
+			continue
+		}
+		b.WriteString(strings.ToUpper(w[:1]))
+		b.WriteString(w[1:])
+	}
+	return b.String()
+}
+
+// propertyGoName is the Go name of a property (or an enum value).
+func propertyGoName(name string) (string, error) {
+	if err := checkNameChars(name); err != nil {
+		return "", err
+	}
+	base := name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && i+1 < len(name) {
+		base = name[i+1:]
+	}
+	n := camel(words(base))
+	if n == "" {
+		return "", fmt.Errorf("%q has no letters or digits to make a Go name from", name)
+	}
+	if n[0] >= '0' && n[0] <= '9' {
+		return "", fmt.Errorf("%q starts with a digit, which a Go name cannot", name)
+	}
+	return n, nil
+}
+
+// definitionGoName is the Go name of a definition.
+func definitionGoName(name string) (string, error) {
+	if token.IsKeyword(name) {
+		return "", fmt.Errorf("definition %q is a Go keyword", name)
+	}
+	if err := checkNameChars(name); err != nil {
+		return "", err
+	}
+	if token.IsIdentifier(name) && token.IsExported(name) {
+		return name, nil
+	}
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		return "", fmt.Errorf("definition %q starts with a digit, which a Go name cannot", name)
+	}
+	n := camel(words(name))
+	if n == "" {
+		return "", fmt.Errorf("definition %q has no letters or digits to make a Go name from", name)
+	}
+	return n, nil
+}
+
+// checkNameChars rejects names mcpgen will not convert: non-ASCII ones
+// (their Go spelling would be a guess).
+func checkNameChars(name string) error {
+	for _, r := range name {
+		if r >= 0x80 {
+			return fmt.Errorf("%q has non-ASCII characters; mcpgen only converts ASCII names (rename it in mcpgen.json)", name)
+		}
+	}
+	return nil
+}
+
+// kindSuffix names an inline union branch by its JSON types.
+func kindSuffix(types []string) string {
+	var b strings.Builder
+	for _, t := range types {
+		b.WriteString(camel([]string{t}))
+	}
+	return b.String()
+}

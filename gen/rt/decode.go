@@ -1,0 +1,993 @@
+package rt
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// rtMaxDepth bounds nesting like encoding/json does.
+const rtMaxDepth = 10000
+
+// decoder reads one JSON document in a single pass. Strings that need no
+// unescaping are views into the decoder's private copy of the input, so a
+// decoded value shares that one buffer.
+//
+// Problems are of two kinds. A syntax problem (malformed JSON, invalid
+// UTF-8, a duplicate member name, too deep nesting) stops decoding. A
+// value that the Go type cannot hold (a number where a string goes, null
+// for a non-nullable member, a wrong constant) is recorded, skipped, and
+// decoding goes on, so one error lists them all.
+type decoder struct {
+	data    []byte
+	pos     int
+	depth   int
+	errs    []decodeViolation
+	syntax  *SyntaxError
+	key     string // name of the member just read by member()
+	scratch []byte // room for unescaped strings
+	// oneOfConflict is set when a oneOf union matched more than one branch.
+	oneOfConflict bool
+}
+
+// decodeViolation is recorded at a byte offset; its pointer is worked out
+// when decoding ends.
+type decodeViolation struct {
+	off     int
+	suffix  string // pointer segment appended to the offset's pointer
+	keyword string
+	message string
+}
+
+// init prepares d to decode a private copy of b.
+func (d *decoder) init(b []byte) {
+	d.data = append(make([]byte, 0, len(b)), b...)
+}
+
+// initShared prepares d to read b in place; b must not change while the
+// strings decoded from it are in use.
+func (d *decoder) initShared(b []byte) { d.data = b }
+
+// finish checks that only whitespace follows the value and returns the
+// error to report, if any.
+func (d *decoder) finish() error {
+	if d.syntax == nil {
+		if c := d.peek(); c != 0 || d.pos < len(d.data) {
+			d.fail("unexpected data after the top-level value")
+		}
+	}
+	if d.syntax != nil {
+		return d.syntax
+	}
+	if len(d.errs) == 0 {
+		return nil
+	}
+	return d.violations()
+}
+
+// fail records a syntax error; decoding stops.
+func (d *decoder) fail(msg string) {
+	if d.syntax == nil {
+		d.syntax = &SyntaxError{Offset: int64(d.pos), Msg: msg}
+	}
+	d.pos = len(d.data)
+}
+
+func (d *decoder) failed() bool { return d.syntax != nil }
+
+// violate records a value problem at offset off.
+func (d *decoder) violate(off int, keyword, message string) {
+	d.errs = append(d.errs, decodeViolation{off: off, keyword: keyword, message: message})
+}
+
+// peek skips whitespace and returns the next byte, or 0 at the end.
+func (d *decoder) peek() byte {
+	for d.pos < len(d.data) {
+		switch c := d.data[d.pos]; c {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// kindOf names the JSON kind that starts with c, for messages.
+func rtKindOf(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "nothing"
+	}
+	if c == '-' || (c >= '0' && c <= '9') {
+		return "number"
+	}
+	return "invalid JSON"
+}
+
+// mismatch records that the value at the current position is not of the
+// wanted kind, and skips it.
+func (d *decoder) mismatch(want string) {
+	c := d.peek()
+	if c == 0 {
+		d.fail("unexpected end of JSON input")
+		return
+	}
+	off := d.pos
+	d.skip()
+	if d.failed() {
+		return
+	}
+	d.violate(off, "type", "expected "+want+", got "+rtKindOf(c))
+}
+
+// literal consumes the literal lit (true, false, null).
+func (d *decoder) literal(lit string) bool {
+	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
+		d.pos += len(lit)
+		return true
+	}
+	d.fail("invalid literal")
+	return false
+}
+
+// null consumes a null if one comes next.
+func (d *decoder) null() bool {
+	if d.peek() == 'n' {
+		return d.literal("null")
+	}
+	return false
+}
+
+// object starts reading an object. If the value is not an object it is
+// recorded as a type violation and skipped, and object returns false.
+func (d *decoder) object() bool {
+	if d.peek() != '{' {
+		d.mismatch("object")
+		return false
+	}
+	d.depth++
+	if d.depth > rtMaxDepth {
+		d.fail("nesting deeper than 10000")
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// member advances to the next member of the object being read: it reads
+// the name into d.key and the colon, and returns true; or it reads the
+// closing brace and returns false. first must start true.
+func (d *decoder) member(first *bool) bool {
+	c := d.peek()
+	if *first {
+		*first = false
+		if c == '}' {
+			d.pos++
+			d.depth--
+			return false
+		}
+	} else {
+		switch c {
+		case ',':
+			d.pos++
+			c = d.peek()
+		case '}':
+			d.pos++
+			d.depth--
+			return false
+		default:
+			d.fail("expected ',' or '}' after object member")
+			return false
+		}
+	}
+	if c != '"' {
+		d.fail("expected a member name")
+		return false
+	}
+	k, ok := d.str()
+	if !ok {
+		return false
+	}
+	if d.peek() != ':' {
+		d.fail("expected ':' after member name")
+		return false
+	}
+	d.pos++
+	d.key = k
+	return true
+}
+
+// dup records a duplicate member name as a syntax error.
+func (d *decoder) dup(name string) {
+	d.fail("duplicate member " + strconv.Quote(name))
+}
+
+// array starts reading an array, like object.
+func (d *decoder) array() bool {
+	if d.peek() != '[' {
+		d.mismatch("array")
+		return false
+	}
+	d.depth++
+	if d.depth > rtMaxDepth {
+		d.fail("nesting deeper than 10000")
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// elem advances to the next element of the array being read; it returns
+// false after the closing bracket. first must start true.
+func (d *decoder) elem(first *bool) bool {
+	c := d.peek()
+	if *first {
+		*first = false
+		if c == ']' {
+			d.pos++
+			d.depth--
+			return false
+		}
+		if c == 0 {
+			d.fail("unexpected end of JSON input")
+			return false
+		}
+		return true
+	}
+	switch c {
+	case ',':
+		d.pos++
+		return true
+	case ']':
+		d.pos++
+		d.depth--
+		return false
+	}
+	d.fail("expected ',' or ']' after array element")
+	return false
+}
+
+// string reads a string value; another kind is a type violation.
+func (d *decoder) string() string {
+	if d.peek() != '"' {
+		d.mismatch("string")
+		return ""
+	}
+	s, _ := d.str()
+	return s
+}
+
+// stringPtr reads a string into a new variable.
+func (d *decoder) stringPtr() *string {
+	s := d.string()
+	return &s
+}
+
+// str reads the string at d.pos (which is '"').
+func (d *decoder) str() (string, bool) {
+	start := d.pos + 1
+	i := start
+	data := d.data
+	for i < len(data) {
+		c := data[i]
+		if c == '"' {
+			d.pos = i + 1
+			return unsafe.String(unsafe.SliceData(data[start:]), i-start), true
+		}
+		if c == '\\' {
+			return d.strSlow(start)
+		}
+		if c < 0x20 {
+			d.pos = i
+			d.fail("control character in string")
+			return "", false
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.pos = i
+				d.fail("invalid UTF-8 in string")
+				return "", false
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	d.pos = len(data)
+	d.fail("unexpected end of JSON input in string")
+	return "", false
+}
+
+// strSlow unescapes a string into the scratch space.
+func (d *decoder) strSlow(start int) (string, bool) {
+	data := d.data
+	// Reserve room: the unescaped string is never longer than the escaped one.
+	end := start
+	for end < len(data) && data[end] != '"' {
+		if data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	need := end - start
+	if cap(d.scratch)-len(d.scratch) < need {
+		d.scratch = make([]byte, 0, max(need, 512))
+	}
+	out := d.scratch[len(d.scratch):len(d.scratch)]
+	i := start
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			d.scratch = d.scratch[:len(d.scratch)+len(out)]
+			if len(out) == 0 {
+				return "", true
+			}
+			return unsafe.String(unsafe.SliceData(out), len(out)), true
+		case c == '\\':
+			if i+1 >= len(data) {
+				d.pos = i
+				d.fail("unexpected end of JSON input in string")
+				return "", false
+			}
+			e := data[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := rtHex4(data, i)
+				if !ok {
+					d.pos = i
+					d.fail("invalid \\u escape in string")
+					return "", false
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					// A valid pair makes one rune; anything else is U+FFFD, as
+					// encoding/json does.
+					if i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
+						if r2, ok := rtHex4(data, i+2); ok {
+							if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+								out = utf8.AppendRune(out, dec)
+								i += 6
+								continue
+							}
+						}
+					}
+					r = utf8.RuneError
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				d.pos = i - 1
+				d.fail("invalid escape in string")
+				return "", false
+			}
+		case c < 0x20:
+			d.pos = i
+			d.fail("control character in string")
+			return "", false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.pos = i
+				d.fail("invalid UTF-8 in string")
+				return "", false
+			}
+			out = append(out, data[i:i+size]...)
+			i += size
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	d.pos = len(data)
+	d.fail("unexpected end of JSON input in string")
+	return "", false
+}
+
+func rtHex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// number reads the text of a number, checking its grammar.
+func (d *decoder) number() ([]byte, bool) {
+	data := d.data
+	start := d.pos
+	i := start
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		d.pos = i
+		d.fail("invalid number")
+		return nil, false
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.pos = i
+			d.fail("invalid number")
+			return nil, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.pos = i
+			d.fail("invalid number")
+			return nil, false
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	}
+	d.pos = i
+	return data[start:i], true
+}
+
+// isNumberStart reports whether c can start a number.
+func rtIsNumberStart(c byte) bool { return c == '-' || (c >= '0' && c <= '9') }
+
+// int reads an integer: any number with an integral value ("2.0" and
+// "1e2" count), within the range of int64.
+func (d *decoder) int() int64 {
+	c := d.peek()
+	if !rtIsNumberStart(c) {
+		d.mismatch("integer")
+		return 0
+	}
+	off := d.pos
+	text, ok := d.number()
+	if !ok {
+		return 0
+	}
+	n, isInt, inRange := rtParseInt(text)
+	switch {
+	case !isInt:
+		d.violate(off, "type", "expected integer, got "+rtQuoteNum(text))
+	case !inRange:
+		d.violate(off, "type", "integer "+rtQuoteNum(text)+" is out of the range of int64")
+	}
+	return n
+}
+
+// intPtr reads an integer into a new variable.
+func (d *decoder) intPtr() *int64 {
+	n := d.int()
+	return &n
+}
+
+func rtQuoteNum(text []byte) string {
+	if len(text) > 40 {
+		return string(text[:37]) + "..."
+	}
+	return string(text)
+}
+
+// rtParseInt parses a JSON number text exactly as an integer.
+func rtParseInt(text []byte) (n int64, isInt, inRange bool) {
+	neg := false
+	i := 0
+	if text[0] == '-' {
+		neg = true
+		i++
+	}
+	// Collect the significant digits and the decimal exponent.
+	var digits [20]byte
+	nd := 0       // digits kept (leading zeros dropped)
+	overflow := 0 // integer digits beyond what fits
+	exp := 0
+	sawDot := false
+	nonZeroDropped := false
+	for ; i < len(text); i++ {
+		c := text[i]
+		if c == '.' {
+			sawDot = true
+			continue
+		}
+		if c == 'e' || c == 'E' {
+			break
+		}
+		if sawDot {
+			exp--
+		}
+		if nd == 0 && c == '0' {
+			continue
+		}
+		if nd < len(digits) {
+			digits[nd] = c
+			nd++
+		} else {
+			overflow++
+			if c != '0' {
+				nonZeroDropped = true
+			}
+		}
+	}
+	exp += overflow
+	if i < len(text) {
+		// Exponent.
+		i++
+		eneg := false
+		if text[i] == '+' || text[i] == '-' {
+			eneg = text[i] == '-'
+			i++
+		}
+		e := 0
+		for ; i < len(text); i++ {
+			if e < 1e8 {
+				e = e*10 + int(text[i]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	// Drop trailing zeros of the significand into the exponent.
+	for nd > 0 && digits[nd-1] == '0' {
+		nd--
+		exp++
+	}
+	if nd == 0 {
+		if nonZeroDropped {
+			return 0, exp >= 0, false
+		}
+		return 0, true, true
+	}
+	if exp < 0 {
+		return 0, false, false
+	}
+	if nonZeroDropped || nd+exp > 19 {
+		return 0, true, false
+	}
+	var u uint64
+	for _, c := range digits[:nd] {
+		u = u*10 + uint64(c-'0')
+	}
+	for range exp {
+		u *= 10
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, true, false
+		}
+		return int64(-u), true, true
+	}
+	if u > math.MaxInt64 {
+		return 0, true, false
+	}
+	return int64(u), true, true
+}
+
+// float reads a number as a float64; one beyond float64's range is a
+// violation.
+func (d *decoder) float() float64 {
+	c := d.peek()
+	if !rtIsNumberStart(c) {
+		d.mismatch("number")
+		return 0
+	}
+	off := d.pos
+	text, ok := d.number()
+	if !ok {
+		return 0
+	}
+	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
+	if err != nil {
+		d.violate(off, "type", "number "+rtQuoteNum(text)+" is out of the range of float64")
+	}
+	return f
+}
+
+// floatPtr reads a number into a new variable.
+func (d *decoder) floatPtr() *float64 {
+	f := d.float()
+	return &f
+}
+
+// bool reads true or false.
+func (d *decoder) bool() bool {
+	switch d.peek() {
+	case 't':
+		return d.literal("true")
+	case 'f':
+		d.literal("false")
+		return false
+	}
+	d.mismatch("boolean")
+	return false
+}
+
+// boolPtr reads a boolean into a new variable.
+func (d *decoder) boolPtr() *bool {
+	b := d.bool()
+	return &b
+}
+
+// raw returns the bytes of the next value, after checking its syntax.
+func (d *decoder) raw() []byte {
+	if d.peek() == 0 {
+		d.fail("unexpected end of JSON input")
+		return nil
+	}
+	start := d.pos
+	d.skip()
+	if d.failed() {
+		return nil
+	}
+	return d.data[start:d.pos:d.pos]
+}
+
+// rawObject returns the bytes of the next value, which must be an object.
+func (d *decoder) rawObject() []byte {
+	if d.peek() != '{' {
+		d.mismatch("object")
+		return nil
+	}
+	return d.raw()
+}
+
+// skip reads past the next value, checking its syntax, including UTF-8,
+// nesting depth and duplicate member names, without recursion.
+func (d *decoder) skip() {
+	type frame struct {
+		object bool
+		first  bool
+		kstart int             // this object's names start at keys[kstart]
+		set    map[string]bool // the names, once there are many
+	}
+	var stackBuf [16]frame
+	stack := stackBuf[:0]
+	var keyBuf [32]string
+	keys := keyBuf[:0]
+	for {
+		c := d.peek()
+		switch {
+		case c == '{' || c == '[':
+			if d.depth+len(stack)+1 > rtMaxDepth {
+				d.fail("nesting deeper than 10000")
+				return
+			}
+			d.pos++
+			stack = append(stack, frame{object: c == '{', first: true, kstart: len(keys)})
+		case c == '"':
+			if _, ok := d.str(); !ok {
+				return
+			}
+		case c == 't':
+			if !d.literal("true") {
+				return
+			}
+		case c == 'f':
+			if !d.literal("false") {
+				return
+			}
+		case c == 'n':
+			if !d.literal("null") {
+				return
+			}
+		case rtIsNumberStart(c):
+			if _, ok := d.number(); !ok {
+				return
+			}
+		case c == 0:
+			d.fail("unexpected end of JSON input")
+			return
+		default:
+			d.fail("invalid character " + strconv.QuoteRune(rune(c)) + " looking for a value")
+			return
+		}
+		// After a value (or an opening bracket), find the next value.
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			c := d.peek()
+			if f.object {
+				if c == '}' {
+					d.pos++
+					keys = keys[:f.kstart]
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				if !f.first {
+					if c != ',' {
+						d.fail("expected ',' or '}' after object member")
+						return
+					}
+					d.pos++
+					c = d.peek()
+				}
+				f.first = false
+				if c != '"' {
+					d.fail("expected a member name")
+					return
+				}
+				k, ok := d.str()
+				if !ok {
+					return
+				}
+				if f.set != nil {
+					if f.set[k] {
+						d.dup(k)
+						return
+					}
+					f.set[k] = true
+				} else {
+					if slices.Contains(keys[f.kstart:], k) {
+						d.dup(k)
+						return
+					}
+					keys = append(keys, k)
+					if len(keys)-f.kstart > 64 {
+						f.set = make(map[string]bool, 128)
+						for _, k := range keys[f.kstart:] {
+							f.set[k] = true
+						}
+						keys = keys[:f.kstart]
+					}
+				}
+				if d.peek() != ':' {
+					d.fail("expected ':' after member name")
+					return
+				}
+				d.pos++
+				break
+			}
+			if f.first {
+				f.first = false
+				if c == ']' {
+					d.pos++
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				break
+			}
+			if c == ']' {
+				d.pos++
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c != ',' {
+				d.fail("expected ',' or ']' after array element")
+				return
+			}
+			d.pos++
+			break
+		}
+		if len(stack) == 0 {
+			return
+		}
+	}
+}
+
+// sub returns a decoder for trying one branch of a union at the current
+// position: it shares the data but keeps its own violations.
+func (d *decoder) sub() decoder {
+	return decoder{data: d.data, pos: d.pos, depth: d.depth}
+}
+
+// adopt takes over the state of a sub decoder that was chosen.
+func (d *decoder) adopt(s *decoder) {
+	d.pos, d.depth = s.pos, s.depth
+	if s.scratch != nil {
+		d.scratch = s.scratch
+	}
+	d.errs = append(d.errs, s.errs...)
+	if s.syntax != nil && d.syntax == nil {
+		d.syntax = s.syntax
+	}
+}
+
+// peekMember looks ahead in the object at the current position for the
+// member called name and returns the offset of its value, or -1. It does not
+// move d. Syntax problems are left for the real read to report.
+func (d *decoder) peekMember(name string) int {
+	s := d.sub()
+	if s.peek() != '{' {
+		return -1
+	}
+	s.pos++
+	s.depth++
+	for first := true; s.member(&first); {
+		if s.key == name {
+			s.peek()
+			return s.pos
+		}
+		s.skip()
+		if s.failed() {
+			return -1
+		}
+	}
+	return -1
+}
+
+// peekString returns the string value of member name of the object at the
+// current position; found is false when the member is absent or not a
+// string.
+func (d *decoder) peekString(name string) (value string, found bool) {
+	off := d.peekMember(name)
+	if off < 0 || d.data[off] != '"' {
+		return "", false
+	}
+	s := d.sub()
+	s.pos = off
+	v, ok := s.str()
+	return v, ok
+}
+
+// peekKeys returns a bit set of which of names (at most 64) are members of
+// the object at the current position.
+func (d *decoder) peekKeys(names []string) uint64 {
+	s := d.sub()
+	if s.peek() != '{' {
+		return 0
+	}
+	s.pos++
+	s.depth++
+	var set uint64
+	for first := true; s.member(&first); {
+		if i := slices.Index(names, s.key); i >= 0 {
+			set |= 1 << uint(i)
+		}
+		s.skip()
+		if s.failed() {
+			return set
+		}
+	}
+	return set
+}
+
+// violations turns the recorded violations into a *ValidationError,
+// working out each JSON pointer from its byte offset.
+func (d *decoder) violations() error {
+	out := make([]Violation, len(d.errs))
+	for i, v := range d.errs {
+		p := rtPointerAt(d.data, v.off)
+		if v.suffix != "" {
+			p += "/" + rtEscapePointer(v.suffix)
+		}
+		out[i] = Violation{Pointer: p, Keyword: v.keyword, Message: v.message}
+	}
+	return &ValidationError{Violations: out}
+}
+
+// rtPointerAt returns the JSON pointer of the value that starts at byte
+// offset off of the (syntactically valid up to off) document data.
+func rtPointerAt(data []byte, off int) string {
+	type frame struct {
+		object bool
+		index  int
+		key    string
+	}
+	var stack []frame
+	d := decoder{data: data}
+	pointer := func() string {
+		var b []byte
+		for _, f := range stack {
+			b = append(b, '/')
+			if f.object {
+				b = append(b, rtEscapePointer(f.key)...)
+			} else {
+				b = strconv.AppendInt(b, int64(f.index), 10)
+			}
+		}
+		return string(b)
+	}
+	for {
+		d.peek()
+		if d.pos >= off || d.pos >= len(data) {
+			return pointer()
+		}
+		switch c := data[d.pos]; c {
+		case '{', '[':
+			d.pos++
+			stack = append(stack, frame{object: c == '{', index: -1})
+			if c == '[' {
+				if d.peek() != ']' {
+					stack[len(stack)-1].index = 0
+					continue
+				}
+			}
+		case '"':
+			d.str()
+		case 't', 'f', 'n':
+			for d.pos < len(data) && data[d.pos] >= 'a' && data[d.pos] <= 'z' {
+				d.pos++
+			}
+		default:
+			d.number()
+		}
+		if d.failed() {
+			return pointer()
+		}
+		// Move to the next value.
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			c := d.peek()
+			if c == '}' || c == ']' {
+				d.pos++
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c == ',' {
+				d.pos++
+				c = d.peek()
+				if !f.object {
+					f.index++
+					break
+				}
+			}
+			if f.object && c == '"' {
+				k, _ := d.str()
+				f.key = k
+				d.peek()
+				d.pos++ // ':'
+			}
+			break
+		}
+		if len(stack) == 0 {
+			d.peek()
+			if d.pos >= off {
+				return ""
+			}
+			return pointer()
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package rt
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A Violation is one way a JSON document or a Go value breaks the schema.
+type Violation struct {
+	// Pointer is the JSON pointer (RFC 6901) of the offending value within
+	// the document, "" for the document itself.
+	Pointer string `json:"pointer"`
+	// Keyword is the JSON Schema keyword that failed: "required", "type",
+	// "const", "enum", "minimum", "maximum", "minItems", "maxItems",
+	// "format", "anyOf", "oneOf", "additionalProperties", ...
+	Keyword string `json:"keyword"`
+	// Message says what is wrong, for a person.
+	Message string `json:"message"`
+}
+
+func (v Violation) String() string {
+	p := v.Pointer
+	if p == "" {
+		p = "/"
+	}
+	return p + ": " + v.Message + " (" + v.Keyword + ")"
+}
+
+// ValidationError lists every violation found in a document or value.
+type ValidationError struct {
+	Violations []Violation `json:"violations"`
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	switch len(e.Violations) {
+	case 0:
+		return "no violations"
+	case 1:
+		b.WriteString("invalid: ")
+	default:
+		b.WriteString(strconv.Itoa(len(e.Violations)))
+		b.WriteString(" violations: ")
+	}
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// SyntaxError is malformed JSON: the document is not JSON at all, or breaks
+// a rule every document must keep (UTF-8 text, unique member names, nesting
+// at most 10000 deep).
+type SyntaxError struct {
+	Offset int64 // byte offset where the problem was found
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return "invalid JSON at offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Msg
+}
+
+// rtViolation is a violation under construction: its pointer segments are
+// collected innermost first while the validators return.
+type rtViolation struct {
+	segs    []string // reversed pointer segments, already escaped
+	keyword string
+	message string
+}
+
+// vstate collects violations. The zero value is ready to use; it
+// allocates only when a violation is recorded.
+type vstate struct {
+	errs []rtViolation
+}
+
+// mark returns the current number of violations.
+func (s *vstate) mark() int { return len(s.errs) }
+
+// add records a violation at the current value.
+func (s *vstate) add(keyword, message string) {
+	s.errs = append(s.errs, rtViolation{keyword: keyword, message: message})
+}
+
+// at prefixes the violations recorded since mark with a member name.
+func (s *vstate) at(mark int, name string) {
+	if len(s.errs) == mark {
+		return
+	}
+	seg := rtEscapePointer(name)
+	for i := mark; i < len(s.errs); i++ {
+		s.errs[i].segs = append(s.errs[i].segs, seg)
+	}
+}
+
+// atIndex prefixes the violations recorded since mark with an array index.
+func (s *vstate) atIndex(mark, i int) {
+	if len(s.errs) == mark {
+		return
+	}
+	seg := strconv.Itoa(i)
+	for j := mark; j < len(s.errs); j++ {
+		s.errs[j].segs = append(s.errs[j].segs, seg)
+	}
+}
+
+// err returns the violations as a *ValidationError, or nil.
+func (s *vstate) err() error {
+	if len(s.errs) == 0 {
+		return nil
+	}
+	out := make([]Violation, len(s.errs))
+	for i, v := range s.errs {
+		var b strings.Builder
+		for j := len(v.segs) - 1; j >= 0; j-- {
+			b.WriteByte('/')
+			b.WriteString(v.segs[j])
+		}
+		out[i] = Violation{Pointer: b.String(), Keyword: v.keyword, Message: v.message}
+	}
+	return &ValidationError{Violations: out}
+}
+
+func rtEscapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// rtQuote quotes s for a message, shortening very long strings.
+func rtQuote(s string) string {
+	if len(s) > 64 {
+		s = s[:61] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// rtQuoteList renders `"a", "b"` for messages.
+func rtQuoteList(list []string) string {
+	var b strings.Builder
+	for i, s := range list {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(s))
+	}
+	return b.String()
+}

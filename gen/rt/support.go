@@ -1,0 +1,456 @@
+package rt
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Member is one member of a JSON object that the schema does not name.
+type Member struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// Members keeps the members of an object that its schema does not name,
+// in order, so that they survive a decode and encode unchanged.
+type Members []Member
+
+// Has reports whether there is a member called name.
+func (m Members) Has(name string) bool {
+	for i := range m {
+		if m[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Get returns the value of the member called name.
+func (m Members) Get(name string) (json.RawMessage, bool) {
+	for i := range m {
+		if m[i].Name == name {
+			return m[i].Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set sets the member called name, adding it at the end if it is new.
+func (m *Members) Set(name string, value json.RawMessage) {
+	for i := range *m {
+		if (*m)[i].Name == name {
+			(*m)[i].Value = value
+			return
+		}
+	}
+	*m = append(*m, Member{Name: name, Value: value})
+}
+
+// Delete removes the member called name.
+func (m *Members) Delete(name string) {
+	*m = slices.DeleteFunc(*m, func(x Member) bool { return x.Name == name })
+}
+
+// kind says which JSON kind a multi-kind value holds; 0 is none.
+type kind uint8
+
+const (
+	kindNull kind = iota + 1
+	kindBoolean
+	kindInteger
+	kindNumber
+	kindString
+	kindArray
+	kindObject
+)
+
+// once marks a declared member as read; a second one is a duplicate.
+func (d *decoder) once(bits *uint64, mask uint64) bool {
+	if *bits&mask != 0 {
+		d.dup(d.key)
+		return false
+	}
+	*bits |= mask
+	return true
+}
+
+// constString reads a member whose value must be the string want.
+func (d *decoder) constString(want string) {
+	if d.peek() != '"' {
+		d.mismatch("string")
+		return
+	}
+	off := d.pos
+	got, ok := d.str()
+	if ok && got != want {
+		d.violate(off, "const", rtQuote(got)+" is not "+strconv.Quote(want))
+	}
+}
+
+// constInt reads a member whose value must be the integer want.
+func (d *decoder) constInt(want int64) {
+	c := d.peek()
+	off := d.pos
+	if !rtIsNumberStart(c) {
+		d.mismatch("integer")
+		return
+	}
+	text, ok := d.number()
+	if !ok {
+		return
+	}
+	if n, isInt, inRange := rtParseInt(text); !isInt || !inRange || n != want {
+		d.violate(off, "const", string(text)+" is not "+strconv.FormatInt(want, 10))
+	}
+}
+
+// constBool reads a member whose value must be want.
+func (d *decoder) constBool(want bool) {
+	c := d.peek()
+	if c != 't' && c != 'f' {
+		d.mismatch("boolean")
+		return
+	}
+	off := d.pos
+	if got := d.bool(); got != want {
+		d.violate(off, "const", strconv.FormatBool(got)+" is not "+strconv.FormatBool(want))
+	}
+}
+
+// constRaw reads a member whose value must equal the JSON text want.
+func (d *decoder) constRaw(want string) {
+	d.peek()
+	off := d.pos
+	raw := d.raw()
+	if d.failed() {
+		return
+	}
+	if !rtJSONEqual(raw, []byte(want)) {
+		d.violate(off, "const", rtQuote(string(raw))+" is not "+want)
+	}
+}
+
+// notAllowed records a member that additionalProperties: false forbids
+// and skips it.
+func (d *decoder) notAllowed() {
+	d.peek()
+	d.violate(d.pos, "additionalProperties", "member "+strconv.Quote(d.key)+" is not allowed")
+	d.skip()
+}
+
+// What peekTag found.
+const (
+	tagAbsent = iota
+	tagString
+	tagOther
+)
+
+// peekTag looks ahead for a union's discriminator member.
+func (d *decoder) peekTag(name string) (string, int) {
+	off := d.peekMember(name)
+	if off < 0 {
+		return "", tagAbsent
+	}
+	if d.data[off] != '"' {
+		return "", tagOther
+	}
+	s := d.sub()
+	s.pos = off
+	v, ok := s.str()
+	if !ok {
+		return "", tagOther
+	}
+	return v, tagString
+}
+
+// badTag records an unknown discriminator value and skips the object.
+func (d *decoder) badTag(member, tag, typeName, allowed string) {
+	d.peek()
+	off := d.pos
+	d.skip()
+	if d.failed() {
+		return
+	}
+	d.errs = append(d.errs, decodeViolation{off: off, suffix: member, keyword: "const",
+		message: "unknown " + strconv.Quote(member) + " " + rtQuote(tag) + " for " + typeName + "; want one of " + allowed})
+}
+
+// missingTag records an object without its union's discriminator.
+func (d *decoder) missingTag(member, typeName, allowed string) {
+	d.peek()
+	off := d.pos
+	d.skip()
+	if d.failed() {
+		return
+	}
+	d.violate(off, "required", "missing required member "+strconv.Quote(member)+" (one of "+allowed+") to tell which "+typeName+" this is")
+}
+
+// peekInteger reports whether the number at the current position has an
+// integral value.
+func (d *decoder) peekInteger() bool {
+	s := d.sub()
+	text, ok := s.number()
+	if !ok {
+		return false
+	}
+	_, isInt, _ := rtParseInt(text)
+	return isInt
+}
+
+// peekRaw returns the bytes of the next value without consuming it.
+func (d *decoder) peekRaw() []byte {
+	s := d.sub()
+	return s.raw()
+}
+
+// describe names the kind of the next value for a message.
+func (d *decoder) describe() string {
+	c := d.peek()
+	if rtIsNumberStart(c) {
+		s := d.sub()
+		if text, ok := s.number(); ok {
+			return "number " + rtQuoteNum(text)
+		}
+	}
+	return rtKindOf(c)
+}
+
+// trial keeps the best candidate while a union tries its branches.
+type trial struct {
+	started bool
+	valid   int // number of valid candidates so far
+	ok      bool
+	extras  int
+	errs    int
+	dec     decoder
+}
+
+// offer considers a candidate that sd decoded, with the number of
+// violations Validate found in it and its number of members the branch
+// does not name. It reports whether the candidate is the best so far: a
+// valid one beats an invalid one; then fewer unknown members win (the
+// branch that names more of the document is the one it meant); then fewer
+// violations; ties keep the earlier candidate.
+func (t *trial) offer(sd *decoder, violations int, extras int) bool {
+	errs := violations + len(sd.errs)
+	if sd.syntax != nil {
+		errs++
+	}
+	ok := errs == 0
+	if ok {
+		t.valid++
+	}
+	better := !t.started
+	if !better {
+		switch {
+		case ok != t.ok:
+			better = ok
+		case extras != t.extras:
+			better = extras < t.extras
+		default:
+			better = errs < t.errs
+		}
+	}
+	if better {
+		t.started, t.ok, t.extras, t.errs, t.dec = true, ok, extras, errs, *sd
+	}
+	return better
+}
+
+// finish moves d past the value as the best candidate read it.
+func (t *trial) finish(d *decoder, oneOf bool) {
+	d.peek()
+	off := d.pos
+	d.adopt(&t.dec)
+	if oneOf && t.valid > 1 {
+		d.oneOfConflict = true
+		d.violate(off, "oneOf", "matches "+strconv.Itoa(t.valid)+" branches; oneOf allows exactly one")
+	}
+}
+
+// sortSince orders the violations recorded since mark by member name, so
+// that a map's violations come out in the same order every time.
+func (s *vstate) sortSince(mark int) {
+	tail := s.errs[mark:]
+	if len(tail) < 2 {
+		return
+	}
+	slices.SortStableFunc(tail, func(a, b rtViolation) int {
+		return strings.Compare(a.segs[len(a.segs)-1], b.segs[len(b.segs)-1])
+	})
+}
+
+// rawCheck validates raw JSON bytes with a generated check.
+func rawCheck(b []byte, s *vstate, check func(*decoder, *vstate)) {
+	if b == nil {
+		s.add("type", "no value")
+		return
+	}
+	var d decoder
+	d.initShared(b)
+	check(&d, s)
+	if d.finish() != nil {
+		s.add("type", "not valid JSON")
+	}
+}
+
+// rtJSONEqual reports whether two JSON texts are the same value: numbers
+// compare by exact value and object members in any order.
+func rtJSONEqual(a, b []byte) bool {
+	da, db := decoder{data: a}, decoder{data: b}
+	eq := rtEqualValue(&da, &db)
+	return eq && da.finish() == nil && db.finish() == nil
+}
+
+func rtEqualValue(a, b *decoder) bool {
+	ca, cb := a.peek(), b.peek()
+	if rtIsNumberStart(ca) && rtIsNumberStart(cb) {
+		ta, ok1 := a.number()
+		tb, ok2 := b.number()
+		return ok1 && ok2 && rtCmpNumber(ta, string(tb)) == 0
+	}
+	if ca != cb {
+		return false
+	}
+	switch ca {
+	case '"':
+		sa, ok1 := a.str()
+		sb, ok2 := b.str()
+		return ok1 && ok2 && sa == sb
+	case 't', 'f', 'n':
+		ra, rb := a.raw(), b.raw()
+		return string(ra) == string(rb)
+	case '[':
+		a.array()
+		b.array()
+		fa, fb := true, true
+		for {
+			ma, mb := a.elem(&fa), b.elem(&fb)
+			if ma != mb {
+				return false
+			}
+			if !ma {
+				return true
+			}
+			if !rtEqualValue(a, b) {
+				return false
+			}
+		}
+	case '{':
+		// Compare members by name: collect b's members first.
+		ra, rb := a.raw(), b.raw()
+		ma, okA := rtMembers(ra)
+		mb, okB := rtMembers(rb)
+		if !okA || !okB || len(ma) != len(mb) {
+			return false
+		}
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !rtJSONEqual(va, vb) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func rtMembers(b []byte) (map[string][]byte, bool) {
+	d := decoder{data: b}
+	if !d.object() {
+		return nil, false
+	}
+	m := map[string][]byte{}
+	for first := true; d.member(&first); {
+		k := d.key
+		m[k] = d.raw()
+	}
+	return m, !d.failed()
+}
+
+// rtCmpNumber compares a JSON number text with another exactly.
+func rtCmpNumber(a []byte, b string) int {
+	na, nb := rtDecimal(string(a)), rtDecimal(b)
+	if na.neg != nb.neg {
+		if na.zero() && nb.zero() {
+			return 0
+		}
+		if na.neg {
+			return -1
+		}
+		return 1
+	}
+	c := rtCmpAbs(na, nb)
+	if na.neg {
+		return -c
+	}
+	return c
+}
+
+// rtDec is a decimal as digits (no leading or trailing zeros) times
+// 10^(exp - len(digits)): 0.0125 is {digits "125", exp -1}.
+type rtDec struct {
+	neg    bool
+	digits string
+	exp    int
+}
+
+func (d rtDec) zero() bool { return d.digits == "" }
+
+func rtDecimal(s string) rtDec {
+	var d rtDec
+	if strings.HasPrefix(s, "-") {
+		d.neg = true
+		s = s[1:]
+	}
+	mant, expPart, _ := strings.Cut(strings.ToLower(s), "e")
+	e := 0
+	if expPart != "" {
+		n, err := strconv.Atoi(expPart)
+		if err != nil {
+			// Out of int range: clamp; such numbers compare by sign of exponent.
+			if strings.HasPrefix(expPart, "-") {
+				n = -1 << 30
+			} else {
+				n = 1 << 30
+			}
+		}
+		e = n
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	e += len(intPart)
+	// Drop leading zeros.
+	i := 0
+	for i < len(digits) && digits[i] == '0' {
+		i++
+		e--
+	}
+	digits = digits[i:]
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return rtDec{neg: d.neg}
+	}
+	d.digits, d.exp = digits, e
+	return d
+}
+
+func rtCmpAbs(a, b rtDec) int {
+	switch {
+	case a.zero() && b.zero():
+		return 0
+	case a.zero():
+		return -1
+	case b.zero():
+		return 1
+	case a.exp != b.exp:
+		if a.exp < b.exp {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.digits, b.digits)
+}

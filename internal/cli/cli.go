@@ -1,0 +1,174 @@
+// Package cli is the mcpgen command: flag parsing, finding schemas, and the
+// only code that writes files.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitStale = 1 // --check found differences; validate found invalid documents
+	ExitUsage = 2 // bad usage, bad schema, I/O failure
+)
+
+// Env is what a run sees of the outside world.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Locator        *schema.Locator
+}
+
+// Main runs mcpgen with the process's environment and returns the exit code.
+func Main(args []string) int {
+	return Run(context.Background(), args, Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Locator: schema.NewLocator(),
+	})
+}
+
+const usage = `mcpgen turns a Model Context Protocol JSON schema into a Go package.
+
+Usage:
+  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--check] [--strict]
+  mcpgen generate --all [--out DIR] [--check] [--strict]
+  mcpgen revisions
+
+Commands:
+  generate    write (or, with --check, compare) the Go package of a revision
+  revisions   list the pinned revisions with their URL and sha256
+
+Run 'mcpgen COMMAND --help' for a command's flags.
+`
+
+// usageError is bad usage: it exits 2 and reminds of the usage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitError carries an exit code other than 2 for a failure.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// Run runs one mcpgen command line and returns the exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	err := dispatch(ctx, args, env)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(env.Stderr, ee.err)
+		}
+		return ee.code
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "mcpgen: %s\nRun 'mcpgen --help' for usage.\n", ue.msg)
+		return ExitUsage
+	}
+	var se schema.Errors
+	if errors.As(err, &se) {
+		for _, d := range se {
+			fmt.Fprintln(env.Stderr, d)
+		}
+		return ExitUsage
+	}
+	fmt.Fprintf(env.Stderr, "mcpgen: %v\n", err)
+	return ExitUsage
+}
+
+func dispatch(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
+		return &exitError{code: ExitUsage}
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(env.Stdout, usage)
+		return nil
+	case "generate":
+		return runGenerate(ctx, args[1:], env)
+	case "revisions":
+		return runRevisions(args[1:], env)
+	}
+	return &usageError{fmt.Sprintf("unknown command %q (want generate or revisions)", args[0])}
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name string, env Env) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// parse parses flags; --help prints the defaults and stops.
+func parse(fs *pflag.FlagSet, args []string, env Env, synopsis string) (bool, error) {
+	fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printHelp(fs, env, synopsis)
+			return true, nil
+		}
+		return false, &usageError{err.Error()}
+	}
+	if h, _ := fs.GetBool("help"); h {
+		printHelp(fs, env, synopsis)
+		return true, nil
+	}
+	if fs.NArg() > 0 && fs.Name() != "validate" {
+		return false, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return false, nil
+}
+
+func printHelp(fs *pflag.FlagSet, env Env, synopsis string) {
+	fmt.Fprintf(env.Stdout, "Usage:\n  %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+}
+
+func runRevisions(args []string, env Env) error {
+	fs := newFlags("revisions", env)
+	if done, err := parse(fs, args, env, "mcpgen revisions"); done || err != nil {
+		return err
+	}
+	for _, p := range schema.Pins {
+		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", p.Revision, p.Package(), p.SHA256, p.URL)
+	}
+	return nil
+}
+
+// printWarnings writes schema warnings to stderr.
+func printWarnings(env Env, warns []*schema.Diagnostic) {
+	for _, w := range warns {
+		fmt.Fprintf(env.Stderr, "%s: %s: warning: %s\n", w.File, orRoot(w.Pointer), w.Message)
+	}
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,559 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Options tune Load.
+type Options struct {
+	// Strict turns warnings (unknown keywords, ignored keywords) into errors.
+	Strict bool
+}
+
+// Dialect URIs, as they appear in "$schema".
+var dialects = map[string]Draft{
+	"http://json-schema.org/draft-07/schema#":      Draft07,
+	"http://json-schema.org/draft-07/schema":       Draft07,
+	"https://json-schema.org/draft-07/schema#":     Draft07,
+	"https://json-schema.org/draft-07/schema":      Draft07,
+	"https://json-schema.org/draft/2020-12/schema": Draft202012,
+	"http://json-schema.org/draft/2020-12/schema":  Draft202012,
+}
+
+// keywords the model acts on, and annotations it knows and keeps or drops
+// on purpose. Anything else is reported.
+var (
+	annotationKeywords = []string{"$comment", "title", "description", "examples", "default",
+		"deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$schema", "$id"}
+	knownKeywords = []string{"$ref", "type", "properties", "required", "additionalProperties",
+		"items", "anyOf", "oneOf", "allOf", "const", "enum", "minimum", "maximum",
+		"exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength",
+		"pattern", "format", "definitions", "$defs"}
+	jsonTypes = []string{"null", "boolean", "object", "array", "number", "string", "integer"}
+)
+
+// Load parses and resolves a schema document. file names the document in
+// messages. Errors are of type Errors (each a *Diagnostic naming the file
+// and JSON pointer); Load never panics on bad input.
+func Load(file string, data []byte, opts Options) (doc *Document, err error) {
+	root, perr := Parse(data)
+	if perr != nil {
+		var pe *PosError
+		if errors.As(perr, &pe) {
+			return nil, Errors{{File: file, Pointer: pe.Pointer, Message: "malformed JSON: " + pe.Error()}}
+		}
+		return nil, Errors{{File: file, Message: "malformed JSON: " + perr.Error()}}
+	}
+	l := &loader{
+		file:  file,
+		root:  root,
+		nodes: map[string]*Schema{},
+		opts:  opts,
+	}
+	return l.load()
+}
+
+type loader struct {
+	file     string
+	root     *Value
+	draft    Draft
+	nodes    map[string]*Schema // by pointer
+	errs     Errors
+	warnings []*Diagnostic
+	opts     Options
+	pending  []*Schema // nodes whose $ref is not resolved yet
+	refVals  map[*Schema]*Value
+}
+
+func (l *loader) errorf(ptr, format string, args ...any) {
+	l.errs = append(l.errs, &Diagnostic{File: l.file, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+func (l *loader) warnf(ptr, format string, args ...any) {
+	d := &Diagnostic{File: l.file, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+	if l.opts.Strict {
+		d.Message += " (error in strict mode)"
+		l.errs = append(l.errs, d)
+		return
+	}
+	l.warnings = append(l.warnings, d)
+}
+
+func (l *loader) load() (*Document, error) {
+	if l.root.Kind != Object {
+		return nil, Errors{{File: l.file, Message: fmt.Sprintf("the schema is a JSON %s, not an object", l.root.Kind)}}
+	}
+	l.draft = l.detectDraft()
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	defsKey := l.draft.DefsKeyword()
+	defsVal := l.root.Get(defsKey)
+	other := "$defs"
+	if defsKey == "$defs" {
+		other = "definitions"
+	}
+	if defsVal == nil && l.root.Get(other) != nil {
+		l.warnf("/"+other, "%s keeps definitions under %q; reading them from %q", l.draft, defsKey, other)
+		defsKey, defsVal = other, l.root.Get(other)
+	}
+	if defsVal == nil {
+		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object", defsKey)}}
+	}
+	if defsVal.Kind != Object {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
+	}
+	if len(defsVal.Members) == 0 {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty"}}
+	}
+	l.refVals = map[*Schema]*Value{}
+	doc := &Document{File: l.file, Draft: l.draft}
+	for _, m := range defsVal.Members {
+		s := l.node(m.Value)
+		if s == nil {
+			continue
+		}
+		s.Name = m.Name
+		doc.Defs = append(doc.Defs, s)
+	}
+	// The root may itself be a schema with constraints; MCP's roots carry
+	// only $schema and definitions, which is what mcpgen supports.
+	for _, m := range l.root.Members {
+		switch m.Name {
+		case "$schema", "$id", "$comment", "title", "description", defsKey:
+		default:
+			l.warnf("/"+EscapePointer(m.Name), "keyword %q at the top level is not supported; only the definitions are generated", m.Name)
+		}
+	}
+	l.resolveRefs()
+	if len(l.errs) == 0 {
+		l.checkCycles(doc)
+	}
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	doc.Warnings = l.warnings
+	return doc, nil
+}
+
+func (l *loader) detectDraft() Draft {
+	sv := l.root.Get("$schema")
+	if sv == nil {
+		if l.root.Get("definitions") != nil && l.root.Get("$defs") == nil {
+			return Draft07
+		}
+		return Draft202012
+	}
+	if sv.Kind != String {
+		l.errorf("/$schema", "\"$schema\" is a JSON %s, not a string", sv.Kind)
+		return 0
+	}
+	d, ok := dialects[sv.Str]
+	if !ok {
+		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-07 and draft 2020-12", sv.Str)
+		return 0
+	}
+	return d
+}
+
+// node builds (once) the Schema for the value v, which sits at a schema
+// position. It returns nil after reporting an error.
+func (l *loader) node(v *Value) *Schema {
+	if s, ok := l.nodes[v.Pointer]; ok {
+		return s
+	}
+	s := &Schema{Pointer: v.Pointer}
+	l.nodes[v.Pointer] = s
+	switch v.Kind {
+	case Bool:
+		s.IsBool, s.BoolValue = true, v.Bool
+		return s
+	case Object:
+	default:
+		l.errorf(v.Pointer, "a schema must be an object or a boolean, not a JSON %s", v.Kind)
+		return s
+	}
+	hasRef := v.Get("$ref") != nil
+	for _, m := range v.Members {
+		ptr := m.Value.Pointer
+		if hasRef && l.draft == Draft07 && m.Name != "$ref" && !slices.Contains(annotationKeywords, m.Name) &&
+			m.Name != "definitions" && m.Name != "$defs" {
+			l.warnf(ptr, "keyword %q next to \"$ref\" is ignored in draft-07", m.Name)
+			s.Ignored = append(s.Ignored, m.Name)
+			continue
+		}
+		l.keyword(s, m.Name, m.Value, ptr)
+	}
+	return s
+}
+
+func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
+	switch name {
+	case "$ref":
+		if v.Kind != String {
+			l.errorf(ptr, "\"$ref\" must be a string, not a JSON %s", v.Kind)
+			return
+		}
+		s.RefPointer = v.Str
+		l.pending = append(l.pending, s)
+		l.refVals[s] = v
+	case "type":
+		switch v.Kind {
+		case String:
+			if l.checkType(v.Str, ptr) {
+				s.Types = []string{v.Str}
+			}
+		case Array:
+			if len(v.Items) == 0 {
+				l.errorf(ptr, "\"type\" must not be an empty array")
+			}
+			s.Types = []string{}
+			for _, it := range v.Items {
+				if it.Kind != String {
+					l.errorf(it.Pointer, "\"type\" entries must be strings, not a JSON %s", it.Kind)
+					continue
+				}
+				if slices.Contains(s.Types, it.Str) {
+					l.errorf(it.Pointer, "\"type\" lists %q twice", it.Str)
+					continue
+				}
+				if l.checkType(it.Str, it.Pointer) {
+					s.Types = append(s.Types, it.Str)
+				}
+			}
+		default:
+			l.errorf(ptr, "\"type\" must be a string or an array of strings, not a JSON %s", v.Kind)
+		}
+	case "properties":
+		if v.Kind != Object {
+			l.errorf(ptr, "\"properties\" must be an object, not a JSON %s", v.Kind)
+			return
+		}
+		s.Properties = []*Property{}
+		for _, m := range v.Members {
+			if ps := l.node(m.Value); ps != nil {
+				s.Properties = append(s.Properties, &Property{Name: m.Name, Schema: ps})
+			}
+		}
+	case "required":
+		if v.Kind != Array {
+			l.errorf(ptr, "\"required\" must be an array of strings, not a JSON %s", v.Kind)
+			return
+		}
+		s.Required = []string{}
+		for _, it := range v.Items {
+			if it.Kind != String {
+				l.errorf(it.Pointer, "\"required\" entries must be strings, not a JSON %s", it.Kind)
+				continue
+			}
+			if slices.Contains(s.Required, it.Str) {
+				l.errorf(it.Pointer, "\"required\" lists %q twice", it.Str)
+				continue
+			}
+			s.Required = append(s.Required, it.Str)
+		}
+	case "additionalProperties":
+		s.AdditionalProperties = l.node(v)
+	case "items":
+		if v.Kind == Array {
+			l.warnf(ptr, "the array form of \"items\" (tuple validation) is not supported; it is not enforced")
+			s.Ignored = append(s.Ignored, name)
+			return
+		}
+		s.Items = l.node(v)
+	case "anyOf", "oneOf", "allOf":
+		if v.Kind != Array || len(v.Items) == 0 {
+			l.errorf(ptr, "%q must be a non-empty array of schemas", name)
+			return
+		}
+		var list []*Schema
+		for _, it := range v.Items {
+			list = append(list, l.node(it))
+		}
+		switch name {
+		case "anyOf":
+			s.AnyOf = list
+		case "oneOf":
+			s.OneOf = list
+		default:
+			s.AllOf = list
+		}
+	case "const":
+		s.Const = v
+	case "enum":
+		if v.Kind != Array || len(v.Items) == 0 {
+			l.errorf(ptr, "\"enum\" must be a non-empty array")
+			return
+		}
+		for i, it := range v.Items {
+			for _, prev := range v.Items[:i] {
+				if Equal(prev, it) {
+					l.errorf(it.Pointer, "\"enum\" lists %s twice", it.JSON())
+				}
+			}
+		}
+		s.Enum = v.Items
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		if v.Kind != Number {
+			if v.Kind == Bool && l.draft == Draft07 && strings.HasPrefix(name, "exclusive") {
+				l.errorf(ptr, "boolean %q is draft-04; draft-07 wants a number", name)
+				return
+			}
+			l.errorf(ptr, "%q must be a number, not a JSON %s", name, v.Kind)
+			return
+		}
+		n := v.Num
+		switch name {
+		case "minimum":
+			s.Minimum = &n
+		case "maximum":
+			s.Maximum = &n
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = &n
+		default:
+			s.ExclusiveMaximum = &n
+		}
+	case "minItems", "maxItems", "minLength", "maxLength":
+		n, ok := nonNegInt(v)
+		if !ok {
+			l.errorf(ptr, "%q must be a non-negative integer, not %s", name, v.JSON())
+			return
+		}
+		switch name {
+		case "minItems":
+			s.MinItems = &n
+		case "maxItems":
+			s.MaxItems = &n
+		case "minLength":
+			s.MinLength = &n
+		default:
+			s.MaxLength = &n
+		}
+	case "pattern":
+		if v.Kind != String {
+			l.errorf(ptr, "\"pattern\" must be a string, not a JSON %s", v.Kind)
+			return
+		}
+		p := v.Str
+		s.Pattern = &p
+	case "format":
+		if v.Kind != String {
+			l.errorf(ptr, "\"format\" must be a string, not a JSON %s", v.Kind)
+			return
+		}
+		s.Format = v.Str
+	case "default":
+		s.Default = v
+	case "title", "description":
+		if v.Kind != String {
+			l.errorf(ptr, "%q must be a string, not a JSON %s", name, v.Kind)
+			return
+		}
+		if name == "title" {
+			s.Title = v.Str
+		} else {
+			s.Description = v.Str
+		}
+	case "deprecated":
+		if v.Kind != Bool {
+			l.errorf(ptr, "\"deprecated\" must be a boolean, not a JSON %s", v.Kind)
+			return
+		}
+		s.Deprecated = v.Bool
+	case "definitions", "$defs":
+		// Containers; their members are schemas only if something refers to them.
+		if v.Kind != Object {
+			l.errorf(ptr, "%q must be an object, not a JSON %s", name, v.Kind)
+		}
+	case "$schema":
+		if s.Pointer != "" {
+			l.warnf(ptr, "\"$schema\" inside a subschema is ignored")
+		}
+	case "$id":
+		if s.Pointer != "" {
+			l.warnf(ptr, "\"$id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
+		}
+	case "$comment", "examples", "readOnly", "writeOnly", "contentMediaType", "contentEncoding":
+		// Annotations with no effect on the generated code.
+	default:
+		l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced", name)
+		s.Ignored = append(s.Ignored, name)
+	}
+}
+
+func (l *loader) checkType(t, ptr string) bool {
+	if !slices.Contains(jsonTypes, t) {
+		l.errorf(ptr, "%q is not a JSON Schema type (want one of %s)", t, strings.Join(jsonTypes, ", "))
+		return false
+	}
+	return true
+}
+
+func nonNegInt(v *Value) (int64, bool) {
+	if v.Kind != Number {
+		return 0, false
+	}
+	r, ok := new(big.Rat).SetString(v.Num)
+	if !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+// resolveRefs resolves every pending $ref. Only local references ("#" and
+// "#/json/pointer") are supported.
+func (l *loader) resolveRefs() {
+	for len(l.pending) > 0 {
+		s := l.pending[0]
+		l.pending = l.pending[1:]
+		ref := s.RefPointer
+		ptr := s.Pointer + "/$ref"
+		if !strings.HasPrefix(ref, "#") {
+			l.errorf(ptr, "remote $ref %q is not supported: only references within the document (\"#/...\") are", ref)
+			continue
+		}
+		frag := ref[1:]
+		if frag != "" && !strings.HasPrefix(frag, "/") {
+			l.errorf(ptr, "$ref %q uses an anchor, which is not supported: use a JSON pointer (\"#/%s/Name\")", ref, l.draft.DefsKeyword())
+			continue
+		}
+		target, ok := l.lookup(frag)
+		if !ok {
+			l.errorf(ptr, "$ref %q does not resolve: nothing at that pointer", ref)
+			continue
+		}
+		if target.Kind != Object && target.Kind != Bool {
+			l.errorf(ptr, "$ref %q points at a JSON %s, not a schema", ref, target.Kind)
+			continue
+		}
+		if frag == "" {
+			l.errorf(ptr, "$ref %q refers to the whole document, which is not supported", ref)
+			continue
+		}
+		s.Ref = l.node(target)
+	}
+}
+
+// lookup finds the value at a JSON pointer (already URI-fragment decoded
+// for the %XX escapes a $ref may carry).
+func (l *loader) lookup(frag string) (*Value, bool) {
+	if strings.Contains(frag, "%") {
+		dec, err := unescapeFragment(frag)
+		if err != nil {
+			return nil, false
+		}
+		frag = dec
+	}
+	v := l.root
+	if frag == "" {
+		return v, true
+	}
+	for _, tok := range strings.Split(frag[1:], "/") {
+		tok = UnescapePointer(tok)
+		switch v.Kind {
+		case Object:
+			next := v.Get(tok)
+			if next == nil {
+				return nil, false
+			}
+			v = next
+		case Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Items) || strconv.Itoa(i) != tok {
+				return nil, false
+			}
+			v = v.Items[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func unescapeFragment(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", errors.New("bad escape")
+		}
+		n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", err
+		}
+		b.WriteByte(byte(n))
+		i += 2
+	}
+	return b.String(), nil
+}
+
+// checkCycles reports cycles that no Go type can represent: a schema that
+// reaches itself through $ref, allOf, anyOf and oneOf alone, with no
+// properties, items or additionalProperties on the way (a value that would
+// have to contain itself).
+func (l *loader) checkCycles(doc *Document) {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*Schema]int{}
+	var stack []*Schema
+	reported := map[*Schema]bool{}
+	var visit func(s *Schema)
+	visit = func(s *Schema) {
+		switch color[s] {
+		case black:
+			return
+		case grey:
+			i := slices.Index(stack, s)
+			cycle := stack[i:]
+			if !reported[s] {
+				for _, c := range cycle {
+					reported[c] = true
+				}
+				var names []string
+				for _, c := range append(cycle, s) {
+					names = append(names, displayPointer(c.Pointer))
+				}
+				l.errorf(s.Pointer, "$ref cycle that cannot be represented (a value would contain itself): %s", strings.Join(names, " -> "))
+			}
+			return
+		}
+		color[s] = grey
+		stack = append(stack, s)
+		if s.Ref != nil {
+			visit(s.Ref)
+		}
+		for _, list := range [][]*Schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, c := range list {
+				if c != nil {
+					visit(c)
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[s] = black
+	}
+	for _, d := range doc.Defs {
+		visit(d)
+	}
+	// Subschemas that are not definitions are reached from the definitions
+	// through properties/items, each of which starts a fresh walk.
+	ptrs := make([]string, 0, len(l.nodes))
+	for p := range l.nodes {
+		ptrs = append(ptrs, p)
+	}
+	slices.Sort(ptrs)
+	for _, p := range ptrs {
+		visit(l.nodes[p])
+	}
+}

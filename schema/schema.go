@@ -1,0 +1,183 @@
+// Package schema loads a JSON Schema document (draft-07 or draft 2020-12)
+// and resolves it into a model that the generator reads: one Schema per
+// node, every node remembering its JSON pointer, every local $ref resolved.
+//
+// The package understands the keywords the MCP schemas use and the ones a
+// newer revision is likely to use. Any other keyword is reported as a
+// Diagnostic (a warning, or an error in strict mode); none is silently
+// ignored.
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Draft is a JSON Schema dialect.
+type Draft int
+
+// The dialects Load understands.
+const (
+	Draft07 Draft = iota + 1
+	Draft202012
+)
+
+func (d Draft) String() string {
+	switch d {
+	case Draft07:
+		return "draft-07"
+	case Draft202012:
+		return "draft 2020-12"
+	}
+	return "unknown draft"
+}
+
+// DefsKeyword is where the dialect keeps definitions.
+func (d Draft) DefsKeyword() string {
+	if d == Draft07 {
+		return "definitions"
+	}
+	return "$defs"
+}
+
+// Document is a loaded, resolved schema document.
+type Document struct {
+	File  string // name used in messages
+	Draft Draft
+	Root  *Schema
+	// Defs holds the definitions in document order.
+	Defs []*Schema
+	// Warnings are problems that did not stop loading: unknown keywords,
+	// unsupported formats. In strict mode they are errors instead.
+	Warnings []*Diagnostic
+}
+
+// Def returns the definition called name, or nil.
+func (d *Document) Def(name string) *Schema {
+	for _, s := range d.Defs {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Schema is one schema node.
+type Schema struct {
+	Pointer string // JSON pointer of the node, e.g. "/$defs/Tool/properties/name"
+	Name    string // the definition name when the node is a definition
+
+	// Boolean schemas: IsBool is set and BoolValue is the value.
+	IsBool    bool
+	BoolValue bool
+
+	Ref        *Schema // resolved target of $ref, nil when there is none
+	RefPointer string  // the $ref as written
+
+	Types                []string // the "type" keyword, nil when absent
+	Properties           []*Property
+	Required             []string
+	AdditionalProperties *Schema // nil when absent
+	Items                *Schema // nil when absent
+	AnyOf, OneOf, AllOf  []*Schema
+	Const                *Value   // nil when absent
+	Enum                 []*Value // nil when absent
+
+	Minimum, Maximum                   *string // exact number text
+	ExclusiveMinimum, ExclusiveMaximum *string
+	MinItems, MaxItems                 *int64
+	MinLength, MaxLength               *int64
+	Pattern                            *string
+	Format                             string
+
+	Default     *Value
+	Title       string
+	Description string
+	Deprecated  bool
+
+	// Ignored lists keywords present on the node that the model does not
+	// act on (reported through Document.Warnings), by name.
+	Ignored []string
+}
+
+// Property is one entry of "properties", in document order.
+type Property struct {
+	Name   string
+	Schema *Schema
+}
+
+// Prop returns the schema of property name, or nil.
+func (s *Schema) Prop(name string) *Schema {
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return p.Schema
+		}
+	}
+	return nil
+}
+
+// IsRequired reports whether name is in "required".
+func (s *Schema) IsRequired(name string) bool {
+	for _, r := range s.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// HasType reports whether the "type" keyword lists t.
+func (s *Schema) HasType(t string) bool {
+	for _, x := range s.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// IsEmpty reports whether the schema accepts every value: `true`, `{}`, or
+// an object with annotations only.
+func (s *Schema) IsEmpty() bool {
+	if s.IsBool {
+		return s.BoolValue
+	}
+	return s.Ref == nil && s.Types == nil && s.Properties == nil && s.Required == nil &&
+		s.AdditionalProperties == nil && s.Items == nil && s.AnyOf == nil && s.OneOf == nil &&
+		s.AllOf == nil && s.Const == nil && s.Enum == nil && s.Minimum == nil && s.Maximum == nil &&
+		s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MinItems == nil &&
+		s.MaxItems == nil && s.MinLength == nil && s.MaxLength == nil && s.Pattern == nil &&
+		s.Format == ""
+}
+
+// IsFalse reports whether the schema rejects every value.
+func (s *Schema) IsFalse() bool { return s.IsBool && !s.BoolValue }
+
+// Diagnostic is a problem found in a schema, located by file and JSON pointer.
+type Diagnostic struct {
+	File    string
+	Pointer string
+	Message string
+}
+
+func (d *Diagnostic) Error() string {
+	ptr := d.Pointer
+	if ptr == "" {
+		ptr = "/"
+	}
+	return fmt.Sprintf("%s: %s: %s", d.File, ptr, d.Message)
+}
+
+// Errors is a list of diagnostics returned as one error.
+type Errors []*Diagnostic
+
+func (e Errors) Error() string {
+	var b strings.Builder
+	for i, d := range e {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d.Error())
+	}
+	return b.String()
+}
