@@ -453,7 +453,7 @@ func docText(name string, s *schema.Schema) string {
 		if s.Name != "" {
 			lead = name + " is the " + s.Name + " definition of the schema."
 		} else {
-			lead = name + " is the schema at " + s.Pointer + "."
+			lead = name + " is the schema at #" + s.Pointer + "."
 		}
 	default:
 		if l, ok := leadIn(desc); ok {

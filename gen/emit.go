@@ -122,9 +122,9 @@ func docComment(s *jen.Statement, doc string) *jen.Statement {
 	return s.Comment(commentText(doc)).Line()
 }
 
-// commentText renders text as // lines.
+// commentText renders text as // lines, wrapping long ones.
 func commentText(doc string) string {
-	lines := strings.Split(strings.ReplaceAll(doc, "\r", ""), "\n")
+	lines := strings.Split(wrap(strings.ReplaceAll(doc, "\r", ""), 100), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " \t")
 		if l == "" {

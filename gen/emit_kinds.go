@@ -28,30 +28,30 @@ func (e *emitter) emitKinds(k *Kinds) {
 	for _, a := range k.Alts {
 		fn := k.Name + "From" + a.Name
 		if a.Type == nil {
-			e.types.Commentf("%s returns a %s holding null.", fn, k.Name)
+			e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding null.", fn, k.Name)))
 			e.types.Func().Id(fn).Params().Id(k.Name).Block(
 				jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)))),
 			)
-			e.types.Comment("IsNull reports whether v holds null.")
+			e.types.Comment(commentText("IsNull reports whether v holds null."))
 			e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsNull").Params().Bool().Block(
 				jen.Return(jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
 			)
 			continue
 		}
-		e.types.Commentf("%s returns a %s holding a JSON %s.", fn, k.Name, strings.ToLower(a.Name))
+		e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding a JSON %s.", fn, k.Name, strings.ToLower(a.Name))))
 		e.types.Func().Id(fn).Params(jen.Id("x").Add(goType(a.Type))).Id(k.Name).Block(
 			jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)), jen.Id(a.Field).Op(":").Id("x"))),
 		)
-		e.types.Commentf("As%s returns the %s v holds, and whether it holds one.", a.Name, strings.ToLower(a.Name))
+		e.types.Comment(commentText(fmt.Sprintf("As%s returns the %s v holds, and whether it holds one.", a.Name, strings.ToLower(a.Name))))
 		e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("As"+a.Name).Params().Params(goType(a.Type), jen.Bool()).Block(
 			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
 		)
 	}
-	e.types.Comment("IsZero reports whether v holds nothing.")
+	e.types.Comment(commentText("IsZero reports whether v holds nothing."))
 	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsZero").Params().Bool().Block(
 		jen.Return(jen.Id("v").Dot("kind").Op("==").Lit(0)),
 	)
-	e.types.Comment("String returns v as JSON text.")
+	e.types.Comment(commentText("String returns v as JSON text."))
 	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("String").Params().String().Block(
 		jen.List(jen.Id("b"), jen.Id("_")).Op(":=").Id("v").Dot("AppendJSON").Call(jen.Nil()),
 		jen.Return(jen.String().Call(jen.Id("b"))),

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -21,15 +20,15 @@ func (e *emitter) emitEnum(en *Enum) {
 	for _, v := range en.Values {
 		var lit jen.Code
 		if en.Base == KInt {
-			n, _ := strconv.ParseInt(v.Value.Num, 10, 64)
-			lit = jen.Lit(n)
+			n, _ := int64Lit(v.Value.Num)
+			lit = jen.Lit(int(n))
 		} else {
 			lit = jen.Lit(v.Value.Str)
 		}
 		defs = append(defs, jen.Id(v.Name).Id(en.Name).Op("=").Add(lit))
 		cases = append(cases, jen.Id(v.Name))
 	}
-	e.types.Commentf("The values of %s.", en.Name)
+	e.types.Comment(commentText(fmt.Sprintf("The values of %s.", en.Name)))
 	e.types.Const().Defs(defs...)
 	e.emitPublic(en.Name, false)
 

@@ -51,7 +51,7 @@ func (e *emitter) emitRawCheck(sc *schema.Schema, name string) {
 	if sc.Pointer == "" {
 		where = "the schema"
 	}
-	e.validate.Commentf("%s checks one JSON value against %s.", name, where)
+	e.validate.Comment(commentText(fmt.Sprintf("%s checks one JSON value against %s.", name, where)))
 	e.validate.Func().Id(name).Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")).Block(e.rawBody(sc)...)
 }
 

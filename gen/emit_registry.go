@@ -9,7 +9,7 @@ import (
 // by tests that run every official example).
 func (e *emitter) emitRegistry() {
 	f := e.types
-	f.Comment("Value is implemented by a pointer to every type of this package.")
+	f.Comment(commentText("Value is implemented by a pointer to every type of this package."))
 	f.Type().Id("Value").Interface(
 		jen.Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()),
 		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
@@ -31,14 +31,14 @@ func (e *emitter) emitRegistry() {
 		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(jen.New(jen.Id(target.GoName())), jen.True())))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.False())))
-	f.Comment("Definitions lists the names of the schema's definitions, sorted.")
+	f.Comment(commentText("Definitions lists the names of the schema's definitions, sorted."))
 	f.Var().Id("Definitions").Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, n := range names {
 			g.Line().Add(n)
 		}
 		g.Line()
 	})
-	f.Comment("NewValue returns a new zero value of the Go type of the named schema\n// definition, and false if there is no such definition.")
+	f.Comment(commentText("NewValue returns a new zero value of the Go type of the named schema\ndefinition, and false if there is no such definition."))
 	f.Func().Id("NewValue").Params(jen.Id("definition").String()).Params(jen.Id("Value"), jen.Bool()).Block(
 		jen.Switch(jen.Id("definition")).Block(cases...),
 	)

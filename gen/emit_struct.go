@@ -16,26 +16,26 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 		recv = jen.Id("v").Op("*").Id(name)
 	}
 	f := e.types
-	f.Comment("MarshalJSON encodes v as JSON.")
+	f.Comment(commentText("MarshalJSON encodes v as JSON."))
 	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("v").Dot("AppendJSON").Call(jen.Nil())),
 	)
-	f.Comment("AppendJSON appends the JSON encoding of v to b.")
+	f.Comment(commentText("AppendJSON appends the JSON encoding of v to b."))
 	f.Func().Params(recv.Clone()).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("e").Op(":=").Id("encoder").Values(jen.Id("buf").Op(":").Id("b")),
 		jen.Id("v").Dot("encodeJSON").Call(jen.Op("&").Id("e")),
 		jen.Return(jen.Id("e").Dot("result").Call(jen.Id("b"))),
 	)
-	f.Comment("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed\n" +
-		"// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type\n" +
-		"// or constant); Validate checks the rest of the schema.")
+	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed\n" +
+		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type\n" +
+		"or constant); Validate checks the rest of the schema."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("d").Id("decoder"),
 		jen.Id("d").Dot("init").Call(jen.Id("b")),
 		jen.Id("v").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
 		jen.Return(jen.Id("d").Dot("finish").Call()),
 	)
-	f.Comment("Validate reports every way v breaks the schema, as a *ValidationError,\n// or returns nil.")
+	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError,\nor returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
 		jen.Var().Id("s").Id("vstate"),
 		jen.Id("v").Dot("validate").Call(jen.Op("&").Id("s")),
@@ -65,9 +65,10 @@ func (e *emitter) emitStruct(st *Struct) {
 		}
 		fields = append(fields, docComment(jen.Null(), doc).Add(line))
 	}
+	doc := st.Doc
 	for _, f := range st.Fields {
 		if f.Name == "" && f.Const != nil {
-			fields = append(fields, jen.Comment(fmt.Sprintf("The %q member is always %s: the type writes it.", f.JSONName, f.Const.JSON())))
+			doc = appendDoc(doc, fmt.Sprintf("Its %q member is always %s; the type writes it.", f.JSONName, f.Const.JSON()))
 		}
 	}
 	if st.Extra != nil {
@@ -82,7 +83,7 @@ func (e *emitter) emitStruct(st *Struct) {
 	if required > 0 {
 		fields = append(fields, jen.Line().Comment("missing has a bit for each required member that was absent when v was decoded.").Line().Id("missing").Uint64())
 	}
-	docComment(e.types.Line(), st.Doc).Type().Id(st.Name).Struct(fields...)
+	docComment(e.types.Line(), doc).Type().Id(st.Name).Struct(fields...)
 	e.emitPublic(st.Name, true)
 	e.emitStructDecode(st)
 	e.emitStructEncode(st)

@@ -38,7 +38,7 @@ func (e *emitter) emitUnion(u *Union) {
 	docComment(e.types.Line(), doc).Type().Id(u.Name).Struct(
 		jen.Id("Value").Id(u.Iface),
 	)
-	e.types.Commentf("%s is implemented by the branches of %s: %s.", u.Iface, u.Name, branchNames(u))
+	e.types.Comment(commentText(fmt.Sprintf("%s is implemented by the branches of %s: %s.", u.Iface, u.Name, branchNames(u))))
 	e.types.Type().Id(u.Iface).Interface(
 		jen.Id(u.Marker).Params(),
 		jen.Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")),

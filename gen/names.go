@@ -129,7 +129,7 @@ func definitionGoName(name string) (string, error) {
 func checkNameChars(name string) error {
 	for _, r := range name {
 		if r >= 0x80 {
-			return fmt.Errorf("%q has non-ASCII characters; mcpgen only converts ASCII names (rename it in mcpgen.json)", name)
+			return fmt.Errorf("%q has non-ASCII characters; mcpgen only converts ASCII names (rename it)", name)
 		}
 	}
 	return nil

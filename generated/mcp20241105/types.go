@@ -26,11 +26,9 @@ func (v *Annotated) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Annotated) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -38,17 +36,15 @@ func (v *Annotated) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Annotated) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// AnnotatedAnnotations is the schema at /definitions/Annotated/properties/annotations.
+// AnnotatedAnnotations is the schema at #/definitions/Annotated/properties/annotations.
 type AnnotatedAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -77,11 +73,9 @@ func (v *AnnotatedAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *AnnotatedAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -89,10 +83,8 @@ func (v *AnnotatedAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *AnnotatedAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -126,11 +118,9 @@ func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -138,10 +128,8 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BlobResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -151,9 +139,10 @@ func (v *BlobResourceContents) Validate() error {
 // CallToolRequest is #/definitions/CallToolRequest.
 //
 // Used by the client to invoke a tool provided by the server.
+//
+// Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
-	// The "method" member is always "tools/call": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -173,11 +162,9 @@ func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -185,17 +172,15 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolRequestParams is the schema at /definitions/CallToolRequest/properties/params.
+// CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
 type CallToolRequestParams struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Name      string          `json:"name"`
@@ -218,11 +203,9 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -230,10 +213,8 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -278,11 +259,9 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -290,25 +269,25 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolResultContentItem is the schema at /definitions/CallToolResult/properties/content/items.
+// CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
 //
-// A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *EmbeddedResource.
 type CallToolResultContentItem struct {
 	Value CallToolResultContentItemValue
 }
 
-// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem: *TextContent, *ImageContent, *EmbeddedResource.
+// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem:
+// *TextContent, *ImageContent, *EmbeddedResource.
 type CallToolResultContentItemValue interface {
 	isCallToolResultContentItem()
 	encodeJSON(e *encoder)
@@ -331,11 +310,9 @@ func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -343,10 +320,8 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CallToolResultContentItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -365,9 +340,10 @@ func (v CallToolResultContentItem) Validate() error {
 // cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -387,11 +363,9 @@ func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -399,17 +373,15 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CancelledNotificationParams is the schema at /definitions/CancelledNotification/properties/params.
+// CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
 type CancelledNotificationParams struct {
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
 	// the user.
@@ -437,11 +409,9 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -449,10 +419,8 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -486,11 +454,9 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -498,10 +464,8 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -530,11 +494,9 @@ func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -542,10 +504,8 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesRoots) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -554,13 +514,17 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 
 // ClientNotification is the ClientNotification definition of the schema.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotification struct {
 	Value ClientNotificationValue
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification: *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// ClientNotificationValue is implemented by the branches of ClientNotification:
+// *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotificationValue interface {
 	isClientNotification()
 	encodeJSON(e *encoder)
@@ -584,11 +548,9 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -596,10 +558,8 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -608,13 +568,20 @@ func (v ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest.
 type ClientRequest struct {
 	Value ClientRequestValue
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
+// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
+// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
 type ClientRequestValue interface {
 	isClientRequest()
 	encodeJSON(e *encoder)
@@ -647,11 +614,9 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -659,10 +624,8 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -677,7 +640,8 @@ type ClientResult struct {
 	Value ClientResultValue
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult, *ListRootsResult.
+// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
+// *ListRootsResult.
 type ClientResultValue interface {
 	isClientResult()
 	encodeJSON(e *encoder)
@@ -700,11 +664,9 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -712,10 +674,8 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -723,9 +683,10 @@ func (v ClientResult) Validate() error {
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
+//
+// Its "method" member is always "completion/complete"; the type writes it.
 type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
-	// The "method" member is always "completion/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -745,11 +706,9 @@ func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -757,17 +716,15 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteRequestParams is the schema at /definitions/CompleteRequest/properties/params.
+// CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
@@ -791,11 +748,9 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -803,10 +758,8 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -838,11 +791,9 @@ func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -850,10 +801,8 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -861,15 +810,17 @@ func (v *CompleteRequestParamsArgument) Validate() error {
 }
 
 // CompleteRequestParamsRef is the schema at
-// /definitions/CompleteRequest/properties/params/properties/ref.
+// #/definitions/CompleteRequest/properties/params/properties/ref.
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *PromptReference, *ResourceReference.
 type CompleteRequestParamsRef struct {
 	Value CompleteRequestParamsRefValue
 }
 
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef: *PromptReference, *ResourceReference.
+// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
+// *PromptReference, *ResourceReference.
 type CompleteRequestParamsRefValue interface {
 	isCompleteRequestParamsRef()
 	encodeJSON(e *encoder)
@@ -891,11 +842,9 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -903,10 +852,8 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CompleteRequestParamsRef) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -938,11 +885,9 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -950,17 +895,15 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteResultCompletion is the schema at /definitions/CompleteResult/properties/completion.
+// CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current
 	// response, even if the exact total is unknown.
@@ -989,11 +932,9 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1001,10 +942,8 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultCompletion) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1014,9 +953,10 @@ func (v *CompleteResultCompletion) Validate() error {
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
 // full discretion over which model to select. The client should also inform the user before beginning
 // sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+//
+// Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
-	// The "method" member is always "sampling/createMessage": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1036,11 +976,9 @@ func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1048,17 +986,15 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageRequestParams is the schema at /definitions/CreateMessageRequest/properties/params.
+// CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to
 	// the prompt. The client MAY ignore this request.
@@ -1096,11 +1032,9 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1108,10 +1042,8 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1141,11 +1073,9 @@ func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1153,10 +1083,8 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1195,11 +1123,9 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1207,25 +1133,25 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageResultContent is the schema at /definitions/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent.
 type CreateMessageResultContent struct {
 	Value CreateMessageResultContentValue
 }
 
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent: *TextContent, *ImageContent.
+// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
+// *TextContent, *ImageContent.
 type CreateMessageResultContentValue interface {
 	isCreateMessageResultContent()
 	encodeJSON(e *encoder)
@@ -1247,11 +1173,9 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1259,10 +1183,8 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1284,11 +1206,9 @@ func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Cursor) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1296,10 +1216,8 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Cursor) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1310,10 +1228,11 @@ func (v Cursor) Validate() error {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
+//
+// Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
 	Annotations *EmbeddedResourceAnnotations `json:"annotations,omitempty"`
 	Resource    EmbeddedResourceResource     `json:"resource"`
-	// The "type" member is always "resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1333,11 +1252,9 @@ func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1345,17 +1262,15 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceAnnotations is the schema at /definitions/EmbeddedResource/properties/annotations.
+// EmbeddedResourceAnnotations is the schema at #/definitions/EmbeddedResource/properties/annotations.
 type EmbeddedResourceAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -1384,11 +1299,9 @@ func (v *EmbeddedResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1396,25 +1309,25 @@ func (v *EmbeddedResourceAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResourceAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceResource is the schema at /definitions/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResource struct {
 	Value EmbeddedResourceResourceValue
 }
 
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource: *TextResourceContents, *BlobResourceContents.
+// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
+// *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResourceValue interface {
 	isEmbeddedResourceResource()
 	encodeJSON(e *encoder)
@@ -1436,11 +1349,9 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1448,10 +1359,8 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EmbeddedResourceResource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1464,9 +1373,10 @@ type EmptyResult = Result
 // GetPromptRequest is #/definitions/GetPromptRequest.
 //
 // Used by the client to get a prompt provided by the server.
+//
+// Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
-	// The "method" member is always "prompts/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1486,11 +1396,9 @@ func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1498,17 +1406,15 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetPromptRequestParams is the schema at /definitions/GetPromptRequest/properties/params.
+// GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
 type GetPromptRequestParams struct {
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -1533,11 +1439,9 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1545,10 +1449,8 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1582,11 +1484,9 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1594,10 +1494,8 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1605,13 +1503,14 @@ func (v *GetPromptResult) Validate() error {
 }
 
 // ImageContent is an image provided to or from an LLM.
+//
+// Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
 	Annotations *ImageContentAnnotations `json:"annotations,omitempty"`
 	// The base64-encoded image data.
 	Data string `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "image": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1631,11 +1530,9 @@ func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1643,17 +1540,15 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ImageContentAnnotations is the schema at /definitions/ImageContent/properties/annotations.
+// ImageContentAnnotations is the schema at #/definitions/ImageContent/properties/annotations.
 type ImageContentAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -1682,11 +1577,9 @@ func (v *ImageContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContentAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1694,10 +1587,8 @@ func (v *ImageContentAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContentAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1727,11 +1618,9 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Implementation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1739,10 +1628,8 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Implementation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1753,9 +1640,10 @@ func (v *Implementation) Validate() error {
 //
 // This request is sent from the client to the server when it first connects, asking it to begin
 // initialization.
+//
+// Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
-	// The "method" member is always "initialize": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1775,11 +1663,9 @@ func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1787,17 +1673,15 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// InitializeRequestParams is the schema at /definitions/InitializeRequest/properties/params.
+// InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
 type InitializeRequestParams struct {
 	Capabilities ClientCapabilities `json:"capabilities"`
 	ClientInfo   Implementation     `json:"clientInfo"`
@@ -1823,11 +1707,9 @@ func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1835,10 +1717,8 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1882,11 +1762,9 @@ func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1894,10 +1772,8 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1907,9 +1783,10 @@ func (v *InitializeResult) Validate() error {
 // InitializedNotification is #/definitions/InitializedNotification.
 //
 // This notification is sent from the client to the server after initialization has finished.
+//
+// Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/initialized": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1929,11 +1806,9 @@ func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1941,10 +1816,8 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1952,7 +1825,7 @@ func (v *InitializedNotification) Validate() error {
 }
 
 // InitializedNotificationParams is the schema at
-// /definitions/InitializedNotification/properties/params.
+// #/definitions/InitializedNotification/properties/params.
 type InitializedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -1973,11 +1846,9 @@ func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1985,10 +1856,8 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1996,10 +1865,11 @@ func (v *InitializedNotificationParams) Validate() error {
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCError struct {
 	Error JSONRPCErrorError `json:"error"`
 	ID    RequestId         `json:"id"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2019,11 +1889,9 @@ func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2031,17 +1899,15 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCError) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCErrorError is the schema at /definitions/JSONRPCError/properties/error.
+// JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
 type JSONRPCErrorError struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
@@ -2069,11 +1935,9 @@ func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2081,10 +1945,8 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2093,13 +1955,15 @@ func (v *JSONRPCErrorError) Validate() error {
 
 // JSONRPCMessage is the JSONRPCMessage definition of the schema.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
 type JSONRPCMessage struct {
 	Value JSONRPCMessageValue
 }
 
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
+// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
+// *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
 type JSONRPCMessageValue interface {
 	isJSONRPCMessage()
 	encodeJSON(e *encoder)
@@ -2123,11 +1987,9 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2135,10 +1997,8 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2146,10 +2006,11 @@ func (v JSONRPCMessage) Validate() error {
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCNotification struct {
 	Method string                     `json:"method"`
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2169,11 +2030,9 @@ func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2181,17 +2040,15 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCNotificationParams is the schema at /definitions/JSONRPCNotification/properties/params.
+// JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
 type JSONRPCNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -2212,11 +2069,9 @@ func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2224,10 +2079,8 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2235,11 +2088,12 @@ func (v *JSONRPCNotificationParams) Validate() error {
 }
 
 // JSONRPCRequest is a request that expects a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCRequest struct {
 	ID     RequestId             `json:"id"`
 	Method string                `json:"method"`
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2259,11 +2113,9 @@ func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2271,17 +2123,15 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCRequestParams is the schema at /definitions/JSONRPCRequest/properties/params.
+// JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
 type JSONRPCRequestParams struct {
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2300,11 +2150,9 @@ func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2312,10 +2160,8 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2323,7 +2169,7 @@ func (v *JSONRPCRequestParams) Validate() error {
 }
 
 // JSONRPCRequestParamsMeta is the schema at
-// /definitions/JSONRPCRequest/properties/params/properties/_meta.
+// #/definitions/JSONRPCRequest/properties/params/properties/_meta.
 type JSONRPCRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -2346,11 +2192,9 @@ func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2358,10 +2202,8 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2369,10 +2211,11 @@ func (v *JSONRPCRequestParamsMeta) Validate() error {
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCResponse struct {
 	ID     RequestId `json:"id"`
 	Result Result    `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2392,11 +2235,9 @@ func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2404,10 +2245,8 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2417,9 +2256,10 @@ func (v *JSONRPCResponse) Validate() error {
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
+//
+// Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "prompts/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2439,11 +2279,9 @@ func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2451,17 +2289,15 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListPromptsRequestParams is the schema at /definitions/ListPromptsRequest/properties/params.
+// ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
 type ListPromptsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2482,11 +2318,9 @@ func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2494,10 +2328,8 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2532,11 +2364,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2544,10 +2374,8 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2557,9 +2385,10 @@ func (v *ListPromptsResult) Validate() error {
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
 //
 // Sent from the client to request a list of resource templates the server has.
+//
+// Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/templates/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2579,11 +2408,9 @@ func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2591,10 +2418,8 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2602,7 +2427,7 @@ func (v *ListResourceTemplatesRequest) Validate() error {
 }
 
 // ListResourceTemplatesRequestParams is the schema at
-// /definitions/ListResourceTemplatesRequest/properties/params.
+// #/definitions/ListResourceTemplatesRequest/properties/params.
 type ListResourceTemplatesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2623,11 +2448,9 @@ func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2635,10 +2458,8 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2674,11 +2495,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2686,10 +2505,8 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2699,9 +2516,10 @@ func (v *ListResourceTemplatesResult) Validate() error {
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
 //
 // Sent from the client to request a list of resources the server has.
+//
+// Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2721,11 +2539,9 @@ func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2733,17 +2549,15 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListResourcesRequestParams is the schema at /definitions/ListResourcesRequest/properties/params.
+// ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
 type ListResourcesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2764,11 +2578,9 @@ func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2776,10 +2588,8 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2814,11 +2624,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2826,10 +2634,8 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2845,9 +2651,10 @@ func (v *ListResourcesResult) Validate() error {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
+//
+// Its "method" member is always "roots/list"; the type writes it.
 type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "roots/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2867,11 +2674,9 @@ func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2879,17 +2684,15 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListRootsRequestParams is the schema at /definitions/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2908,11 +2711,9 @@ func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2920,10 +2721,8 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2931,7 +2730,7 @@ func (v *ListRootsRequestParams) Validate() error {
 }
 
 // ListRootsRequestParamsMeta is the schema at
-// /definitions/ListRootsRequest/properties/params/properties/_meta.
+// #/definitions/ListRootsRequest/properties/params/properties/_meta.
 type ListRootsRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -2954,11 +2753,9 @@ func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2966,10 +2763,8 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3003,11 +2798,9 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3015,10 +2808,8 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3028,9 +2819,10 @@ func (v *ListRootsResult) Validate() error {
 // ListToolsRequest is #/definitions/ListToolsRequest.
 //
 // Sent from the client to request a list of tools the server has.
+//
+// Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "tools/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3050,11 +2842,9 @@ func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3062,17 +2852,15 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListToolsRequestParams is the schema at /definitions/ListToolsRequest/properties/params.
+// ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
 type ListToolsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3093,11 +2881,9 @@ func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3105,10 +2891,8 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3143,11 +2927,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3155,10 +2937,8 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3195,11 +2975,9 @@ func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3207,10 +2985,8 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v LoggingLevel) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3221,9 +2997,10 @@ func (v LoggingLevel) Validate() error {
 //
 // Notification of a log message passed from server to client. If no logging/setLevel request has been
 // sent from the client, the server MAY decide which messages to send automatically.
+//
+// Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
-	// The "method" member is always "notifications/message": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3243,11 +3020,9 @@ func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3255,10 +3030,8 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3266,7 +3039,7 @@ func (v *LoggingMessageNotification) Validate() error {
 }
 
 // LoggingMessageNotificationParams is the schema at
-// /definitions/LoggingMessageNotification/properties/params.
+// #/definitions/LoggingMessageNotification/properties/params.
 type LoggingMessageNotificationParams struct {
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
 	// here.
@@ -3294,11 +3067,9 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3306,10 +3077,8 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3350,11 +3119,9 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3362,10 +3129,8 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelHint) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3421,11 +3186,9 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3433,10 +3196,8 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelPreferences) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3466,11 +3227,9 @@ func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Notification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3478,17 +3237,15 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Notification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NotificationParams is the schema at /definitions/Notification/properties/params.
+// NotificationParams is the schema at #/definitions/Notification/properties/params.
 type NotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -3509,11 +3266,9 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3521,10 +3276,8 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3554,11 +3307,9 @@ func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3566,17 +3317,15 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PaginatedRequestParams is the schema at /definitions/PaginatedRequest/properties/params.
+// PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
 type PaginatedRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3597,11 +3346,9 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3609,10 +3356,8 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3643,11 +3388,9 @@ func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3655,10 +3398,8 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3667,9 +3408,10 @@ func (v *PaginatedResult) Validate() error {
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
 // still alive. The receiver must promptly respond, or else may be disconnected.
+//
+// Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
-	// The "method" member is always "ping": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3689,11 +3431,9 @@ func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3701,17 +3441,15 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PingRequestParams is the schema at /definitions/PingRequest/properties/params.
+// PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3730,11 +3468,9 @@ func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3742,17 +3478,15 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PingRequestParamsMeta is the schema at /definitions/PingRequest/properties/params/properties/_meta.
+// PingRequestParamsMeta is the schema at #/definitions/PingRequest/properties/params/properties/_meta.
 type PingRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -3775,11 +3509,9 @@ func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3787,10 +3519,8 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3799,9 +3529,10 @@ func (v *PingRequestParamsMeta) Validate() error {
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
 // update for a long-running request.
+//
+// Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
-	// The "method" member is always "notifications/progress": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3821,11 +3552,9 @@ func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3833,17 +3562,15 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ProgressNotificationParams is the schema at /definitions/ProgressNotification/properties/params.
+// ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
 type ProgressNotificationParams struct {
 	// The progress thus far. This should increase every time progress is made, even if the total is
 	// unknown.
@@ -3872,11 +3599,9 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3884,10 +3609,8 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3947,11 +3670,9 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3959,10 +3680,8 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ProgressToken) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3996,11 +3715,9 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Prompt) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4008,10 +3725,8 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Prompt) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4045,11 +3760,9 @@ func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4057,10 +3770,8 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4070,9 +3781,10 @@ func (v *PromptArgument) Validate() error {
 // PromptListChangedNotification is an optional notification from the server to the client, informing
 // it that the list of prompts it offers has changed. This may be issued by servers without any
 // previous subscription from the client.
+//
+// Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/prompts/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4092,11 +3804,9 @@ func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4104,10 +3814,8 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4115,7 +3823,7 @@ func (v *PromptListChangedNotification) Validate() error {
 }
 
 // PromptListChangedNotificationParams is the schema at
-// /definitions/PromptListChangedNotification/properties/params.
+// #/definitions/PromptListChangedNotification/properties/params.
 type PromptListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -4136,11 +3844,9 @@ func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, erro
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4148,10 +3854,8 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4184,11 +3888,9 @@ func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4196,25 +3898,25 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PromptMessageContent is the schema at /definitions/PromptMessage/properties/content.
+// PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
 //
-// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *TextContent, *ImageContent, *EmbeddedResource.
 type PromptMessageContent struct {
 	Value PromptMessageContentValue
 }
 
-// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent, *ImageContent, *EmbeddedResource.
+// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent,
+// *ImageContent, *EmbeddedResource.
 type PromptMessageContentValue interface {
 	isPromptMessageContent()
 	encodeJSON(e *encoder)
@@ -4237,11 +3939,9 @@ func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4249,10 +3949,8 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v PromptMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4260,10 +3958,11 @@ func (v PromptMessageContent) Validate() error {
 }
 
 // PromptReference identifies a prompt.
+//
+// Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
 	// The name of the prompt or prompt template
 	Name string `json:"name"`
-	// The "type" member is always "ref/prompt": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4283,11 +3982,9 @@ func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4295,10 +3992,8 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4308,9 +4003,10 @@ func (v *PromptReference) Validate() error {
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
 //
 // Sent from the client to the server, to read a specific resource URI.
+//
+// Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
-	// The "method" member is always "resources/read": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4330,11 +4026,9 @@ func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4342,17 +4036,15 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ReadResourceRequestParams is the schema at /definitions/ReadResourceRequest/properties/params.
+// ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
 type ReadResourceRequestParams struct {
 	// The URI of the resource to read. The URI can use any protocol; it is up to the server how to
 	// interpret it.
@@ -4376,11 +4068,9 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4388,10 +4078,8 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4423,11 +4111,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4435,10 +4121,8 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4446,15 +4130,17 @@ func (v *ReadResourceResult) Validate() error {
 }
 
 // ReadResourceResultContentsItem is the schema at
-// /definitions/ReadResourceResult/properties/contents/items.
+// #/definitions/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItem struct {
 	Value ReadResourceResultContentsItemValue
 }
 
-// ReadResourceResultContentsItemValue is implemented by the branches of ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
+// ReadResourceResultContentsItemValue is implemented by the branches of
+// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItemValue interface {
 	isReadResourceResultContentsItem()
 	encodeJSON(e *encoder)
@@ -4476,11 +4162,9 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4488,10 +4172,8 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultContentsItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4521,11 +4203,9 @@ func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Request) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4533,10 +4213,8 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Request) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4595,11 +4273,9 @@ func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestId) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4607,17 +4283,15 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v RequestId) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// RequestParams is the schema at /definitions/Request/properties/params.
+// RequestParams is the schema at #/definitions/Request/properties/params.
 type RequestParams struct {
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4636,11 +4310,9 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4648,17 +4320,15 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// RequestParamsMeta is the schema at /definitions/Request/properties/params/properties/_meta.
+// RequestParamsMeta is the schema at #/definitions/Request/properties/params/properties/_meta.
 type RequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -4681,11 +4351,9 @@ func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4693,10 +4361,8 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4743,11 +4409,9 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Resource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4755,17 +4419,15 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Resource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ResourceAnnotations is the schema at /definitions/Resource/properties/annotations.
+// ResourceAnnotations is the schema at #/definitions/Resource/properties/annotations.
 type ResourceAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -4794,11 +4456,9 @@ func (v *ResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4806,10 +4466,8 @@ func (v *ResourceAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4841,11 +4499,9 @@ func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4853,10 +4509,8 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4866,9 +4520,10 @@ func (v *ResourceContents) Validate() error {
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued by servers
 // without any previous subscription from the client.
+//
+// Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/resources/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4888,11 +4543,9 @@ func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4900,10 +4553,8 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4911,7 +4562,7 @@ func (v *ResourceListChangedNotification) Validate() error {
 }
 
 // ResourceListChangedNotificationParams is the schema at
-// /definitions/ResourceListChangedNotification/properties/params.
+// #/definitions/ResourceListChangedNotification/properties/params.
 type ResourceListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -4932,11 +4583,9 @@ func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4944,10 +4593,8 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4955,10 +4602,11 @@ func (v *ResourceListChangedNotificationParams) Validate() error {
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
+//
+// Its "type" member is always "ref/resource"; the type writes it.
 type ResourceReference struct {
 	// The URI or URI template of the resource.
 	URI string `json:"uri"`
-	// The "type" member is always "ref/resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4978,11 +4626,9 @@ func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4990,10 +4636,8 @@ func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5036,11 +4680,9 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5048,17 +4690,15 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplate) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ResourceTemplateAnnotations is the schema at /definitions/ResourceTemplate/properties/annotations.
+// ResourceTemplateAnnotations is the schema at #/definitions/ResourceTemplate/properties/annotations.
 type ResourceTemplateAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -5087,11 +4727,9 @@ func (v *ResourceTemplateAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplateAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5099,10 +4737,8 @@ func (v *ResourceTemplateAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplateAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5112,9 +4748,10 @@ func (v *ResourceTemplateAnnotations) Validate() error {
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
 // resource has changed and may need to be read again. This should only be sent if the client
 // previously sent a resources/subscribe request.
+//
+// Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
-	// The "method" member is always "notifications/resources/updated": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5134,11 +4771,9 @@ func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5146,10 +4781,8 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5157,7 +4790,7 @@ func (v *ResourceUpdatedNotification) Validate() error {
 }
 
 // ResourceUpdatedNotificationParams is the schema at
-// /definitions/ResourceUpdatedNotification/properties/params.
+// #/definitions/ResourceUpdatedNotification/properties/params.
 type ResourceUpdatedNotificationParams struct {
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
 	// client actually subscribed to.
@@ -5181,11 +4814,9 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5193,10 +4824,8 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5224,11 +4853,9 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Result) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5236,10 +4863,8 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Result) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5267,11 +4892,9 @@ func (v Role) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Role) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5279,10 +4902,8 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Role) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5318,11 +4939,9 @@ func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Root) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5330,10 +4949,8 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Root) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5344,9 +4961,10 @@ func (v *Root) Validate() error {
 // list of roots has changed.
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
+//
+// Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/roots/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5366,11 +4984,9 @@ func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5378,10 +4994,8 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5389,7 +5003,7 @@ func (v *RootsListChangedNotification) Validate() error {
 }
 
 // RootsListChangedNotificationParams is the schema at
-// /definitions/RootsListChangedNotification/properties/params.
+// #/definitions/RootsListChangedNotification/properties/params.
 type RootsListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -5410,11 +5024,9 @@ func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5422,10 +5034,8 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5455,11 +5065,9 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5467,25 +5075,25 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SamplingMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContent is the schema at /definitions/SamplingMessage/properties/content.
+// SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent.
 type SamplingMessageContent struct {
 	Value SamplingMessageContentValue
 }
 
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent, *ImageContent.
+// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
+// *ImageContent.
 type SamplingMessageContentValue interface {
 	isSamplingMessageContent()
 	encodeJSON(e *encoder)
@@ -5507,11 +5115,9 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5519,10 +5125,8 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5560,11 +5164,9 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5572,10 +5174,8 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5604,11 +5204,9 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5616,10 +5214,8 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesPrompts) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5650,11 +5246,9 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5662,10 +5256,8 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesResources) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5694,11 +5286,9 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5706,10 +5296,8 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5718,13 +5306,19 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotification struct {
 	Value ServerNotificationValue
 }
 
-// ServerNotificationValue is implemented by the branches of ServerNotification: *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// ServerNotificationValue is implemented by the branches of ServerNotification:
+// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotificationValue interface {
 	isServerNotification()
 	encodeJSON(e *encoder)
@@ -5751,11 +5345,9 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5763,10 +5355,8 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5775,13 +5365,15 @@ func (v ServerNotification) Validate() error {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest.
 type ServerRequest struct {
 	Value ServerRequestValue
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *CreateMessageRequest, *ListRootsRequest.
+// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
+// *CreateMessageRequest, *ListRootsRequest.
 type ServerRequestValue interface {
 	isServerRequest()
 	encodeJSON(e *encoder)
@@ -5804,11 +5396,9 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5816,10 +5406,8 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5829,12 +5417,16 @@ func (v ServerRequest) Validate() error {
 // ServerResult is the ServerResult definition of the schema.
 //
 // A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult.
 type ServerResult struct {
 	Value ServerResultValue
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
+// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
 type ServerResultValue interface {
 	isServerResult()
 	encodeJSON(e *encoder)
@@ -5864,11 +5456,9 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5876,10 +5466,8 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5887,9 +5475,10 @@ func (v ServerResult) Validate() error {
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
+//
+// Its "method" member is always "logging/setLevel"; the type writes it.
 type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
-	// The "method" member is always "logging/setLevel": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5909,11 +5498,9 @@ func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5921,17 +5508,15 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SetLevelRequestParams is the schema at /definitions/SetLevelRequest/properties/params.
+// SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
 type SetLevelRequestParams struct {
 	// The level of logging that the client wants to receive from the server. The server should send all
 	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -5955,11 +5540,9 @@ func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5967,10 +5550,8 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5981,9 +5562,10 @@ func (v *SetLevelRequestParams) Validate() error {
 //
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
+//
+// Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/subscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6003,11 +5585,9 @@ func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6015,17 +5595,15 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SubscribeRequestParams is the schema at /definitions/SubscribeRequest/properties/params.
+// SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
 type SubscribeRequestParams struct {
 	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how
 	// to interpret it.
@@ -6049,11 +5627,9 @@ func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6061,10 +5637,8 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6074,11 +5648,12 @@ func (v *SubscribeRequestParams) Validate() error {
 // TextContent is #/definitions/TextContent.
 //
 // Text provided to or from an LLM.
+//
+// Its "type" member is always "text"; the type writes it.
 type TextContent struct {
 	Annotations *TextContentAnnotations `json:"annotations,omitempty"`
 	// The text content of the message.
 	Text string `json:"text"`
-	// The "type" member is always "text": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6098,11 +5673,9 @@ func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6110,17 +5683,15 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContent) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// TextContentAnnotations is the schema at /definitions/TextContent/properties/annotations.
+// TextContentAnnotations is the schema at #/definitions/TextContent/properties/annotations.
 type TextContentAnnotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -6149,11 +5720,9 @@ func (v *TextContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContentAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6161,10 +5730,8 @@ func (v *TextContentAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContentAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6199,11 +5766,9 @@ func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6211,10 +5776,8 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6250,11 +5813,9 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Tool) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6262,10 +5823,8 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Tool) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6273,10 +5832,11 @@ func (v *Tool) Validate() error {
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolInputSchema struct {
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6296,11 +5856,9 @@ func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6308,10 +5866,8 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolInputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6321,9 +5877,10 @@ func (v *ToolInputSchema) Validate() error {
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
 // that the list of tools it offers has changed. This may be issued by servers without any previous
 // subscription from the client.
+//
+// Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/tools/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6343,11 +5900,9 @@ func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6355,10 +5910,8 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6366,7 +5919,7 @@ func (v *ToolListChangedNotification) Validate() error {
 }
 
 // ToolListChangedNotificationParams is the schema at
-// /definitions/ToolListChangedNotification/properties/params.
+// #/definitions/ToolListChangedNotification/properties/params.
 type ToolListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -6387,11 +5940,9 @@ func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6399,10 +5950,8 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6413,9 +5962,10 @@ func (v *ToolListChangedNotificationParams) Validate() error {
 //
 // Sent from the client to request cancellation of resources/updated notifications from the server.
 // This should follow a previous resources/subscribe request.
+//
+// Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/unsubscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6435,11 +5985,9 @@ func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6447,17 +5995,15 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// UnsubscribeRequestParams is the schema at /definitions/UnsubscribeRequest/properties/params.
+// UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
 type UnsubscribeRequestParams struct {
 	// The URI of the resource to unsubscribe from.
 	URI string `json:"uri"`
@@ -6480,11 +6026,9 @@ func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6492,10 +6036,8 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6593,10 +6135,8 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-/*
-NewValue returns a new zero value of the Go type of the named schema
+// NewValue returns a new zero value of the Go type of the named schema
 // definition, and false if there is no such definition.
-*/
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotated":

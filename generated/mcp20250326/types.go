@@ -36,11 +36,9 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Annotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -48,10 +46,8 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Annotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -61,6 +57,8 @@ func (v *Annotations) Validate() error {
 // AudioContent is #/definitions/AudioContent.
 //
 // Audio provided to or from an LLM.
+//
+// Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -68,7 +66,6 @@ type AudioContent struct {
 	Data string `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "audio": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -88,11 +85,9 @@ func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -100,10 +95,8 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *AudioContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -137,11 +130,9 @@ func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -149,10 +140,8 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BlobResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -162,9 +151,10 @@ func (v *BlobResourceContents) Validate() error {
 // CallToolRequest is #/definitions/CallToolRequest.
 //
 // Used by the client to invoke a tool provided by the server.
+//
+// Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
-	// The "method" member is always "tools/call": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -184,11 +174,9 @@ func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -196,17 +184,15 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolRequestParams is the schema at /definitions/CallToolRequest/properties/params.
+// CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
 type CallToolRequestParams struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Name      string          `json:"name"`
@@ -229,11 +215,9 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -241,10 +225,8 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -289,11 +271,9 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -301,25 +281,25 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolResultContentItem is the schema at /definitions/CallToolResult/properties/content/items.
+// CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
 //
-// A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
 type CallToolResultContentItem struct {
 	Value CallToolResultContentItemValue
 }
 
-// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem: *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
+// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem:
+// *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
 type CallToolResultContentItemValue interface {
 	isCallToolResultContentItem()
 	encodeJSON(e *encoder)
@@ -343,11 +323,9 @@ func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -355,10 +333,8 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CallToolResultContentItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -377,9 +353,10 @@ func (v CallToolResultContentItem) Validate() error {
 // cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -399,11 +376,9 @@ func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -411,17 +386,15 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CancelledNotificationParams is the schema at /definitions/CancelledNotification/properties/params.
+// CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
 type CancelledNotificationParams struct {
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
 	// the user.
@@ -449,11 +422,9 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -461,10 +432,8 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -498,11 +467,9 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -510,10 +477,8 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -542,11 +507,9 @@ func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -554,10 +517,8 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesRoots) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -566,13 +527,17 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 
 // ClientNotification is the ClientNotification definition of the schema.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotification struct {
 	Value ClientNotificationValue
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification: *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// ClientNotificationValue is implemented by the branches of ClientNotification:
+// *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotificationValue interface {
 	isClientNotification()
 	encodeJSON(e *encoder)
@@ -596,11 +561,9 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -608,10 +571,8 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -620,13 +581,20 @@ func (v ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest.
 type ClientRequest struct {
 	Value ClientRequestValue
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
+// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
+// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
 type ClientRequestValue interface {
 	isClientRequest()
 	encodeJSON(e *encoder)
@@ -659,11 +627,9 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -671,10 +637,8 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -689,7 +653,8 @@ type ClientResult struct {
 	Value ClientResultValue
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult, *ListRootsResult.
+// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
+// *ListRootsResult.
 type ClientResultValue interface {
 	isClientResult()
 	encodeJSON(e *encoder)
@@ -712,11 +677,9 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -724,10 +687,8 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -735,9 +696,10 @@ func (v ClientResult) Validate() error {
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
+//
+// Its "method" member is always "completion/complete"; the type writes it.
 type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
-	// The "method" member is always "completion/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -757,11 +719,9 @@ func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -769,17 +729,15 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteRequestParams is the schema at /definitions/CompleteRequest/properties/params.
+// CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
@@ -803,11 +761,9 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -815,10 +771,8 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -850,11 +804,9 @@ func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -862,10 +814,8 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -873,15 +823,17 @@ func (v *CompleteRequestParamsArgument) Validate() error {
 }
 
 // CompleteRequestParamsRef is the schema at
-// /definitions/CompleteRequest/properties/params/properties/ref.
+// #/definitions/CompleteRequest/properties/params/properties/ref.
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *PromptReference, *ResourceReference.
 type CompleteRequestParamsRef struct {
 	Value CompleteRequestParamsRefValue
 }
 
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef: *PromptReference, *ResourceReference.
+// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
+// *PromptReference, *ResourceReference.
 type CompleteRequestParamsRefValue interface {
 	isCompleteRequestParamsRef()
 	encodeJSON(e *encoder)
@@ -903,11 +855,9 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -915,10 +865,8 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CompleteRequestParamsRef) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -950,11 +898,9 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -962,17 +908,15 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteResultCompletion is the schema at /definitions/CompleteResult/properties/completion.
+// CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current
 	// response, even if the exact total is unknown.
@@ -1001,11 +945,9 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1013,10 +955,8 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultCompletion) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1026,9 +966,10 @@ func (v *CompleteResultCompletion) Validate() error {
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
 // full discretion over which model to select. The client should also inform the user before beginning
 // sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+//
+// Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
-	// The "method" member is always "sampling/createMessage": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1048,11 +989,9 @@ func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1060,17 +999,15 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageRequestParams is the schema at /definitions/CreateMessageRequest/properties/params.
+// CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to
 	// the prompt. The client MAY ignore this request.
@@ -1108,11 +1045,9 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1120,10 +1055,8 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1153,11 +1086,9 @@ func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1165,10 +1096,8 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1207,11 +1136,9 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1219,25 +1146,25 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageResultContent is the schema at /definitions/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent.
 type CreateMessageResultContent struct {
 	Value CreateMessageResultContentValue
 }
 
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent: *TextContent, *ImageContent, *AudioContent.
+// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
+// *TextContent, *ImageContent, *AudioContent.
 type CreateMessageResultContentValue interface {
 	isCreateMessageResultContent()
 	encodeJSON(e *encoder)
@@ -1260,11 +1187,9 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1272,10 +1197,8 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1297,11 +1220,9 @@ func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Cursor) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1309,10 +1230,8 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Cursor) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1323,11 +1242,12 @@ func (v Cursor) Validate() error {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
+//
+// Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
 	Resource    EmbeddedResourceResource `json:"resource"`
-	// The "type" member is always "resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1347,11 +1267,9 @@ func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1359,25 +1277,25 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceResource is the schema at /definitions/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResource struct {
 	Value EmbeddedResourceResourceValue
 }
 
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource: *TextResourceContents, *BlobResourceContents.
+// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
+// *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResourceValue interface {
 	isEmbeddedResourceResource()
 	encodeJSON(e *encoder)
@@ -1399,11 +1317,9 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1411,10 +1327,8 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EmbeddedResourceResource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1427,9 +1341,10 @@ type EmptyResult = Result
 // GetPromptRequest is #/definitions/GetPromptRequest.
 //
 // Used by the client to get a prompt provided by the server.
+//
+// Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
-	// The "method" member is always "prompts/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1449,11 +1364,9 @@ func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1461,17 +1374,15 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetPromptRequestParams is the schema at /definitions/GetPromptRequest/properties/params.
+// GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
 type GetPromptRequestParams struct {
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -1496,11 +1407,9 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1508,10 +1417,8 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1545,11 +1452,9 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1557,10 +1462,8 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1568,6 +1471,8 @@ func (v *GetPromptResult) Validate() error {
 }
 
 // ImageContent is an image provided to or from an LLM.
+//
+// Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -1575,7 +1480,6 @@ type ImageContent struct {
 	Data string `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "image": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1595,11 +1499,9 @@ func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1607,10 +1509,8 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1640,11 +1540,9 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Implementation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1652,10 +1550,8 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Implementation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1666,9 +1562,10 @@ func (v *Implementation) Validate() error {
 //
 // This request is sent from the client to the server when it first connects, asking it to begin
 // initialization.
+//
+// Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
-	// The "method" member is always "initialize": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1688,11 +1585,9 @@ func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1700,17 +1595,15 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// InitializeRequestParams is the schema at /definitions/InitializeRequest/properties/params.
+// InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
 type InitializeRequestParams struct {
 	Capabilities ClientCapabilities `json:"capabilities"`
 	ClientInfo   Implementation     `json:"clientInfo"`
@@ -1736,11 +1629,9 @@ func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1748,10 +1639,8 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1795,11 +1684,9 @@ func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1807,10 +1694,8 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1820,9 +1705,10 @@ func (v *InitializeResult) Validate() error {
 // InitializedNotification is #/definitions/InitializedNotification.
 //
 // This notification is sent from the client to the server after initialization has finished.
+//
+// Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/initialized": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1842,11 +1728,9 @@ func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1854,10 +1738,8 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1865,7 +1747,7 @@ func (v *InitializedNotification) Validate() error {
 }
 
 // InitializedNotificationParams is the schema at
-// /definitions/InitializedNotification/properties/params.
+// #/definitions/InitializedNotification/properties/params.
 type InitializedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -1886,11 +1768,9 @@ func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1898,10 +1778,8 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1924,11 +1802,9 @@ func (v JSONRPCBatchRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCBatchRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1936,25 +1812,25 @@ func (v *JSONRPCBatchRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCBatchRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCBatchRequestItem is the schema at /definitions/JSONRPCBatchRequest/items.
+// JSONRPCBatchRequestItem is the schema at #/definitions/JSONRPCBatchRequest/items.
 //
-// A JSON value is a JSONRPCBatchRequestItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCBatchRequestItem when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *JSONRPCRequest, *JSONRPCNotification.
 type JSONRPCBatchRequestItem struct {
 	Value JSONRPCBatchRequestItemValue
 }
 
-// JSONRPCBatchRequestItemValue is implemented by the branches of JSONRPCBatchRequestItem: *JSONRPCRequest, *JSONRPCNotification.
+// JSONRPCBatchRequestItemValue is implemented by the branches of JSONRPCBatchRequestItem:
+// *JSONRPCRequest, *JSONRPCNotification.
 type JSONRPCBatchRequestItemValue interface {
 	isJSONRPCBatchRequestItem()
 	encodeJSON(e *encoder)
@@ -1976,11 +1852,9 @@ func (v JSONRPCBatchRequestItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCBatchRequestItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1988,10 +1862,8 @@ func (v *JSONRPCBatchRequestItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCBatchRequestItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2014,11 +1886,9 @@ func (v JSONRPCBatchResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCBatchResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2026,25 +1896,25 @@ func (v *JSONRPCBatchResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCBatchResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCBatchResponseItem is the schema at /definitions/JSONRPCBatchResponse/items.
+// JSONRPCBatchResponseItem is the schema at #/definitions/JSONRPCBatchResponse/items.
 //
-// A JSON value is a JSONRPCBatchResponseItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCBatchResponseItem when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *JSONRPCResponse, *JSONRPCError.
 type JSONRPCBatchResponseItem struct {
 	Value JSONRPCBatchResponseItemValue
 }
 
-// JSONRPCBatchResponseItemValue is implemented by the branches of JSONRPCBatchResponseItem: *JSONRPCResponse, *JSONRPCError.
+// JSONRPCBatchResponseItemValue is implemented by the branches of JSONRPCBatchResponseItem:
+// *JSONRPCResponse, *JSONRPCError.
 type JSONRPCBatchResponseItemValue interface {
 	isJSONRPCBatchResponseItem()
 	encodeJSON(e *encoder)
@@ -2066,11 +1936,9 @@ func (v JSONRPCBatchResponseItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCBatchResponseItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2078,10 +1946,8 @@ func (v *JSONRPCBatchResponseItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCBatchResponseItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2089,10 +1955,11 @@ func (v JSONRPCBatchResponseItem) Validate() error {
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCError struct {
 	Error JSONRPCErrorError `json:"error"`
 	ID    RequestId         `json:"id"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2112,11 +1979,9 @@ func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2124,17 +1989,15 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCError) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCErrorError is the schema at /definitions/JSONRPCError/properties/error.
+// JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
 type JSONRPCErrorError struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
@@ -2162,11 +2025,9 @@ func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2174,10 +2035,8 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2188,13 +2047,16 @@ func (v *JSONRPCErrorError) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse.
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse,
+// *JSONRPCError, JSONRPCBatchResponse.
 type JSONRPCMessage struct {
 	Value JSONRPCMessageValue
 }
 
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse.
+// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
+// *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse.
 type JSONRPCMessageValue interface {
 	isJSONRPCMessage()
 	encodeJSON(e *encoder)
@@ -2220,11 +2082,9 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2232,10 +2092,8 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2243,10 +2101,11 @@ func (v JSONRPCMessage) Validate() error {
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCNotification struct {
 	Method string                     `json:"method"`
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2266,11 +2125,9 @@ func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2278,17 +2135,15 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCNotificationParams is the schema at /definitions/JSONRPCNotification/properties/params.
+// JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
 type JSONRPCNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -2309,11 +2164,9 @@ func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2321,10 +2174,8 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2332,11 +2183,12 @@ func (v *JSONRPCNotificationParams) Validate() error {
 }
 
 // JSONRPCRequest is a request that expects a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCRequest struct {
 	ID     RequestId             `json:"id"`
 	Method string                `json:"method"`
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2356,11 +2208,9 @@ func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2368,17 +2218,15 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCRequestParams is the schema at /definitions/JSONRPCRequest/properties/params.
+// JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
 type JSONRPCRequestParams struct {
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2397,11 +2245,9 @@ func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2409,10 +2255,8 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2420,7 +2264,7 @@ func (v *JSONRPCRequestParams) Validate() error {
 }
 
 // JSONRPCRequestParamsMeta is the schema at
-// /definitions/JSONRPCRequest/properties/params/properties/_meta.
+// #/definitions/JSONRPCRequest/properties/params/properties/_meta.
 type JSONRPCRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -2443,11 +2287,9 @@ func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2455,10 +2297,8 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2466,10 +2306,11 @@ func (v *JSONRPCRequestParamsMeta) Validate() error {
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCResponse struct {
 	ID     RequestId `json:"id"`
 	Result Result    `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2489,11 +2330,9 @@ func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2501,10 +2340,8 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2514,9 +2351,10 @@ func (v *JSONRPCResponse) Validate() error {
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
+//
+// Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "prompts/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2536,11 +2374,9 @@ func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2548,17 +2384,15 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListPromptsRequestParams is the schema at /definitions/ListPromptsRequest/properties/params.
+// ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
 type ListPromptsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2579,11 +2413,9 @@ func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2591,10 +2423,8 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2629,11 +2459,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2641,10 +2469,8 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2654,9 +2480,10 @@ func (v *ListPromptsResult) Validate() error {
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
 //
 // Sent from the client to request a list of resource templates the server has.
+//
+// Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/templates/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2676,11 +2503,9 @@ func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2688,10 +2513,8 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2699,7 +2522,7 @@ func (v *ListResourceTemplatesRequest) Validate() error {
 }
 
 // ListResourceTemplatesRequestParams is the schema at
-// /definitions/ListResourceTemplatesRequest/properties/params.
+// #/definitions/ListResourceTemplatesRequest/properties/params.
 type ListResourceTemplatesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2720,11 +2543,9 @@ func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2732,10 +2553,8 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2771,11 +2590,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2783,10 +2600,8 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2796,9 +2611,10 @@ func (v *ListResourceTemplatesResult) Validate() error {
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
 //
 // Sent from the client to request a list of resources the server has.
+//
+// Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2818,11 +2634,9 @@ func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2830,17 +2644,15 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListResourcesRequestParams is the schema at /definitions/ListResourcesRequest/properties/params.
+// ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
 type ListResourcesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2861,11 +2673,9 @@ func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2873,10 +2683,8 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2911,11 +2719,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2923,10 +2729,8 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2942,9 +2746,10 @@ func (v *ListResourcesResult) Validate() error {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
+//
+// Its "method" member is always "roots/list"; the type writes it.
 type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "roots/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2964,11 +2769,9 @@ func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2976,17 +2779,15 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListRootsRequestParams is the schema at /definitions/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3005,11 +2806,9 @@ func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3017,10 +2816,8 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3028,7 +2825,7 @@ func (v *ListRootsRequestParams) Validate() error {
 }
 
 // ListRootsRequestParamsMeta is the schema at
-// /definitions/ListRootsRequest/properties/params/properties/_meta.
+// #/definitions/ListRootsRequest/properties/params/properties/_meta.
 type ListRootsRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -3051,11 +2848,9 @@ func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3063,10 +2858,8 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3100,11 +2893,9 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3112,10 +2903,8 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3125,9 +2914,10 @@ func (v *ListRootsResult) Validate() error {
 // ListToolsRequest is #/definitions/ListToolsRequest.
 //
 // Sent from the client to request a list of tools the server has.
+//
+// Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "tools/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3147,11 +2937,9 @@ func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3159,17 +2947,15 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListToolsRequestParams is the schema at /definitions/ListToolsRequest/properties/params.
+// ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
 type ListToolsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3190,11 +2976,9 @@ func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3202,10 +2986,8 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3240,11 +3022,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3252,10 +3032,8 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3292,11 +3070,9 @@ func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3304,10 +3080,8 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v LoggingLevel) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3318,9 +3092,10 @@ func (v LoggingLevel) Validate() error {
 //
 // Notification of a log message passed from server to client. If no logging/setLevel request has been
 // sent from the client, the server MAY decide which messages to send automatically.
+//
+// Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
-	// The "method" member is always "notifications/message": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3340,11 +3115,9 @@ func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3352,10 +3125,8 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3363,7 +3134,7 @@ func (v *LoggingMessageNotification) Validate() error {
 }
 
 // LoggingMessageNotificationParams is the schema at
-// /definitions/LoggingMessageNotification/properties/params.
+// #/definitions/LoggingMessageNotification/properties/params.
 type LoggingMessageNotificationParams struct {
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
 	// here.
@@ -3391,11 +3162,9 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3403,10 +3172,8 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3447,11 +3214,9 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3459,10 +3224,8 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelHint) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3518,11 +3281,9 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3530,10 +3291,8 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelPreferences) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3563,11 +3322,9 @@ func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Notification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3575,17 +3332,15 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Notification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NotificationParams is the schema at /definitions/Notification/properties/params.
+// NotificationParams is the schema at #/definitions/Notification/properties/params.
 type NotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -3606,11 +3361,9 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3618,10 +3371,8 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3651,11 +3402,9 @@ func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3663,17 +3412,15 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PaginatedRequestParams is the schema at /definitions/PaginatedRequest/properties/params.
+// PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
 type PaginatedRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3694,11 +3441,9 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3706,10 +3451,8 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3740,11 +3483,9 @@ func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3752,10 +3493,8 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3764,9 +3503,10 @@ func (v *PaginatedResult) Validate() error {
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
 // still alive. The receiver must promptly respond, or else may be disconnected.
+//
+// Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
-	// The "method" member is always "ping": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3786,11 +3526,9 @@ func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3798,17 +3536,15 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PingRequestParams is the schema at /definitions/PingRequest/properties/params.
+// PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3827,11 +3563,9 @@ func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3839,17 +3573,15 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PingRequestParamsMeta is the schema at /definitions/PingRequest/properties/params/properties/_meta.
+// PingRequestParamsMeta is the schema at #/definitions/PingRequest/properties/params/properties/_meta.
 type PingRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -3872,11 +3604,9 @@ func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3884,10 +3614,8 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3896,9 +3624,10 @@ func (v *PingRequestParamsMeta) Validate() error {
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
 // update for a long-running request.
+//
+// Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
-	// The "method" member is always "notifications/progress": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3918,11 +3647,9 @@ func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3930,17 +3657,15 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ProgressNotificationParams is the schema at /definitions/ProgressNotification/properties/params.
+// ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
 type ProgressNotificationParams struct {
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
@@ -3971,11 +3696,9 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3983,10 +3706,8 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4046,11 +3767,9 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4058,10 +3777,8 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ProgressToken) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4095,11 +3812,9 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Prompt) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4107,10 +3822,8 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Prompt) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4144,11 +3857,9 @@ func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4156,10 +3867,8 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4169,9 +3878,10 @@ func (v *PromptArgument) Validate() error {
 // PromptListChangedNotification is an optional notification from the server to the client, informing
 // it that the list of prompts it offers has changed. This may be issued by servers without any
 // previous subscription from the client.
+//
+// Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/prompts/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4191,11 +3901,9 @@ func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4203,10 +3911,8 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4214,7 +3920,7 @@ func (v *PromptListChangedNotification) Validate() error {
 }
 
 // PromptListChangedNotificationParams is the schema at
-// /definitions/PromptListChangedNotification/properties/params.
+// #/definitions/PromptListChangedNotification/properties/params.
 type PromptListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -4235,11 +3941,9 @@ func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, erro
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4247,10 +3951,8 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4283,11 +3985,9 @@ func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4295,25 +3995,25 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PromptMessageContent is the schema at /definitions/PromptMessage/properties/content.
+// PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
 //
-// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
 type PromptMessageContent struct {
 	Value PromptMessageContentValue
 }
 
-// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
+// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent,
+// *ImageContent, *AudioContent, *EmbeddedResource.
 type PromptMessageContentValue interface {
 	isPromptMessageContent()
 	encodeJSON(e *encoder)
@@ -4337,11 +4037,9 @@ func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4349,10 +4047,8 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v PromptMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4360,10 +4056,11 @@ func (v PromptMessageContent) Validate() error {
 }
 
 // PromptReference identifies a prompt.
+//
+// Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
 	// The name of the prompt or prompt template
 	Name string `json:"name"`
-	// The "type" member is always "ref/prompt": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4383,11 +4080,9 @@ func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4395,10 +4090,8 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4408,9 +4101,10 @@ func (v *PromptReference) Validate() error {
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
 //
 // Sent from the client to the server, to read a specific resource URI.
+//
+// Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
-	// The "method" member is always "resources/read": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4430,11 +4124,9 @@ func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4442,17 +4134,15 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ReadResourceRequestParams is the schema at /definitions/ReadResourceRequest/properties/params.
+// ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
 type ReadResourceRequestParams struct {
 	// The URI of the resource to read. The URI can use any protocol; it is up to the server how to
 	// interpret it.
@@ -4476,11 +4166,9 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4488,10 +4176,8 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4523,11 +4209,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4535,10 +4219,8 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4546,15 +4228,17 @@ func (v *ReadResourceResult) Validate() error {
 }
 
 // ReadResourceResultContentsItem is the schema at
-// /definitions/ReadResourceResult/properties/contents/items.
+// #/definitions/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItem struct {
 	Value ReadResourceResultContentsItemValue
 }
 
-// ReadResourceResultContentsItemValue is implemented by the branches of ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
+// ReadResourceResultContentsItemValue is implemented by the branches of
+// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItemValue interface {
 	isReadResourceResultContentsItem()
 	encodeJSON(e *encoder)
@@ -4576,11 +4260,9 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4588,10 +4270,8 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultContentsItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4621,11 +4301,9 @@ func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Request) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4633,10 +4311,8 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Request) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4695,11 +4371,9 @@ func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestId) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4707,17 +4381,15 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v RequestId) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// RequestParams is the schema at /definitions/Request/properties/params.
+// RequestParams is the schema at #/definitions/Request/properties/params.
 type RequestParams struct {
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4736,11 +4408,9 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4748,17 +4418,15 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// RequestParamsMeta is the schema at /definitions/Request/properties/params/properties/_meta.
+// RequestParamsMeta is the schema at #/definitions/Request/properties/params/properties/_meta.
 type RequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as
 	// represented by notifications/progress). The value of this parameter is an opaque token that will be
@@ -4781,11 +4449,9 @@ func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4793,10 +4459,8 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4844,11 +4508,9 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Resource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4856,10 +4518,8 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Resource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4891,11 +4551,9 @@ func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4903,10 +4561,8 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4916,9 +4572,10 @@ func (v *ResourceContents) Validate() error {
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued by servers
 // without any previous subscription from the client.
+//
+// Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/resources/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4938,11 +4595,9 @@ func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4950,10 +4605,8 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4961,7 +4614,7 @@ func (v *ResourceListChangedNotification) Validate() error {
 }
 
 // ResourceListChangedNotificationParams is the schema at
-// /definitions/ResourceListChangedNotification/properties/params.
+// #/definitions/ResourceListChangedNotification/properties/params.
 type ResourceListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -4982,11 +4635,9 @@ func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4994,10 +4645,8 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5005,10 +4654,11 @@ func (v *ResourceListChangedNotificationParams) Validate() error {
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
+//
+// Its "type" member is always "ref/resource"; the type writes it.
 type ResourceReference struct {
 	// The URI or URI template of the resource.
 	URI string `json:"uri"`
-	// The "type" member is always "ref/resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5028,11 +4678,9 @@ func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5040,10 +4688,8 @@ func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5087,11 +4733,9 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5099,10 +4743,8 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplate) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5112,9 +4754,10 @@ func (v *ResourceTemplate) Validate() error {
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
 // resource has changed and may need to be read again. This should only be sent if the client
 // previously sent a resources/subscribe request.
+//
+// Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
-	// The "method" member is always "notifications/resources/updated": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5134,11 +4777,9 @@ func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5146,10 +4787,8 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5157,7 +4796,7 @@ func (v *ResourceUpdatedNotification) Validate() error {
 }
 
 // ResourceUpdatedNotificationParams is the schema at
-// /definitions/ResourceUpdatedNotification/properties/params.
+// #/definitions/ResourceUpdatedNotification/properties/params.
 type ResourceUpdatedNotificationParams struct {
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
 	// client actually subscribed to.
@@ -5181,11 +4820,9 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5193,10 +4830,8 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5224,11 +4859,9 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Result) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5236,10 +4869,8 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Result) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5267,11 +4898,9 @@ func (v Role) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Role) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5279,10 +4908,8 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Role) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5318,11 +4945,9 @@ func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Root) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5330,10 +4955,8 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Root) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5344,9 +4967,10 @@ func (v *Root) Validate() error {
 // list of roots has changed.
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
+//
+// Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/roots/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5366,11 +4990,9 @@ func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5378,10 +5000,8 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5389,7 +5009,7 @@ func (v *RootsListChangedNotification) Validate() error {
 }
 
 // RootsListChangedNotificationParams is the schema at
-// /definitions/RootsListChangedNotification/properties/params.
+// #/definitions/RootsListChangedNotification/properties/params.
 type RootsListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -5410,11 +5030,9 @@ func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5422,10 +5040,8 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5455,11 +5071,9 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5467,25 +5081,25 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SamplingMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContent is the schema at /definitions/SamplingMessage/properties/content.
+// SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent.
 type SamplingMessageContent struct {
 	Value SamplingMessageContentValue
 }
 
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent, *ImageContent, *AudioContent.
+// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
+// *ImageContent, *AudioContent.
 type SamplingMessageContentValue interface {
 	isSamplingMessageContent()
 	encodeJSON(e *encoder)
@@ -5508,11 +5122,9 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5520,10 +5132,8 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5563,11 +5173,9 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5575,10 +5183,8 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5607,11 +5213,9 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5619,10 +5223,8 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesPrompts) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5653,11 +5255,9 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5665,10 +5265,8 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesResources) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5697,11 +5295,9 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5709,10 +5305,8 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5721,13 +5315,19 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotification struct {
 	Value ServerNotificationValue
 }
 
-// ServerNotificationValue is implemented by the branches of ServerNotification: *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// ServerNotificationValue is implemented by the branches of ServerNotification:
+// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotificationValue interface {
 	isServerNotification()
 	encodeJSON(e *encoder)
@@ -5754,11 +5354,9 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5766,10 +5364,8 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5778,13 +5374,15 @@ func (v ServerNotification) Validate() error {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest.
 type ServerRequest struct {
 	Value ServerRequestValue
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *CreateMessageRequest, *ListRootsRequest.
+// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
+// *CreateMessageRequest, *ListRootsRequest.
 type ServerRequestValue interface {
 	isServerRequest()
 	encodeJSON(e *encoder)
@@ -5807,11 +5405,9 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5819,10 +5415,8 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5832,12 +5426,16 @@ func (v ServerRequest) Validate() error {
 // ServerResult is the ServerResult definition of the schema.
 //
 // A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult.
 type ServerResult struct {
 	Value ServerResultValue
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
+// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
 type ServerResultValue interface {
 	isServerResult()
 	encodeJSON(e *encoder)
@@ -5867,11 +5465,9 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5879,10 +5475,8 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5890,9 +5484,10 @@ func (v ServerResult) Validate() error {
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
+//
+// Its "method" member is always "logging/setLevel"; the type writes it.
 type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
-	// The "method" member is always "logging/setLevel": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5912,11 +5507,9 @@ func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5924,17 +5517,15 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SetLevelRequestParams is the schema at /definitions/SetLevelRequest/properties/params.
+// SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
 type SetLevelRequestParams struct {
 	// The level of logging that the client wants to receive from the server. The server should send all
 	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -5958,11 +5549,9 @@ func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5970,10 +5559,8 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5984,9 +5571,10 @@ func (v *SetLevelRequestParams) Validate() error {
 //
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
+//
+// Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/subscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6006,11 +5594,9 @@ func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6018,17 +5604,15 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SubscribeRequestParams is the schema at /definitions/SubscribeRequest/properties/params.
+// SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
 type SubscribeRequestParams struct {
 	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how
 	// to interpret it.
@@ -6052,11 +5636,9 @@ func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6064,10 +5646,8 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6077,12 +5657,13 @@ func (v *SubscribeRequestParams) Validate() error {
 // TextContent is #/definitions/TextContent.
 //
 // Text provided to or from an LLM.
+//
+// Its "type" member is always "text"; the type writes it.
 type TextContent struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// The text content of the message.
 	Text string `json:"text"`
-	// The "type" member is always "text": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6102,11 +5683,9 @@ func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6114,10 +5693,8 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6152,11 +5729,9 @@ func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6164,10 +5739,8 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6208,11 +5781,9 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Tool) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6220,10 +5791,8 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Tool) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6284,11 +5853,9 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6296,10 +5863,8 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6307,10 +5872,11 @@ func (v *ToolAnnotations) Validate() error {
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolInputSchema struct {
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6330,11 +5896,9 @@ func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6342,10 +5906,8 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolInputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6355,9 +5917,10 @@ func (v *ToolInputSchema) Validate() error {
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
 // that the list of tools it offers has changed. This may be issued by servers without any previous
 // subscription from the client.
+//
+// Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/tools/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6377,11 +5940,9 @@ func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6389,10 +5950,8 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6400,7 +5959,7 @@ func (v *ToolListChangedNotification) Validate() error {
 }
 
 // ToolListChangedNotificationParams is the schema at
-// /definitions/ToolListChangedNotification/properties/params.
+// #/definitions/ToolListChangedNotification/properties/params.
 type ToolListChangedNotificationParams struct {
 	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
 	// to their notifications.
@@ -6421,11 +5980,9 @@ func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6433,10 +5990,8 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6447,9 +6002,10 @@ func (v *ToolListChangedNotificationParams) Validate() error {
 //
 // Sent from the client to request cancellation of resources/updated notifications from the server.
 // This should follow a previous resources/subscribe request.
+//
+// Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/unsubscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6469,11 +6025,9 @@ func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6481,17 +6035,15 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// UnsubscribeRequestParams is the schema at /definitions/UnsubscribeRequest/properties/params.
+// UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
 type UnsubscribeRequestParams struct {
 	// The URI of the resource to unsubscribe from.
 	URI string `json:"uri"`
@@ -6514,11 +6066,9 @@ func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6526,10 +6076,8 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6631,10 +6179,8 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-/*
-NewValue returns a new zero value of the Go type of the named schema
+// NewValue returns a new zero value of the Go type of the named schema
 // definition, and false if there is no such definition.
-*/
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

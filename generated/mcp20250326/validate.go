@@ -1312,7 +1312,8 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 	}
 }
 
-// rawCheck1 checks one JSON value against #/definitions/CallToolRequest/properties/params/properties/arguments.
+// rawCheck1 checks one JSON value against
+// #/definitions/CallToolRequest/properties/params/properties/arguments.
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1362,7 +1363,8 @@ func rawCheck2(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck3 checks one JSON value against #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
+// rawCheck3 checks one JSON value against
+// #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1437,7 +1439,8 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against #/definitions/CreateMessageRequest/properties/params/properties/metadata.
+// rawCheck6 checks one JSON value against
+// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1537,7 +1540,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against #/definitions/InitializedNotification/properties/params/properties/_meta.
+// rawCheck10 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta.
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1562,7 +1566,8 @@ func rawCheck10(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck11 checks one JSON value against #/definitions/JSONRPCNotification/properties/params/properties/_meta.
+// rawCheck11 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1712,7 +1717,8 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against #/definitions/Notification/properties/params/properties/_meta.
+// rawCheck17 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta.
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1762,7 +1768,8 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
+// rawCheck19 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1812,7 +1819,8 @@ func rawCheck20(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck21 checks one JSON value against #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
+// rawCheck21 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
 func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1862,7 +1870,8 @@ func rawCheck22(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck23 checks one JSON value against #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
+// rawCheck23 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1912,7 +1921,8 @@ func rawCheck24(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck25 checks one JSON value against #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
+// rawCheck25 checks one JSON value against
+// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1962,7 +1972,8 @@ func rawCheck26(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck27 checks one JSON value against #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// rawCheck27 checks one JSON value against
+// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
 func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1987,7 +1998,8 @@ func rawCheck27(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck28 checks one JSON value against #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
+// rawCheck28 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
 func rawCheck28(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2012,92 +2024,110 @@ func rawCheck28(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck29 checks one JSON value against #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
+// rawCheck29 checks one JSON value against
+// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
 func rawCheck29(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck30 checks one JSON value against #/definitions/CallToolResult/properties/_meta/additionalProperties.
+// rawCheck30 checks one JSON value against
+// #/definitions/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck30(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck31 checks one JSON value against #/definitions/CompleteResult/properties/_meta/additionalProperties.
+// rawCheck31 checks one JSON value against
+// #/definitions/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck31(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck32 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
+// rawCheck32 checks one JSON value against
+// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck32(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck33 checks one JSON value against #/definitions/GetPromptResult/properties/_meta/additionalProperties.
+// rawCheck33 checks one JSON value against
+// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck33(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck34 checks one JSON value against #/definitions/InitializeResult/properties/_meta/additionalProperties.
+// rawCheck34 checks one JSON value against
+// #/definitions/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck34(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck35 checks one JSON value against #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck35 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck35(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck36 checks one JSON value against #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck36 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck36(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck37 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
+// rawCheck37 checks one JSON value against
+// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck37(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck38 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// rawCheck38 checks one JSON value against
+// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck38(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck39 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
+// rawCheck39 checks one JSON value against
+// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck39(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck40 checks one JSON value against #/definitions/ListRootsResult/properties/_meta/additionalProperties.
+// rawCheck40 checks one JSON value against
+// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck40(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck41 checks one JSON value against #/definitions/ListToolsResult/properties/_meta/additionalProperties.
+// rawCheck41 checks one JSON value against
+// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck41(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck42 checks one JSON value against #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
+// rawCheck42 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
 func rawCheck42(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck43 checks one JSON value against #/definitions/PaginatedResult/properties/_meta/additionalProperties.
+// rawCheck43 checks one JSON value against
+// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck43(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck44 checks one JSON value against #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck44 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck44(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck45 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
+// rawCheck45 checks one JSON value against
+// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck45(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck46 checks one JSON value against #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck46 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck46(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2107,12 +2137,14 @@ func rawCheck47(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck48 checks one JSON value against #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck48 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck48(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck49 checks one JSON value against #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck49 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck49(d *decoder, s *vstate) {
 	d.skip()
 }

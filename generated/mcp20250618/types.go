@@ -43,11 +43,9 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Annotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -55,10 +53,8 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Annotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -68,6 +64,8 @@ func (v *Annotations) Validate() error {
 // AudioContent is #/definitions/AudioContent.
 //
 // Audio provided to or from an LLM.
+//
+// Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -78,7 +76,6 @@ type AudioContent struct {
 	Data string `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "audio": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -98,11 +95,9 @@ func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -110,10 +105,8 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *AudioContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -153,11 +146,9 @@ func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -165,10 +156,8 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BaseMetadata) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -205,11 +194,9 @@ func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -217,10 +204,8 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BlobResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -228,11 +213,12 @@ func (v *BlobResourceContents) Validate() error {
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
+//
+// Its "type" member is always "boolean"; the type writes it.
 type BooleanSchema struct {
 	Default     *bool   `json:"default,omitempty"`
 	Description *string `json:"description,omitempty"`
 	Title       *string `json:"title,omitempty"`
-	// The "type" member is always "boolean": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -252,11 +238,9 @@ func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -264,10 +248,8 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BooleanSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -277,9 +259,10 @@ func (v *BooleanSchema) Validate() error {
 // CallToolRequest is #/definitions/CallToolRequest.
 //
 // Used by the client to invoke a tool provided by the server.
+//
+// Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
-	// The "method" member is always "tools/call": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -299,11 +282,9 @@ func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -311,17 +292,15 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolRequestParams is the schema at /definitions/CallToolRequest/properties/params.
+// CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
 type CallToolRequestParams struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Name      string          `json:"name"`
@@ -344,11 +323,9 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -356,10 +333,8 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -407,11 +382,9 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -419,10 +392,8 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -441,9 +412,10 @@ func (v *CallToolResult) Validate() error {
 // cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -463,11 +435,9 @@ func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -475,17 +445,15 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CancelledNotificationParams is the schema at /definitions/CancelledNotification/properties/params.
+// CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
 type CancelledNotificationParams struct {
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
 	// the user.
@@ -513,11 +481,9 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -525,10 +491,8 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -564,11 +528,9 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -576,10 +538,8 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -608,11 +568,9 @@ func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -620,10 +578,8 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesRoots) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -632,13 +588,17 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 
 // ClientNotification is the ClientNotification definition of the schema.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotification struct {
 	Value ClientNotificationValue
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification: *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification.
+// ClientNotificationValue is implemented by the branches of ClientNotification:
+// *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *RootsListChangedNotification.
 type ClientNotificationValue interface {
 	isClientNotification()
 	encodeJSON(e *encoder)
@@ -662,11 +622,9 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -674,10 +632,8 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -686,13 +642,20 @@ func (v ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest.
 type ClientRequest struct {
 	Value ClientRequestValue
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest.
+// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
+// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
+// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
 type ClientRequestValue interface {
 	isClientRequest()
 	encodeJSON(e *encoder)
@@ -725,11 +688,9 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -737,10 +698,8 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -755,7 +714,8 @@ type ClientResult struct {
 	Value ClientResultValue
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult.
+// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
+// *ListRootsResult, *ElicitResult.
 type ClientResultValue interface {
 	isClientResult()
 	encodeJSON(e *encoder)
@@ -779,11 +739,9 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -791,10 +749,8 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -802,9 +758,10 @@ func (v ClientResult) Validate() error {
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
+//
+// Its "method" member is always "completion/complete"; the type writes it.
 type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
-	// The "method" member is always "completion/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -824,11 +781,9 @@ func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -836,17 +791,15 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteRequestParams is the schema at /definitions/CompleteRequest/properties/params.
+// CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
@@ -872,11 +825,9 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -884,10 +835,8 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -919,11 +868,9 @@ func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -931,10 +878,8 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -963,11 +908,9 @@ func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -975,10 +918,8 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -986,15 +927,17 @@ func (v *CompleteRequestParamsContext) Validate() error {
 }
 
 // CompleteRequestParamsRef is the schema at
-// /definitions/CompleteRequest/properties/params/properties/ref.
+// #/definitions/CompleteRequest/properties/params/properties/ref.
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRef struct {
 	Value CompleteRequestParamsRefValue
 }
 
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef: *PromptReference, *ResourceTemplateReference.
+// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
+// *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRefValue interface {
 	isCompleteRequestParamsRef()
 	encodeJSON(e *encoder)
@@ -1016,11 +959,9 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1028,10 +969,8 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CompleteRequestParamsRef) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1063,11 +1002,9 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1075,17 +1012,15 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteResultCompletion is the schema at /definitions/CompleteResult/properties/completion.
+// CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current
 	// response, even if the exact total is unknown.
@@ -1114,11 +1049,9 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1126,10 +1059,8 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultCompletion) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1144,7 +1075,8 @@ type ContentBlock struct {
 	Value ContentBlockValue
 }
 
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
+// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
+// *AudioContent, *ResourceLink, *EmbeddedResource.
 type ContentBlockValue interface {
 	isContentBlock()
 	encodeJSON(e *encoder)
@@ -1169,11 +1101,9 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1181,10 +1111,8 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ContentBlock) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1194,9 +1122,10 @@ func (v ContentBlock) Validate() error {
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
 // full discretion over which model to select. The client should also inform the user before beginning
 // sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+//
+// Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
-	// The "method" member is always "sampling/createMessage": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1216,11 +1145,9 @@ func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1228,17 +1155,15 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageRequestParams is the schema at /definitions/CreateMessageRequest/properties/params.
+// CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to
 	// the prompt. The client MAY ignore this request.
@@ -1277,11 +1202,9 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1289,10 +1212,8 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1322,11 +1243,9 @@ func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1334,10 +1253,8 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1376,11 +1293,9 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1388,25 +1303,25 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageResultContent is the schema at /definitions/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent.
 type CreateMessageResultContent struct {
 	Value CreateMessageResultContentValue
 }
 
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent: *TextContent, *ImageContent, *AudioContent.
+// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
+// *TextContent, *ImageContent, *AudioContent.
 type CreateMessageResultContentValue interface {
 	isCreateMessageResultContent()
 	encodeJSON(e *encoder)
@@ -1429,11 +1344,9 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1441,10 +1354,8 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1466,11 +1377,9 @@ func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Cursor) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1478,10 +1387,8 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Cursor) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1490,9 +1397,10 @@ func (v Cursor) Validate() error {
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
 // client.
+//
+// Its "method" member is always "elicitation/create"; the type writes it.
 type ElicitRequest struct {
 	Params ElicitRequestParams `json:"params"`
-	// The "method" member is always "elicitation/create": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1512,11 +1420,9 @@ func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1524,17 +1430,15 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ElicitRequestParams is the schema at /definitions/ElicitRequest/properties/params.
+// ElicitRequestParams is the schema at #/definitions/ElicitRequest/properties/params.
 type ElicitRequestParams struct {
 	// The message to present to the user.
 	Message string `json:"message"`
@@ -1560,11 +1464,9 @@ func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1572,10 +1474,8 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1584,10 +1484,11 @@ func (v *ElicitRequestParams) Validate() error {
 
 // ElicitRequestParamsRequestedSchema is a restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
+//
+// Its "type" member is always "object"; the type writes it.
 type ElicitRequestParamsRequestedSchema struct {
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
 	Required   []string                             `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1607,11 +1508,9 @@ func (v *ElicitRequestParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1619,10 +1518,8 @@ func (v *ElicitRequestParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestParamsRequestedSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1661,11 +1558,9 @@ func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1673,10 +1568,8 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1708,11 +1601,9 @@ func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1720,10 +1611,8 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultAction) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1731,7 +1620,7 @@ func (v ElicitResultAction) Validate() error {
 }
 
 // ElicitResultContentValue is the schema at
-// /definitions/ElicitResult/properties/content/additionalProperties.
+// #/definitions/ElicitResult/properties/content/additionalProperties.
 //
 // It holds a JSON string or integer or boolean; the zero value holds nothing (an absent member).
 type ElicitResultContentValue struct {
@@ -1794,11 +1683,9 @@ func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1806,10 +1693,8 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultContentValue) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1820,6 +1705,8 @@ func (v ElicitResultContentValue) Validate() error {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
+//
+// Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -1827,7 +1714,6 @@ type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
 	Resource    EmbeddedResourceResource `json:"resource"`
-	// The "type" member is always "resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1847,11 +1733,9 @@ func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1859,25 +1743,25 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceResource is the schema at /definitions/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResource struct {
 	Value EmbeddedResourceResourceValue
 }
 
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource: *TextResourceContents, *BlobResourceContents.
+// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
+// *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResourceValue interface {
 	isEmbeddedResourceResource()
 	encodeJSON(e *encoder)
@@ -1899,11 +1783,9 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1911,10 +1793,8 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EmbeddedResourceResource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1925,12 +1805,13 @@ func (v EmbeddedResourceResource) Validate() error {
 type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
+//
+// Its "type" member is always "string"; the type writes it.
 type EnumSchema struct {
 	Description *string  `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
 	EnumNames   []string `json:"enumNames,omitempty"`
 	Title       *string  `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1950,11 +1831,9 @@ func (v *EnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1962,10 +1841,8 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1975,9 +1852,10 @@ func (v *EnumSchema) Validate() error {
 // GetPromptRequest is #/definitions/GetPromptRequest.
 //
 // Used by the client to get a prompt provided by the server.
+//
+// Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
-	// The "method" member is always "prompts/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1997,11 +1875,9 @@ func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2009,17 +1885,15 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetPromptRequestParams is the schema at /definitions/GetPromptRequest/properties/params.
+// GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
 type GetPromptRequestParams struct {
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -2044,11 +1918,9 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2056,10 +1928,8 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2093,11 +1963,9 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2105,10 +1973,8 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2116,6 +1982,8 @@ func (v *GetPromptResult) Validate() error {
 }
 
 // ImageContent is an image provided to or from an LLM.
+//
+// Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -2126,7 +1994,6 @@ type ImageContent struct {
 	Data string `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "image": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2146,11 +2013,9 @@ func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2158,10 +2023,8 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2201,11 +2064,9 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Implementation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2213,10 +2074,8 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Implementation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2227,9 +2086,10 @@ func (v *Implementation) Validate() error {
 //
 // This request is sent from the client to the server when it first connects, asking it to begin
 // initialization.
+//
+// Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
-	// The "method" member is always "initialize": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2249,11 +2109,9 @@ func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2261,17 +2119,15 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// InitializeRequestParams is the schema at /definitions/InitializeRequest/properties/params.
+// InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
 type InitializeRequestParams struct {
 	Capabilities ClientCapabilities `json:"capabilities"`
 	ClientInfo   Implementation     `json:"clientInfo"`
@@ -2297,11 +2153,9 @@ func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2309,10 +2163,8 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2356,11 +2208,9 @@ func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2368,10 +2218,8 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2381,9 +2229,10 @@ func (v *InitializeResult) Validate() error {
 // InitializedNotification is #/definitions/InitializedNotification.
 //
 // This notification is sent from the client to the server after initialization has finished.
+//
+// Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/initialized": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2403,11 +2252,9 @@ func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2415,10 +2262,8 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2426,7 +2271,7 @@ func (v *InitializedNotification) Validate() error {
 }
 
 // InitializedNotificationParams is the schema at
-// /definitions/InitializedNotification/properties/params.
+// #/definitions/InitializedNotification/properties/params.
 type InitializedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -2447,11 +2292,9 @@ func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2459,10 +2302,8 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2470,10 +2311,11 @@ func (v *InitializedNotificationParams) Validate() error {
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCError struct {
 	Error JSONRPCErrorError `json:"error"`
 	ID    RequestId         `json:"id"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2493,11 +2335,9 @@ func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2505,17 +2345,15 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCError) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCErrorError is the schema at /definitions/JSONRPCError/properties/error.
+// JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
 type JSONRPCErrorError struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
@@ -2543,11 +2381,9 @@ func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2555,10 +2391,8 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2569,13 +2403,15 @@ func (v *JSONRPCErrorError) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
 type JSONRPCMessage struct {
 	Value JSONRPCMessageValue
 }
 
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
+// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
+// *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
 type JSONRPCMessageValue interface {
 	isJSONRPCMessage()
 	encodeJSON(e *encoder)
@@ -2599,11 +2435,9 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2611,10 +2445,8 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2622,10 +2454,11 @@ func (v JSONRPCMessage) Validate() error {
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCNotification struct {
 	Method string                     `json:"method"`
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2645,11 +2478,9 @@ func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2657,17 +2488,15 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCNotificationParams is the schema at /definitions/JSONRPCNotification/properties/params.
+// JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
 type JSONRPCNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -2688,11 +2517,9 @@ func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2700,10 +2527,8 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2711,11 +2536,12 @@ func (v *JSONRPCNotificationParams) Validate() error {
 }
 
 // JSONRPCRequest is a request that expects a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCRequest struct {
 	ID     RequestId             `json:"id"`
 	Method string                `json:"method"`
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2735,11 +2561,9 @@ func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2747,17 +2571,15 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// JSONRPCRequestParams is the schema at /definitions/JSONRPCRequest/properties/params.
+// JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
 type JSONRPCRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -2778,11 +2600,9 @@ func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2790,10 +2610,8 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2826,11 +2644,9 @@ func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2838,10 +2654,8 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2849,10 +2663,11 @@ func (v *JSONRPCRequestParamsMeta) Validate() error {
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCResponse struct {
 	ID     RequestId `json:"id"`
 	Result Result    `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2872,11 +2687,9 @@ func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2884,10 +2697,8 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2897,9 +2708,10 @@ func (v *JSONRPCResponse) Validate() error {
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
+//
+// Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "prompts/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2919,11 +2731,9 @@ func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2931,17 +2741,15 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListPromptsRequestParams is the schema at /definitions/ListPromptsRequest/properties/params.
+// ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
 type ListPromptsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -2962,11 +2770,9 @@ func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2974,10 +2780,8 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3012,11 +2816,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3024,10 +2826,8 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3037,9 +2837,10 @@ func (v *ListPromptsResult) Validate() error {
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
 //
 // Sent from the client to request a list of resource templates the server has.
+//
+// Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/templates/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3059,11 +2860,9 @@ func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3071,10 +2870,8 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3082,7 +2879,7 @@ func (v *ListResourceTemplatesRequest) Validate() error {
 }
 
 // ListResourceTemplatesRequestParams is the schema at
-// /definitions/ListResourceTemplatesRequest/properties/params.
+// #/definitions/ListResourceTemplatesRequest/properties/params.
 type ListResourceTemplatesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3103,11 +2900,9 @@ func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3115,10 +2910,8 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3154,11 +2947,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3166,10 +2957,8 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3179,9 +2968,10 @@ func (v *ListResourceTemplatesResult) Validate() error {
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
 //
 // Sent from the client to request a list of resources the server has.
+//
+// Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
-	// The "method" member is always "resources/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3201,11 +2991,9 @@ func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3213,17 +3001,15 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListResourcesRequestParams is the schema at /definitions/ListResourcesRequest/properties/params.
+// ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
 type ListResourcesRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3244,11 +3030,9 @@ func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3256,10 +3040,8 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3294,11 +3076,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3306,10 +3086,8 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3325,9 +3103,10 @@ func (v *ListResourcesResult) Validate() error {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
+//
+// Its "method" member is always "roots/list"; the type writes it.
 type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "roots/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3347,11 +3126,9 @@ func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3359,17 +3136,15 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListRootsRequestParams is the schema at /definitions/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -3390,11 +3165,9 @@ func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3402,10 +3175,8 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3438,11 +3209,9 @@ func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3450,10 +3219,8 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3487,11 +3254,9 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3499,10 +3264,8 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3512,9 +3275,10 @@ func (v *ListRootsResult) Validate() error {
 // ListToolsRequest is #/definitions/ListToolsRequest.
 //
 // Sent from the client to request a list of tools the server has.
+//
+// Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "tools/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3534,11 +3298,9 @@ func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3546,17 +3308,15 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListToolsRequestParams is the schema at /definitions/ListToolsRequest/properties/params.
+// ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
 type ListToolsRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -3577,11 +3337,9 @@ func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3589,10 +3347,8 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3627,11 +3383,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3639,10 +3393,8 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3679,11 +3431,9 @@ func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3691,10 +3441,8 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v LoggingLevel) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3705,9 +3453,10 @@ func (v LoggingLevel) Validate() error {
 //
 // Notification of a log message passed from server to client. If no logging/setLevel request has been
 // sent from the client, the server MAY decide which messages to send automatically.
+//
+// Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
-	// The "method" member is always "notifications/message": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3727,11 +3476,9 @@ func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3739,10 +3486,8 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3750,7 +3495,7 @@ func (v *LoggingMessageNotification) Validate() error {
 }
 
 // LoggingMessageNotificationParams is the schema at
-// /definitions/LoggingMessageNotification/properties/params.
+// #/definitions/LoggingMessageNotification/properties/params.
 type LoggingMessageNotificationParams struct {
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
 	// here.
@@ -3778,11 +3523,9 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3790,10 +3533,8 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3834,11 +3575,9 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3846,10 +3585,8 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelHint) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3905,11 +3642,9 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3917,10 +3652,8 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelPreferences) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3950,11 +3683,9 @@ func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Notification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3962,17 +3693,15 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Notification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NotificationParams is the schema at /definitions/Notification/properties/params.
+// NotificationParams is the schema at #/definitions/Notification/properties/params.
 type NotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -3993,11 +3722,9 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4005,10 +3732,8 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4041,11 +3766,9 @@ func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4053,17 +3776,15 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NumberSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NumberSchemaType is the schema at /definitions/NumberSchema/properties/type.
+// NumberSchemaType is the schema at #/definitions/NumberSchema/properties/type.
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -4084,11 +3805,9 @@ func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4096,10 +3815,8 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v NumberSchemaType) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4129,11 +3846,9 @@ func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4141,17 +3856,15 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PaginatedRequestParams is the schema at /definitions/PaginatedRequest/properties/params.
+// PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
 type PaginatedRequestParams struct {
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -4172,11 +3885,9 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4184,10 +3895,8 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4218,11 +3927,9 @@ func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4230,10 +3937,8 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4242,9 +3947,10 @@ func (v *PaginatedResult) Validate() error {
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
 // still alive. The receiver must promptly respond, or else may be disconnected.
+//
+// Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
-	// The "method" member is always "ping": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4264,11 +3970,9 @@ func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4276,17 +3980,15 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// PingRequestParams is the schema at /definitions/PingRequest/properties/params.
+// PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
 type PingRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -4307,11 +4009,9 @@ func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4319,10 +4019,8 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4355,11 +4053,9 @@ func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4367,10 +4063,8 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4382,13 +4076,15 @@ func (v *PingRequestParamsMeta) Validate() error {
 // Restricted schema definitions that only allow primitive types
 // without nested objects or arrays.
 //
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema.
 type PrimitiveSchemaDefinition struct {
 	Value PrimitiveSchemaDefinitionValue
 }
 
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition: *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema.
+// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
+// *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema.
 type PrimitiveSchemaDefinitionValue interface {
 	isPrimitiveSchemaDefinition()
 	encodeJSON(e *encoder)
@@ -4412,11 +4108,9 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4424,10 +4118,8 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v PrimitiveSchemaDefinition) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4436,9 +4128,10 @@ func (v PrimitiveSchemaDefinition) Validate() error {
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
 // update for a long-running request.
+//
+// Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
-	// The "method" member is always "notifications/progress": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4458,11 +4151,9 @@ func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4470,17 +4161,15 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ProgressNotificationParams is the schema at /definitions/ProgressNotification/properties/params.
+// ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
 type ProgressNotificationParams struct {
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
@@ -4511,11 +4200,9 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4523,10 +4210,8 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4586,11 +4271,9 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4598,10 +4281,8 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ProgressToken) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4646,11 +4327,9 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Prompt) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4658,10 +4337,8 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Prompt) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4703,11 +4380,9 @@ func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4715,10 +4390,8 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4728,9 +4401,10 @@ func (v *PromptArgument) Validate() error {
 // PromptListChangedNotification is an optional notification from the server to the client, informing
 // it that the list of prompts it offers has changed. This may be issued by servers without any
 // previous subscription from the client.
+//
+// Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/prompts/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4750,11 +4424,9 @@ func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4762,10 +4434,8 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4773,7 +4443,7 @@ func (v *PromptListChangedNotification) Validate() error {
 }
 
 // PromptListChangedNotificationParams is the schema at
-// /definitions/PromptListChangedNotification/properties/params.
+// #/definitions/PromptListChangedNotification/properties/params.
 type PromptListChangedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -4794,11 +4464,9 @@ func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, erro
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4806,10 +4474,8 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4842,11 +4508,9 @@ func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4854,10 +4518,8 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4865,6 +4527,8 @@ func (v *PromptMessage) Validate() error {
 }
 
 // PromptReference identifies a prompt.
+//
+// Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
 	// title isn't present).
@@ -4876,7 +4540,6 @@ type PromptReference struct {
 	// where `annotations.title` should be given precedence over using `name`,
 	// if present).
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "ref/prompt": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4896,11 +4559,9 @@ func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4908,10 +4569,8 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4921,9 +4580,10 @@ func (v *PromptReference) Validate() error {
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
 //
 // Sent from the client to the server, to read a specific resource URI.
+//
+// Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
-	// The "method" member is always "resources/read": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4943,11 +4603,9 @@ func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4955,17 +4613,15 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ReadResourceRequestParams is the schema at /definitions/ReadResourceRequest/properties/params.
+// ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
 type ReadResourceRequestParams struct {
 	// The URI of the resource to read. The URI can use any protocol; it is up to the server how to
 	// interpret it.
@@ -4989,11 +4645,9 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5001,10 +4655,8 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5036,11 +4688,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5048,10 +4698,8 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5059,15 +4707,17 @@ func (v *ReadResourceResult) Validate() error {
 }
 
 // ReadResourceResultContentsItem is the schema at
-// /definitions/ReadResourceResult/properties/contents/items.
+// #/definitions/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItem struct {
 	Value ReadResourceResultContentsItemValue
 }
 
-// ReadResourceResultContentsItemValue is implemented by the branches of ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
+// ReadResourceResultContentsItemValue is implemented by the branches of
+// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItemValue interface {
 	isReadResourceResultContentsItem()
 	encodeJSON(e *encoder)
@@ -5089,11 +4739,9 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5101,10 +4749,8 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultContentsItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5134,11 +4780,9 @@ func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Request) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5146,10 +4790,8 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Request) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5208,11 +4850,9 @@ func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestId) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5220,17 +4860,15 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v RequestId) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// RequestParams is the schema at /definitions/Request/properties/params.
+// RequestParams is the schema at #/definitions/Request/properties/params.
 type RequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -5251,11 +4889,9 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5263,10 +4899,8 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5299,11 +4933,9 @@ func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5311,10 +4943,8 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5371,11 +5001,9 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Resource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5383,10 +5011,8 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Resource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5421,11 +5047,9 @@ func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5433,10 +5057,8 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5448,6 +5070,8 @@ func (v *ResourceContents) Validate() error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of
 // `resources/list` requests.
+//
+// Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -5478,7 +5102,6 @@ type ResourceLink struct {
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
-	// The "type" member is always "resource_link": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5498,11 +5121,9 @@ func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5510,10 +5131,8 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceLink) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5523,9 +5142,10 @@ func (v *ResourceLink) Validate() error {
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued by servers
 // without any previous subscription from the client.
+//
+// Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/resources/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5545,11 +5165,9 @@ func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5557,10 +5175,8 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5568,7 +5184,7 @@ func (v *ResourceListChangedNotification) Validate() error {
 }
 
 // ResourceListChangedNotificationParams is the schema at
-// /definitions/ResourceListChangedNotification/properties/params.
+// #/definitions/ResourceListChangedNotification/properties/params.
 type ResourceListChangedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -5589,11 +5205,9 @@ func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5601,10 +5215,8 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5657,11 +5269,9 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5669,10 +5279,8 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplate) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5680,10 +5288,11 @@ func (v *ResourceTemplate) Validate() error {
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
+//
+// Its "type" member is always "ref/resource"; the type writes it.
 type ResourceTemplateReference struct {
 	// The URI or URI template of the resource.
 	URI string `json:"uri"`
-	// The "type" member is always "ref/resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5703,11 +5312,9 @@ func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5715,10 +5322,8 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplateReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5728,9 +5333,10 @@ func (v *ResourceTemplateReference) Validate() error {
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
 // resource has changed and may need to be read again. This should only be sent if the client
 // previously sent a resources/subscribe request.
+//
+// Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
-	// The "method" member is always "notifications/resources/updated": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5750,11 +5356,9 @@ func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5762,10 +5366,8 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5773,7 +5375,7 @@ func (v *ResourceUpdatedNotification) Validate() error {
 }
 
 // ResourceUpdatedNotificationParams is the schema at
-// /definitions/ResourceUpdatedNotification/properties/params.
+// #/definitions/ResourceUpdatedNotification/properties/params.
 type ResourceUpdatedNotificationParams struct {
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
 	// client actually subscribed to.
@@ -5797,11 +5399,9 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5809,10 +5409,8 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5840,11 +5438,9 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Result) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5852,10 +5448,8 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Result) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5883,11 +5477,9 @@ func (v Role) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Role) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5895,10 +5487,8 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Role) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5937,11 +5527,9 @@ func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Root) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5949,10 +5537,8 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Root) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5963,9 +5549,10 @@ func (v *Root) Validate() error {
 // list of roots has changed.
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
+//
+// Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/roots/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5985,11 +5572,9 @@ func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5997,10 +5582,8 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6008,7 +5591,7 @@ func (v *RootsListChangedNotification) Validate() error {
 }
 
 // RootsListChangedNotificationParams is the schema at
-// /definitions/RootsListChangedNotification/properties/params.
+// #/definitions/RootsListChangedNotification/properties/params.
 type RootsListChangedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -6029,11 +5612,9 @@ func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6041,10 +5622,8 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6074,11 +5653,9 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6086,25 +5663,25 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SamplingMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContent is the schema at /definitions/SamplingMessage/properties/content.
+// SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent.
 type SamplingMessageContent struct {
 	Value SamplingMessageContentValue
 }
 
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent, *ImageContent, *AudioContent.
+// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
+// *ImageContent, *AudioContent.
 type SamplingMessageContentValue interface {
 	isSamplingMessageContent()
 	encodeJSON(e *encoder)
@@ -6127,11 +5704,9 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6139,10 +5714,8 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6182,11 +5755,9 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6194,10 +5765,8 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6226,11 +5795,9 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6238,10 +5805,8 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesPrompts) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6272,11 +5837,9 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6284,10 +5847,8 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesResources) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6316,11 +5877,9 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6328,10 +5887,8 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6340,13 +5897,19 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotification struct {
 	Value ServerNotificationValue
 }
 
-// ServerNotificationValue is implemented by the branches of ServerNotification: *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// ServerNotificationValue is implemented by the branches of ServerNotification:
+// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification.
 type ServerNotificationValue interface {
 	isServerNotification()
 	encodeJSON(e *encoder)
@@ -6373,11 +5936,9 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6385,10 +5946,8 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6397,13 +5956,15 @@ func (v ServerNotification) Validate() error {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
 type ServerRequest struct {
 	Value ServerRequestValue
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
+// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
+// *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
 type ServerRequestValue interface {
 	isServerRequest()
 	encodeJSON(e *encoder)
@@ -6427,11 +5988,9 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6439,10 +5998,8 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6452,12 +6009,16 @@ func (v ServerRequest) Validate() error {
 // ServerResult is the ServerResult definition of the schema.
 //
 // A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult.
 type ServerResult struct {
 	Value ServerResultValue
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
+// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
 type ServerResultValue interface {
 	isServerResult()
 	encodeJSON(e *encoder)
@@ -6487,11 +6048,9 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6499,10 +6058,8 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6510,9 +6067,10 @@ func (v ServerResult) Validate() error {
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
+//
+// Its "method" member is always "logging/setLevel"; the type writes it.
 type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
-	// The "method" member is always "logging/setLevel": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6532,11 +6090,9 @@ func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6544,17 +6100,15 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SetLevelRequestParams is the schema at /definitions/SetLevelRequest/properties/params.
+// SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
 type SetLevelRequestParams struct {
 	// The level of logging that the client wants to receive from the server. The server should send all
 	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -6578,11 +6132,9 @@ func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6590,10 +6142,8 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6601,13 +6151,14 @@ func (v *SetLevelRequestParams) Validate() error {
 }
 
 // StringSchema is the StringSchema definition of the schema.
+//
+// Its "type" member is always "string"; the type writes it.
 type StringSchema struct {
 	Description *string             `json:"description,omitempty"`
 	Format      *StringSchemaFormat `json:"format,omitempty"`
 	MaxLength   *int64              `json:"maxLength,omitempty"`
 	MinLength   *int64              `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6627,11 +6178,9 @@ func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6639,17 +6188,15 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *StringSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// StringSchemaFormat is the schema at /definitions/StringSchema/properties/format.
+// StringSchemaFormat is the schema at #/definitions/StringSchema/properties/format.
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -6672,11 +6219,9 @@ func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6684,10 +6229,8 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v StringSchemaFormat) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6698,9 +6241,10 @@ func (v StringSchemaFormat) Validate() error {
 //
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
+//
+// Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/subscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6720,11 +6264,9 @@ func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6732,17 +6274,15 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SubscribeRequestParams is the schema at /definitions/SubscribeRequest/properties/params.
+// SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
 type SubscribeRequestParams struct {
 	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how
 	// to interpret it.
@@ -6766,11 +6306,9 @@ func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6778,10 +6316,8 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6791,6 +6327,8 @@ func (v *SubscribeRequestParams) Validate() error {
 // TextContent is #/definitions/TextContent.
 //
 // Text provided to or from an LLM.
+//
+// Its "type" member is always "text"; the type writes it.
 type TextContent struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -6799,7 +6337,6 @@ type TextContent struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// The text content of the message.
 	Text string `json:"text"`
-	// The "type" member is always "text": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6819,11 +6356,9 @@ func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6831,10 +6366,8 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6872,11 +6405,9 @@ func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6884,10 +6415,8 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6944,11 +6473,9 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Tool) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6956,10 +6483,8 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Tool) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7020,11 +6545,9 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7032,10 +6555,8 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7043,10 +6564,11 @@ func (v *ToolAnnotations) Validate() error {
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolInputSchema struct {
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7066,11 +6588,9 @@ func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7078,10 +6598,8 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolInputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7091,9 +6609,10 @@ func (v *ToolInputSchema) Validate() error {
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
 // that the list of tools it offers has changed. This may be issued by servers without any previous
 // subscription from the client.
+//
+// Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
-	// The "method" member is always "notifications/tools/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7113,11 +6632,9 @@ func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7125,10 +6642,8 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7136,7 +6651,7 @@ func (v *ToolListChangedNotification) Validate() error {
 }
 
 // ToolListChangedNotificationParams is the schema at
-// /definitions/ToolListChangedNotification/properties/params.
+// #/definitions/ToolListChangedNotification/properties/params.
 type ToolListChangedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -7157,11 +6672,9 @@ func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7169,10 +6682,8 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7182,10 +6693,11 @@ func (v *ToolListChangedNotificationParams) Validate() error {
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
 // returned in
 // the structuredContent field of a CallToolResult.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolOutputSchema struct {
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7205,11 +6717,9 @@ func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7217,10 +6727,8 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolOutputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7231,9 +6739,10 @@ func (v *ToolOutputSchema) Validate() error {
 //
 // Sent from the client to request cancellation of resources/updated notifications from the server.
 // This should follow a previous resources/subscribe request.
+//
+// Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
-	// The "method" member is always "resources/unsubscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7253,11 +6762,9 @@ func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7265,17 +6772,15 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// UnsubscribeRequestParams is the schema at /definitions/UnsubscribeRequest/properties/params.
+// UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
 type UnsubscribeRequestParams struct {
 	// The URI of the resource to unsubscribe from.
 	URI string `json:"uri"`
@@ -7298,11 +6803,9 @@ func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7310,10 +6813,8 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7423,10 +6924,8 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-/*
-NewValue returns a new zero value of the Go type of the named schema
+// NewValue returns a new zero value of the Go type of the named schema
 // definition, and false if there is no such definition.
-*/
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

@@ -1570,7 +1570,8 @@ func rawCheck2(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck3 checks one JSON value against #/definitions/CallToolRequest/properties/params/properties/arguments.
+// rawCheck3 checks one JSON value against
+// #/definitions/CallToolRequest/properties/params/properties/arguments.
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1670,7 +1671,8 @@ func rawCheck6(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck7 checks one JSON value against #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
+// rawCheck7 checks one JSON value against
+// #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1745,7 +1747,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against #/definitions/CreateMessageRequest/properties/params/properties/metadata.
+// rawCheck10 checks one JSON value against
+// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1920,7 +1923,8 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against #/definitions/InitializedNotification/properties/params/properties/_meta.
+// rawCheck17 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta.
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1945,7 +1949,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck18 checks one JSON value against #/definitions/JSONRPCNotification/properties/params/properties/_meta.
+// rawCheck18 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2095,7 +2100,8 @@ func rawCheck23(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck24 checks one JSON value against #/definitions/Notification/properties/params/properties/_meta.
+// rawCheck24 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta.
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2170,7 +2176,8 @@ func rawCheck26(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck27 checks one JSON value against #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
+// rawCheck27 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
 func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2295,7 +2302,8 @@ func rawCheck31(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck32 checks one JSON value against #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
+// rawCheck32 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
 func rawCheck32(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2395,7 +2403,8 @@ func rawCheck35(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck36 checks one JSON value against #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
+// rawCheck36 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
 func rawCheck36(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2445,7 +2454,8 @@ func rawCheck37(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck38 checks one JSON value against #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
+// rawCheck38 checks one JSON value against
+// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
 func rawCheck38(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2570,7 +2580,8 @@ func rawCheck42(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck43 checks one JSON value against #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// rawCheck43 checks one JSON value against
+// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
 func rawCheck43(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2595,7 +2606,8 @@ func rawCheck43(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck44 checks one JSON value against #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
+// rawCheck44 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
 func rawCheck44(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2620,7 +2632,8 @@ func rawCheck44(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck45 checks one JSON value against #/definitions/Tool/properties/outputSchema/properties/properties/additionalProperties.
+// rawCheck45 checks one JSON value against
+// #/definitions/Tool/properties/outputSchema/properties/properties/additionalProperties.
 func rawCheck45(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2645,107 +2658,128 @@ func rawCheck45(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck46 checks one JSON value against #/definitions/AudioContent/properties/_meta/additionalProperties.
+// rawCheck46 checks one JSON value against
+// #/definitions/AudioContent/properties/_meta/additionalProperties.
 func rawCheck46(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck47 checks one JSON value against #/definitions/BlobResourceContents/properties/_meta/additionalProperties.
+// rawCheck47 checks one JSON value against
+// #/definitions/BlobResourceContents/properties/_meta/additionalProperties.
 func rawCheck47(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck48 checks one JSON value against #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
+// rawCheck48 checks one JSON value against
+// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
 func rawCheck48(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck49 checks one JSON value against #/definitions/CallToolResult/properties/_meta/additionalProperties.
+// rawCheck49 checks one JSON value against
+// #/definitions/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck49(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck50 checks one JSON value against #/definitions/CallToolResult/properties/structuredContent/additionalProperties.
+// rawCheck50 checks one JSON value against
+// #/definitions/CallToolResult/properties/structuredContent/additionalProperties.
 func rawCheck50(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck51 checks one JSON value against #/definitions/CompleteResult/properties/_meta/additionalProperties.
+// rawCheck51 checks one JSON value against
+// #/definitions/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck51(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck52 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
+// rawCheck52 checks one JSON value against
+// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck52(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck53 checks one JSON value against #/definitions/ElicitResult/properties/_meta/additionalProperties.
+// rawCheck53 checks one JSON value against
+// #/definitions/ElicitResult/properties/_meta/additionalProperties.
 func rawCheck53(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck54 checks one JSON value against #/definitions/EmbeddedResource/properties/_meta/additionalProperties.
+// rawCheck54 checks one JSON value against
+// #/definitions/EmbeddedResource/properties/_meta/additionalProperties.
 func rawCheck54(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck55 checks one JSON value against #/definitions/GetPromptResult/properties/_meta/additionalProperties.
+// rawCheck55 checks one JSON value against
+// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck55(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck56 checks one JSON value against #/definitions/ImageContent/properties/_meta/additionalProperties.
+// rawCheck56 checks one JSON value against
+// #/definitions/ImageContent/properties/_meta/additionalProperties.
 func rawCheck56(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck57 checks one JSON value against #/definitions/InitializeResult/properties/_meta/additionalProperties.
+// rawCheck57 checks one JSON value against
+// #/definitions/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck57(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck58 checks one JSON value against #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck58 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck58(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck59 checks one JSON value against #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck59 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck59(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck60 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
+// rawCheck60 checks one JSON value against
+// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck60(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck61 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// rawCheck61 checks one JSON value against
+// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck61(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck62 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
+// rawCheck62 checks one JSON value against
+// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck62(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck63 checks one JSON value against #/definitions/ListRootsResult/properties/_meta/additionalProperties.
+// rawCheck63 checks one JSON value against
+// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck63(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck64 checks one JSON value against #/definitions/ListToolsResult/properties/_meta/additionalProperties.
+// rawCheck64 checks one JSON value against
+// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck64(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck65 checks one JSON value against #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
+// rawCheck65 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
 func rawCheck65(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck66 checks one JSON value against #/definitions/PaginatedResult/properties/_meta/additionalProperties.
+// rawCheck66 checks one JSON value against
+// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck66(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2755,37 +2789,44 @@ func rawCheck67(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck68 checks one JSON value against #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck68 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck68(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck69 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
+// rawCheck69 checks one JSON value against
+// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck69(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck70 checks one JSON value against #/definitions/Resource/properties/_meta/additionalProperties.
+// rawCheck70 checks one JSON value against
+// #/definitions/Resource/properties/_meta/additionalProperties.
 func rawCheck70(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck71 checks one JSON value against #/definitions/ResourceContents/properties/_meta/additionalProperties.
+// rawCheck71 checks one JSON value against
+// #/definitions/ResourceContents/properties/_meta/additionalProperties.
 func rawCheck71(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck72 checks one JSON value against #/definitions/ResourceLink/properties/_meta/additionalProperties.
+// rawCheck72 checks one JSON value against
+// #/definitions/ResourceLink/properties/_meta/additionalProperties.
 func rawCheck72(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck73 checks one JSON value against #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck73 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck73(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck74 checks one JSON value against #/definitions/ResourceTemplate/properties/_meta/additionalProperties.
+// rawCheck74 checks one JSON value against
+// #/definitions/ResourceTemplate/properties/_meta/additionalProperties.
 func rawCheck74(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2800,17 +2841,20 @@ func rawCheck76(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck77 checks one JSON value against #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck77 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck77(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck78 checks one JSON value against #/definitions/TextContent/properties/_meta/additionalProperties.
+// rawCheck78 checks one JSON value against
+// #/definitions/TextContent/properties/_meta/additionalProperties.
 func rawCheck78(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck79 checks one JSON value against #/definitions/TextResourceContents/properties/_meta/additionalProperties.
+// rawCheck79 checks one JSON value against
+// #/definitions/TextResourceContents/properties/_meta/additionalProperties.
 func rawCheck79(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2820,7 +2864,8 @@ func rawCheck80(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck81 checks one JSON value against #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// rawCheck81 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck81(d *decoder, s *vstate) {
 	d.skip()
 }

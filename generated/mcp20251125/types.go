@@ -43,11 +43,9 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Annotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -55,10 +53,8 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Annotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -68,6 +64,8 @@ func (v *Annotations) Validate() error {
 // AudioContent is #/$defs/AudioContent.
 //
 // Audio provided to or from an LLM.
+//
+// Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -78,7 +76,6 @@ type AudioContent struct {
 	Data string `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "audio": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -98,11 +95,9 @@ func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -110,10 +105,8 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *AudioContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -153,11 +146,9 @@ func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -165,10 +156,8 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BaseMetadata) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -205,11 +194,9 @@ func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -217,10 +204,8 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BlobResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -228,11 +213,12 @@ func (v *BlobResourceContents) Validate() error {
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
+//
+// Its "type" member is always "boolean"; the type writes it.
 type BooleanSchema struct {
 	Default     *bool   `json:"default,omitempty"`
 	Description *string `json:"description,omitempty"`
 	Title       *string `json:"title,omitempty"`
-	// The "type" member is always "boolean": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -252,11 +238,9 @@ func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -264,10 +248,8 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BooleanSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -277,11 +259,13 @@ func (v *BooleanSchema) Validate() error {
 // CallToolRequest is #/$defs/CallToolRequest.
 //
 // Used by the client to invoke a tool provided by the server.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
 	ID     RequestId             `json:"id"`
 	Params CallToolRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tools/call": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -301,11 +285,9 @@ func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -313,10 +295,8 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -360,11 +340,9 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -372,10 +350,8 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -408,11 +384,9 @@ func (v *CallToolRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -420,10 +394,8 @@ func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -471,11 +443,9 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -483,10 +453,8 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -494,11 +462,13 @@ func (v *CallToolResult) Validate() error {
 }
 
 // CancelTaskRequest is a request to cancel a task.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tasks/cancel"; the type writes it.
 type CancelTaskRequest struct {
 	ID     RequestId               `json:"id"`
 	Params CancelTaskRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tasks/cancel": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -518,11 +488,9 @@ func (v *CancelTaskRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -530,17 +498,15 @@ func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelTaskRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CancelTaskRequestParams is the schema at /$defs/CancelTaskRequest/properties/params.
+// CancelTaskRequestParams is the schema at #/$defs/CancelTaskRequest/properties/params.
 type CancelTaskRequestParams struct {
 	// The task identifier to cancel.
 	TaskID string `json:"taskId"`
@@ -563,11 +529,9 @@ func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -575,10 +539,8 @@ func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelTaskRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -627,11 +589,9 @@ func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -639,10 +599,8 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelTaskResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -673,11 +631,9 @@ func (v CancelTaskResultStatus) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelTaskResultStatus) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -685,10 +641,8 @@ func (v *CancelTaskResultStatus) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CancelTaskResultStatus) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -748,11 +702,9 @@ func (v CancelTaskResultTTL) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -760,10 +712,8 @@ func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CancelTaskResultTTL) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -784,10 +734,12 @@ func (v CancelTaskResultTTL) Validate() error {
 // A client MUST NOT attempt to cancel its `initialize` request.
 //
 // For task cancellation, use the `tasks/cancel` request instead of this notification.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -807,11 +759,9 @@ func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -819,10 +769,8 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -861,11 +809,9 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -873,10 +819,8 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -914,11 +858,9 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -926,10 +868,8 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -958,11 +898,9 @@ func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -970,10 +908,8 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesElicitation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1002,11 +938,9 @@ func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1014,10 +948,8 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesRoots) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1049,11 +981,9 @@ func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1061,10 +991,8 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesSampling) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1097,11 +1025,9 @@ func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1109,10 +1035,8 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesTasks) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1141,11 +1065,9 @@ func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1153,10 +1075,8 @@ func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesTasksRequests) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1186,11 +1106,9 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byt
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1198,10 +1116,8 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) err
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1231,11 +1147,9 @@ func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1243,10 +1157,8 @@ func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error 
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1255,13 +1167,17 @@ func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
 
 // ClientNotification is the ClientNotification definition of the schema.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification.
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
+// *TaskStatusNotification, *RootsListChangedNotification.
 type ClientNotification struct {
 	Value ClientNotificationValue
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification: *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification.
+// ClientNotificationValue is implemented by the branches of ClientNotification:
+// *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification,
+// *RootsListChangedNotification.
 type ClientNotificationValue interface {
 	isClientNotification()
 	encodeJSON(e *encoder)
@@ -1286,11 +1202,9 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1298,10 +1212,8 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1310,13 +1222,21 @@ func (v ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest,
+// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest.
 type ClientRequest struct {
 	Value ClientRequestValue
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest.
+// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
+// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
+// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest,
+// *SetLevelRequest, *CompleteRequest.
 type ClientRequestValue interface {
 	isClientRequest()
 	encodeJSON(e *encoder)
@@ -1353,11 +1273,9 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1365,10 +1283,8 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1378,12 +1294,15 @@ func (v ClientRequest) Validate() error {
 // ClientResult is the ClientResult definition of the schema.
 //
 // A JSON value is a ClientResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult.
+// branch: one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult,
+// *CreateMessageResult, *ListRootsResult, *ElicitResult.
 type ClientResult struct {
 	Value ClientResultValue
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult.
+// ClientResultValue is implemented by the branches of ClientResult: *Result, *GetTaskResult,
+// *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult,
+// *ElicitResult.
 type ClientResultValue interface {
 	isClientResult()
 	encodeJSON(e *encoder)
@@ -1411,11 +1330,9 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1423,10 +1340,8 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1434,11 +1349,13 @@ func (v ClientResult) Validate() error {
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "completion/complete"; the type writes it.
 type CompleteRequest struct {
 	ID     RequestId             `json:"id"`
 	Params CompleteRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "completion/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1458,11 +1375,9 @@ func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1470,10 +1385,8 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1511,11 +1424,9 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1523,10 +1434,8 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1558,11 +1467,9 @@ func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1570,10 +1477,8 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1602,11 +1507,9 @@ func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1614,10 +1517,8 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1650,11 +1551,9 @@ func (v *CompleteRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1662,25 +1561,25 @@ func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteRequestParamsRef is the schema at /$defs/CompleteRequestParams/properties/ref.
+// CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRef struct {
 	Value CompleteRequestParamsRefValue
 }
 
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef: *PromptReference, *ResourceTemplateReference.
+// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
+// *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRefValue interface {
 	isCompleteRequestParamsRef()
 	encodeJSON(e *encoder)
@@ -1702,11 +1601,9 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1714,10 +1611,8 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CompleteRequestParamsRef) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1749,11 +1644,9 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1761,17 +1654,15 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteResultCompletion is the schema at /$defs/CompleteResult/properties/completion.
+// CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current
 	// response, even if the exact total is unknown.
@@ -1800,11 +1691,9 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1812,10 +1701,8 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultCompletion) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1830,7 +1717,8 @@ type ContentBlock struct {
 	Value ContentBlockValue
 }
 
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
+// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
+// *AudioContent, *ResourceLink, *EmbeddedResource.
 type ContentBlockValue interface {
 	isContentBlock()
 	encodeJSON(e *encoder)
@@ -1855,11 +1743,9 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1867,10 +1753,8 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ContentBlock) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1880,11 +1764,13 @@ func (v ContentBlock) Validate() error {
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
 // full discretion over which model to select. The client should also inform the user before beginning
 // sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
 	ID     RequestId                  `json:"id"`
 	Params CreateMessageRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "sampling/createMessage": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1904,11 +1790,9 @@ func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1916,10 +1800,8 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1991,11 +1873,9 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2003,10 +1883,8 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2041,11 +1919,9 @@ func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2053,10 +1929,8 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2089,11 +1963,9 @@ func (v *CreateMessageRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2101,10 +1973,8 @@ func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2151,11 +2021,9 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2163,25 +2031,27 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageResultContent is the schema at /$defs/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// CreateMessageResultContentArray.
 type CreateMessageResultContent struct {
 	Value CreateMessageResultContentValue
 }
 
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray.
+// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
+// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// CreateMessageResultContentArray.
 type CreateMessageResultContentValue interface {
 	isCreateMessageResultContent()
 	encodeJSON(e *encoder)
@@ -2207,11 +2077,9 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2219,10 +2087,8 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2230,7 +2096,7 @@ func (v CreateMessageResultContent) Validate() error {
 }
 
 // CreateMessageResultContentArray is the schema at
-// /$defs/CreateMessageResult/properties/content/anyOf/5.
+// #/$defs/CreateMessageResult/properties/content/anyOf/5.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
 // MarshalJSON encodes v as JSON.
@@ -2245,11 +2111,9 @@ func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2257,10 +2121,8 @@ func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContentArray) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2292,11 +2154,9 @@ func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2304,10 +2164,8 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateTaskResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2329,11 +2187,9 @@ func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Cursor) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2341,10 +2197,8 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Cursor) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2353,11 +2207,13 @@ func (v Cursor) Validate() error {
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
 // client.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "elicitation/create"; the type writes it.
 type ElicitRequest struct {
 	ID     RequestId           `json:"id"`
 	Params ElicitRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "elicitation/create": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2377,11 +2233,9 @@ func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2389,10 +2243,8 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2440,11 +2292,9 @@ func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2452,10 +2302,8 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestFormParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2488,11 +2336,9 @@ func (v *ElicitRequestFormParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2500,10 +2346,8 @@ func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestFormParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2512,11 +2356,12 @@ func (v *ElicitRequestFormParamsMeta) Validate() error {
 
 // ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
+//
+// Its "type" member is always "object"; the type writes it.
 type ElicitRequestFormParamsRequestedSchema struct {
 	Schema     *string                              `json:"$schema,omitempty"`
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
 	Required   []string                             `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2536,11 +2381,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, e
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2548,10 +2391,8 @@ func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2561,13 +2402,15 @@ func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
 // via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *ElicitRequestURLParams, *ElicitRequestFormParams.
 type ElicitRequestParams struct {
 	Value ElicitRequestParamsValue
 }
 
-// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams: *ElicitRequestURLParams, *ElicitRequestFormParams.
+// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams:
+// *ElicitRequestURLParams, *ElicitRequestFormParams.
 type ElicitRequestParamsValue interface {
 	isElicitRequestParams()
 	encodeJSON(e *encoder)
@@ -2589,11 +2432,9 @@ func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2601,10 +2442,8 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2613,6 +2452,8 @@ func (v ElicitRequestParams) Validate() error {
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
 // URL in the client.
+//
+// Its "mode" member is always "url"; the type writes it.
 type ElicitRequestURLParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -2631,7 +2472,6 @@ type ElicitRequestURLParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 	// The URL that the user should navigate to.
 	URL string `json:"url"`
-	// The "mode" member is always "url": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2651,11 +2491,9 @@ func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2663,10 +2501,8 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestURLParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2699,11 +2535,9 @@ func (v *ElicitRequestURLParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2711,10 +2545,8 @@ func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestURLParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2754,11 +2586,9 @@ func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2766,10 +2596,8 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2801,11 +2629,9 @@ func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2813,10 +2639,8 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultAction) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2824,9 +2648,10 @@ func (v ElicitResultAction) Validate() error {
 }
 
 // ElicitResultContentValue is the schema at
-// /$defs/ElicitResult/properties/content/additionalProperties.
+// #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent member).
+// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent
+// member).
 type ElicitResultContentValue struct {
 	kind kind
 	arr  []string
@@ -2898,11 +2723,9 @@ func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2910,10 +2733,8 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultContentValue) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2922,10 +2743,12 @@ func (v ElicitResultContentValue) Validate() error {
 
 // ElicitationCompleteNotification is an optional notification from the server to the client,
 // informing it of a completion of a out-of-band elicitation request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/elicitation/complete"; the type writes it.
 type ElicitationCompleteNotification struct {
 	Params ElicitationCompleteNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/elicitation/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2945,11 +2768,9 @@ func (v *ElicitationCompleteNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2957,10 +2778,8 @@ func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitationCompleteNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2968,7 +2787,7 @@ func (v *ElicitationCompleteNotification) Validate() error {
 }
 
 // ElicitationCompleteNotificationParams is the schema at
-// /$defs/ElicitationCompleteNotification/properties/params.
+// #/$defs/ElicitationCompleteNotification/properties/params.
 type ElicitationCompleteNotificationParams struct {
 	// The ID of the elicitation that completed.
 	ElicitationID string `json:"elicitationId"`
@@ -2991,11 +2810,9 @@ func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3003,10 +2820,8 @@ func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitationCompleteNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3017,6 +2832,8 @@ func (v *ElicitationCompleteNotificationParams) Validate() error {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
+//
+// Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -3024,7 +2841,6 @@ type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
 	Resource    EmbeddedResourceResource `json:"resource"`
-	// The "type" member is always "resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3044,11 +2860,9 @@ func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3056,25 +2870,25 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceResource is the schema at /$defs/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResource struct {
 	Value EmbeddedResourceResourceValue
 }
 
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource: *TextResourceContents, *BlobResourceContents.
+// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
+// *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResourceValue interface {
 	isEmbeddedResourceResource()
 	encodeJSON(e *encoder)
@@ -3096,11 +2910,9 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3108,10 +2920,8 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EmbeddedResourceResource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3124,12 +2934,15 @@ type EmptyResult = Result
 // EnumSchema is the EnumSchema definition of the schema.
 //
 // A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
 type EnumSchema struct {
 	Value EnumSchemaValue
 }
 
-// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type EnumSchemaValue interface {
 	isEnumSchema()
 	encodeJSON(e *encoder)
@@ -3154,11 +2967,9 @@ func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3166,10 +2977,8 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3204,11 +3013,9 @@ func (v *Error) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Error) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3216,10 +3023,8 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Error) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3229,11 +3034,13 @@ func (v *Error) Validate() error {
 // GetPromptRequest is #/$defs/GetPromptRequest.
 //
 // Used by the client to get a prompt provided by the server.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
 	ID     RequestId              `json:"id"`
 	Params GetPromptRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "prompts/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3253,11 +3060,9 @@ func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3265,10 +3070,8 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3305,11 +3108,9 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3317,10 +3118,8 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3353,11 +3152,9 @@ func (v *GetPromptRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3365,10 +3162,8 @@ func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3402,11 +3197,9 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3414,10 +3207,8 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3425,11 +3216,13 @@ func (v *GetPromptResult) Validate() error {
 }
 
 // GetTaskPayloadRequest is a request to retrieve the result of a completed task.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tasks/result"; the type writes it.
 type GetTaskPayloadRequest struct {
 	ID     RequestId                   `json:"id"`
 	Params GetTaskPayloadRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tasks/result": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3449,11 +3242,9 @@ func (v *GetTaskPayloadRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3461,17 +3252,15 @@ func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskPayloadRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetTaskPayloadRequestParams is the schema at /$defs/GetTaskPayloadRequest/properties/params.
+// GetTaskPayloadRequestParams is the schema at #/$defs/GetTaskPayloadRequest/properties/params.
 type GetTaskPayloadRequestParams struct {
 	// The task identifier to retrieve results for.
 	TaskID string `json:"taskId"`
@@ -3494,11 +3283,9 @@ func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3506,10 +3293,8 @@ func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskPayloadRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3539,11 +3324,9 @@ func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3551,10 +3334,8 @@ func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskPayloadResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3562,11 +3343,13 @@ func (v *GetTaskPayloadResult) Validate() error {
 }
 
 // GetTaskRequest is a request to retrieve the state of a task.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tasks/get"; the type writes it.
 type GetTaskRequest struct {
 	ID     RequestId            `json:"id"`
 	Params GetTaskRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tasks/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3586,11 +3369,9 @@ func (v *GetTaskRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3598,17 +3379,15 @@ func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetTaskRequestParams is the schema at /$defs/GetTaskRequest/properties/params.
+// GetTaskRequestParams is the schema at #/$defs/GetTaskRequest/properties/params.
 type GetTaskRequestParams struct {
 	// The task identifier to query.
 	TaskID string `json:"taskId"`
@@ -3631,11 +3410,9 @@ func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3643,10 +3420,8 @@ func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3695,11 +3470,9 @@ func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3707,10 +3480,8 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetTaskResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3762,11 +3533,9 @@ func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Icon) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3774,10 +3543,8 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Icon) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3811,11 +3578,9 @@ func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *IconTheme) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3823,10 +3588,8 @@ func (v *IconTheme) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v IconTheme) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3863,11 +3626,9 @@ func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Icons) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3875,10 +3636,8 @@ func (v *Icons) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Icons) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3886,6 +3645,8 @@ func (v *Icons) Validate() error {
 }
 
 // ImageContent is an image provided to or from an LLM.
+//
+// Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -3896,7 +3657,6 @@ type ImageContent struct {
 	Data string `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "image": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3916,11 +3676,9 @@ func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3928,10 +3686,8 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3988,11 +3744,9 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Implementation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4000,10 +3754,8 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Implementation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4014,11 +3766,13 @@ func (v *Implementation) Validate() error {
 //
 // This request is sent from the client to the server when it first connects, asking it to begin
 // initialization.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
 	ID     RequestId               `json:"id"`
 	Params InitializeRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "initialize": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4038,11 +3792,9 @@ func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4050,10 +3802,8 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4091,11 +3841,9 @@ func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4103,10 +3851,8 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4139,11 +3885,9 @@ func (v *InitializeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4151,10 +3895,8 @@ func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4198,11 +3940,9 @@ func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4210,10 +3950,8 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializeResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4223,10 +3961,12 @@ func (v *InitializeResult) Validate() error {
 // InitializedNotification is #/$defs/InitializedNotification.
 //
 // This notification is sent from the client to the server after initialization has finished.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/initialized": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4246,11 +3986,9 @@ func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4258,10 +3996,8 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InitializedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4269,10 +4005,11 @@ func (v *InitializedNotification) Validate() error {
 }
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCErrorResponse struct {
 	Error Error     `json:"error"`
 	ID    RequestId `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4292,11 +4029,9 @@ func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4304,10 +4039,8 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCErrorResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4318,13 +4051,15 @@ func (v *JSONRPCErrorResponse) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCMessage struct {
 	Value JSONRPCMessageValue
 }
 
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
+// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
+// *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCMessageValue interface {
 	isJSONRPCMessage()
 	encodeJSON(e *encoder)
@@ -4348,11 +4083,9 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4360,10 +4093,8 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4371,10 +4102,11 @@ func (v JSONRPCMessage) Validate() error {
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCNotification struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4394,11 +4126,9 @@ func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4406,10 +4136,8 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4417,11 +4145,12 @@ func (v *JSONRPCNotification) Validate() error {
 }
 
 // JSONRPCRequest is a request that expects a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCRequest struct {
 	ID     RequestId       `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4441,11 +4170,9 @@ func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4453,10 +4180,8 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4465,13 +4190,15 @@ func (v *JSONRPCRequest) Validate() error {
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
-// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCResponse struct {
 	Value JSONRPCResponseValue
 }
 
-// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse, *JSONRPCErrorResponse.
+// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse,
+// *JSONRPCErrorResponse.
 type JSONRPCResponseValue interface {
 	isJSONRPCResponse()
 	encodeJSON(e *encoder)
@@ -4493,11 +4220,9 @@ func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4505,10 +4230,8 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4516,10 +4239,11 @@ func (v JSONRPCResponse) Validate() error {
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCResultResponse struct {
 	ID     RequestId `json:"id"`
 	Result Result    `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4539,11 +4263,9 @@ func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4551,10 +4273,8 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4565,6 +4285,8 @@ func (v *JSONRPCResultResponse) Validate() error {
 //
 // Use TitledSingleSelectEnumSchema instead.
 // This interface will be removed in a future version.
+//
+// Its "type" member is always "string"; the type writes it.
 type LegacyTitledEnumSchema struct {
 	Default     *string  `json:"default,omitempty"`
 	Description *string  `json:"description,omitempty"`
@@ -4573,7 +4295,6 @@ type LegacyTitledEnumSchema struct {
 	// Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitempty"`
 	Title     *string  `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4593,11 +4314,9 @@ func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4605,10 +4324,8 @@ func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LegacyTitledEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4618,11 +4335,13 @@ func (v *LegacyTitledEnumSchema) Validate() error {
 // ListPromptsRequest is #/$defs/ListPromptsRequest.
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
 	ID     RequestId               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "prompts/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4642,11 +4361,9 @@ func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4654,10 +4371,8 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4692,11 +4407,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4704,10 +4417,8 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4717,11 +4428,13 @@ func (v *ListPromptsResult) Validate() error {
 // ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
 //
 // Sent from the client to request a list of resource templates the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
 	ID     RequestId               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/templates/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4741,11 +4454,9 @@ func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4753,10 +4464,8 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4792,11 +4501,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4804,10 +4511,8 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4817,11 +4522,13 @@ func (v *ListResourceTemplatesResult) Validate() error {
 // ListResourcesRequest is #/$defs/ListResourcesRequest.
 //
 // Sent from the client to request a list of resources the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
 	ID     RequestId               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4841,11 +4548,9 @@ func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4853,10 +4558,8 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4891,11 +4594,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4903,10 +4604,8 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4922,11 +4621,13 @@ func (v *ListResourcesResult) Validate() error {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "roots/list"; the type writes it.
 type ListRootsRequest struct {
 	ID     RequestId      `json:"id"`
 	Params *RequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "roots/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4946,11 +4647,9 @@ func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4958,10 +4657,8 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4995,11 +4692,9 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5007,10 +4702,8 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5018,11 +4711,13 @@ func (v *ListRootsResult) Validate() error {
 }
 
 // ListTasksRequest is a request to retrieve a list of tasks.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tasks/list"; the type writes it.
 type ListTasksRequest struct {
 	ID     RequestId               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tasks/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5042,11 +4737,9 @@ func (v *ListTasksRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5054,10 +4747,8 @@ func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListTasksRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5092,11 +4783,9 @@ func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5104,10 +4793,8 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListTasksResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5117,11 +4804,13 @@ func (v *ListTasksResult) Validate() error {
 // ListToolsRequest is #/$defs/ListToolsRequest.
 //
 // Sent from the client to request a list of tools the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
 	ID     RequestId               `json:"id"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tools/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5141,11 +4830,9 @@ func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5153,10 +4840,8 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5191,11 +4876,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5203,10 +4886,8 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5243,11 +4924,9 @@ func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5255,10 +4934,8 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v LoggingLevel) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5269,10 +4946,12 @@ func (v LoggingLevel) Validate() error {
 //
 // JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request
 // has been sent from the client, the server MAY decide which messages to send automatically.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/message": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5292,11 +4971,9 @@ func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5304,10 +4981,8 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5347,11 +5022,9 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5359,10 +5032,8 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5403,11 +5074,9 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5415,10 +5084,8 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelHint) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5474,11 +5141,9 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5486,10 +5151,8 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelPreferences) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5498,13 +5161,15 @@ func (v *ModelPreferences) Validate() error {
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
 type MultiSelectEnumSchema struct {
 	Value MultiSelectEnumSchemaValue
 }
 
-// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema: *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
+// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema:
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
 type MultiSelectEnumSchemaValue interface {
 	isMultiSelectEnumSchema()
 	encodeJSON(e *encoder)
@@ -5526,11 +5191,9 @@ func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5538,10 +5201,8 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v MultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5571,11 +5232,9 @@ func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Notification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5583,10 +5242,8 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Notification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5614,11 +5271,9 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5626,10 +5281,8 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5663,11 +5316,9 @@ func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5675,17 +5326,15 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NumberSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NumberSchemaType is the schema at /$defs/NumberSchema/properties/type.
+// NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -5706,11 +5355,9 @@ func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5718,10 +5365,8 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v NumberSchemaType) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5729,11 +5374,12 @@ func (v NumberSchemaType) Validate() error {
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type PaginatedRequest struct {
 	ID     RequestId               `json:"id"`
 	Method string                  `json:"method"`
 	Params *PaginatedRequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5753,11 +5399,9 @@ func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5765,10 +5409,8 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5801,11 +5443,9 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5813,10 +5453,8 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5849,11 +5487,9 @@ func (v *PaginatedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5861,10 +5497,8 @@ func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5895,11 +5529,9 @@ func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5907,10 +5539,8 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5919,11 +5549,13 @@ func (v *PaginatedResult) Validate() error {
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
 // still alive. The receiver must promptly respond, or else may be disconnected.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
 	ID     RequestId      `json:"id"`
 	Params *RequestParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "ping": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5943,11 +5575,9 @@ func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5955,10 +5585,8 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PingRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5970,13 +5598,19 @@ func (v *PingRequest) Validate() error {
 // Restricted schema definitions that only allow primitive types
 // without nested objects or arrays.
 //
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type PrimitiveSchemaDefinition struct {
 	Value PrimitiveSchemaDefinitionValue
 }
 
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition: *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
+// *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type PrimitiveSchemaDefinitionValue interface {
 	isPrimitiveSchemaDefinition()
 	encodeJSON(e *encoder)
@@ -6004,11 +5638,9 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6016,10 +5648,8 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v PrimitiveSchemaDefinition) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6028,10 +5658,12 @@ func (v PrimitiveSchemaDefinition) Validate() error {
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
 // update for a long-running request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/progress": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6051,11 +5683,9 @@ func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6063,10 +5693,8 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6109,11 +5737,9 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6121,10 +5747,8 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6184,11 +5808,9 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6196,10 +5818,8 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ProgressToken) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6254,11 +5874,9 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Prompt) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6266,10 +5884,8 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Prompt) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6311,11 +5927,9 @@ func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6323,10 +5937,8 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6336,10 +5948,12 @@ func (v *PromptArgument) Validate() error {
 // PromptListChangedNotification is an optional notification from the server to the client, informing
 // it that the list of prompts it offers has changed. This may be issued by servers without any
 // previous subscription from the client.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/prompts/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6359,11 +5973,9 @@ func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6371,10 +5983,8 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6407,11 +6017,9 @@ func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6419,10 +6027,8 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6430,6 +6036,8 @@ func (v *PromptMessage) Validate() error {
 }
 
 // PromptReference identifies a prompt.
+//
+// Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
 	// title isn't present).
@@ -6441,7 +6049,6 @@ type PromptReference struct {
 	// where `annotations.title` should be given precedence over using `name`,
 	// if present).
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "ref/prompt": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6461,11 +6068,9 @@ func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6473,10 +6078,8 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6486,11 +6089,13 @@ func (v *PromptReference) Validate() error {
 // ReadResourceRequest is #/$defs/ReadResourceRequest.
 //
 // Sent from the client to the server, to read a specific resource URI.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
 	ID     RequestId                 `json:"id"`
 	Params ReadResourceRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/read": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6510,11 +6115,9 @@ func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6522,10 +6125,8 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6560,11 +6161,9 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6572,10 +6171,8 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6608,11 +6205,9 @@ func (v *ReadResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6620,10 +6215,8 @@ func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6655,11 +6248,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6667,25 +6258,26 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ReadResourceResultContentsItem is the schema at /$defs/ReadResourceResult/properties/contents/items.
+// ReadResourceResultContentsItem is the schema at
+// #/$defs/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItem struct {
 	Value ReadResourceResultContentsItemValue
 }
 
-// ReadResourceResultContentsItemValue is implemented by the branches of ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
+// ReadResourceResultContentsItemValue is implemented by the branches of
+// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItemValue interface {
 	isReadResourceResultContentsItem()
 	encodeJSON(e *encoder)
@@ -6707,11 +6299,9 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6719,10 +6309,8 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultContentsItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6755,11 +6343,9 @@ func (v *RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6767,10 +6353,8 @@ func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RelatedTaskMetadata) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6800,11 +6384,9 @@ func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Request) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6812,10 +6394,8 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Request) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6874,11 +6454,9 @@ func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestId) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6886,10 +6464,8 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v RequestId) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6919,11 +6495,9 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6931,10 +6505,8 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6967,11 +6539,9 @@ func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6979,10 +6549,8 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7049,11 +6617,9 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Resource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7061,10 +6627,8 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Resource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7099,11 +6663,9 @@ func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7111,10 +6673,8 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7126,6 +6686,8 @@ func (v *ResourceContents) Validate() error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of
 // `resources/list` requests.
+//
+// Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -7166,7 +6728,6 @@ type ResourceLink struct {
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
-	// The "type" member is always "resource_link": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7186,11 +6747,9 @@ func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7198,10 +6757,8 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceLink) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7211,10 +6768,12 @@ func (v *ResourceLink) Validate() error {
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued by servers
 // without any previous subscription from the client.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/resources/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7234,11 +6793,9 @@ func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7246,10 +6803,8 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7284,11 +6839,9 @@ func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7296,10 +6849,8 @@ func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7332,11 +6883,9 @@ func (v *ResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7344,10 +6893,8 @@ func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7410,11 +6957,9 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7422,10 +6967,8 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplate) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7433,10 +6976,11 @@ func (v *ResourceTemplate) Validate() error {
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
+//
+// Its "type" member is always "ref/resource"; the type writes it.
 type ResourceTemplateReference struct {
 	// The URI or URI template of the resource.
 	URI string `json:"uri"`
-	// The "type" member is always "ref/resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7456,11 +7000,9 @@ func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7468,10 +7010,8 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplateReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7481,10 +7021,12 @@ func (v *ResourceTemplateReference) Validate() error {
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
 // resource has changed and may need to be read again. This should only be sent if the client
 // previously sent a resources/subscribe request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/resources/updated": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7504,11 +7046,9 @@ func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7516,10 +7056,8 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7555,11 +7093,9 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7567,10 +7103,8 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7598,11 +7132,9 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Result) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7610,10 +7142,8 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Result) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7641,11 +7171,9 @@ func (v Role) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Role) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7653,10 +7181,8 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Role) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7695,11 +7221,9 @@ func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Root) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7707,10 +7231,8 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Root) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7721,10 +7243,12 @@ func (v *Root) Validate() error {
 // list of roots has changed.
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/roots/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7744,11 +7268,9 @@ func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7756,10 +7278,8 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RootsListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7792,11 +7312,9 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7804,25 +7322,26 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SamplingMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContent is the schema at /$defs/SamplingMessage/properties/content.
+// SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// SamplingMessageContentArray.
 type SamplingMessageContent struct {
 	Value SamplingMessageContentValue
 }
 
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
+// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
+// *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
 type SamplingMessageContentValue interface {
 	isSamplingMessageContent()
 	encodeJSON(e *encoder)
@@ -7848,11 +7367,9 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7860,17 +7377,15 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContentArray is the schema at /$defs/SamplingMessage/properties/content/anyOf/5.
+// SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
 type SamplingMessageContentArray []SamplingMessageContentBlock
 
 // MarshalJSON encodes v as JSON.
@@ -7885,11 +7400,9 @@ func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7897,10 +7410,8 @@ func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContentArray) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7909,13 +7420,15 @@ func (v SamplingMessageContentArray) Validate() error {
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
-// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
 type SamplingMessageContentBlock struct {
 	Value SamplingMessageContentBlockValue
 }
 
-// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
+// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock:
+// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
 type SamplingMessageContentBlockValue interface {
 	isSamplingMessageContentBlock()
 	encodeJSON(e *encoder)
@@ -7940,11 +7453,9 @@ func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7952,10 +7463,8 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContentBlock) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7997,11 +7506,9 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8009,10 +7516,8 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8041,11 +7546,9 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8053,10 +7556,8 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesPrompts) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8087,11 +7588,9 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8099,10 +7598,8 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesResources) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8135,11 +7632,9 @@ func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8147,10 +7642,8 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTasks) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8177,11 +7670,9 @@ func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8189,10 +7680,8 @@ func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTasksRequests) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8222,11 +7711,9 @@ func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, err
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8234,10 +7721,8 @@ func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8266,11 +7751,9 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8278,10 +7761,8 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8290,13 +7771,19 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
 type ServerNotification struct {
 	Value ServerNotificationValue
 }
 
-// ServerNotificationValue is implemented by the branches of ServerNotification: *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
+// ServerNotificationValue is implemented by the branches of ServerNotification:
+// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
 type ServerNotificationValue interface {
 	isServerNotification()
 	encodeJSON(e *encoder)
@@ -8325,11 +7812,9 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8337,10 +7822,8 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8349,13 +7832,17 @@ func (v ServerNotification) Validate() error {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest,
+// *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
 type ServerRequest struct {
 	Value ServerRequestValue
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
+// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *GetTaskRequest,
+// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest,
+// *ListRootsRequest, *ElicitRequest.
 type ServerRequestValue interface {
 	isServerRequest()
 	encodeJSON(e *encoder)
@@ -8383,11 +7870,9 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8395,10 +7880,8 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8408,12 +7891,17 @@ func (v ServerRequest) Validate() error {
 // ServerResult is the ServerResult definition of the schema.
 //
 // A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult.
+// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult.
 type ServerResult struct {
 	Value ServerResultValue
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult.
+// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
+// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult,
+// *CancelTaskResult, *ListTasksResult, *CompleteResult.
 type ServerResultValue interface {
 	isServerResult()
 	encodeJSON(e *encoder)
@@ -8447,11 +7935,9 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8459,10 +7945,8 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8470,11 +7954,13 @@ func (v ServerResult) Validate() error {
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "logging/setLevel"; the type writes it.
 type SetLevelRequest struct {
 	ID     RequestId             `json:"id"`
 	Params SetLevelRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "logging/setLevel": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8494,11 +7980,9 @@ func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8506,10 +7990,8 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8545,11 +8027,9 @@ func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8557,10 +8037,8 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8593,11 +8071,9 @@ func (v *SetLevelRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8605,10 +8081,8 @@ func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SetLevelRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8617,13 +8091,15 @@ func (v *SetLevelRequestParamsMeta) Validate() error {
 
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
-// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
 type SingleSelectEnumSchema struct {
 	Value SingleSelectEnumSchemaValue
 }
 
-// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema: *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
+// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema:
+// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
 type SingleSelectEnumSchemaValue interface {
 	isSingleSelectEnumSchema()
 	encodeJSON(e *encoder)
@@ -8645,11 +8121,9 @@ func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8657,10 +8131,8 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8668,6 +8140,8 @@ func (v SingleSelectEnumSchema) Validate() error {
 }
 
 // StringSchema is the StringSchema definition of the schema.
+//
+// Its "type" member is always "string"; the type writes it.
 type StringSchema struct {
 	Default     *string             `json:"default,omitempty"`
 	Description *string             `json:"description,omitempty"`
@@ -8675,7 +8149,6 @@ type StringSchema struct {
 	MaxLength   *int64              `json:"maxLength,omitempty"`
 	MinLength   *int64              `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8695,11 +8168,9 @@ func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8707,17 +8178,15 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *StringSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// StringSchemaFormat is the schema at /$defs/StringSchema/properties/format.
+// StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -8740,11 +8209,9 @@ func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8752,10 +8219,8 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v StringSchemaFormat) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8766,11 +8231,13 @@ func (v StringSchemaFormat) Validate() error {
 //
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
 	ID     RequestId              `json:"id"`
 	Params SubscribeRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/subscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8790,11 +8257,9 @@ func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8802,10 +8267,8 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8840,11 +8303,9 @@ func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8852,10 +8313,8 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8888,11 +8347,9 @@ func (v *SubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8900,10 +8357,8 @@ func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscribeRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8951,11 +8406,9 @@ func (v *Task) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Task) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8963,10 +8416,8 @@ func (v *Task) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Task) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9003,11 +8454,9 @@ func (v *TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9015,10 +8464,8 @@ func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TaskAugmentedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9051,11 +8498,9 @@ func (v *TaskAugmentedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9063,10 +8508,8 @@ func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TaskAugmentedRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9096,11 +8539,9 @@ func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9108,10 +8549,8 @@ func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TaskMetadata) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9120,10 +8559,12 @@ func (v *TaskMetadata) Validate() error {
 
 // TaskStatusNotification is an optional notification from the receiver to the requestor, informing
 // them that a task's status has changed. Receivers are not required to send these notifications.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/tasks/status"; the type writes it.
 type TaskStatusNotification struct {
 	Params TaskStatusNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/tasks/status": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9143,11 +8584,9 @@ func (v *TaskStatusNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9155,10 +8594,8 @@ func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TaskStatusNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9209,11 +8646,9 @@ func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9221,10 +8656,8 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TaskStatusNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9234,6 +8667,8 @@ func (v *TaskStatusNotificationParams) Validate() error {
 // TextContent is #/$defs/TextContent.
 //
 // Text provided to or from an LLM.
+//
+// Its "type" member is always "text"; the type writes it.
 type TextContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
 	// usage.
@@ -9242,7 +8677,6 @@ type TextContent struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// The text content of the message.
 	Text string `json:"text"`
-	// The "type" member is always "text": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9262,11 +8696,9 @@ func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9274,10 +8706,8 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9315,11 +8745,9 @@ func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9327,10 +8755,8 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9340,6 +8766,8 @@ func (v *TextResourceContents) Validate() error {
 // TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
 //
 // Schema for multiple-selection enumeration with display titles for each option.
+//
+// Its "type" member is always "array"; the type writes it.
 type TitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	Default []string `json:"default,omitempty"`
@@ -9353,7 +8781,6 @@ type TitledMultiSelectEnumSchema struct {
 	MinItems *int64 `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "array": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9373,11 +8800,9 @@ func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9385,10 +8810,8 @@ func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9420,11 +8843,9 @@ func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9432,10 +8853,8 @@ func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9443,7 +8862,7 @@ func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
-// /$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
+// #/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
 type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	// The constant enum value.
 	Const string `json:"const"`
@@ -9468,11 +8887,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9480,10 +8897,8 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) erro
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9493,6 +8908,8 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
 // TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
 //
 // Schema for single-selection enumeration with display titles for each option.
+//
+// Its "type" member is always "string"; the type writes it.
 type TitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default *string `json:"default,omitempty"`
@@ -9502,7 +8919,6 @@ type TitledSingleSelectEnumSchema struct {
 	OneOf []TitledSingleSelectEnumSchemaOneOfItem `json:"oneOf"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9522,11 +8938,9 @@ func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9534,10 +8948,8 @@ func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledSingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9545,7 +8957,7 @@ func (v *TitledSingleSelectEnumSchema) Validate() error {
 }
 
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
-// /$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
+// #/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
 type TitledSingleSelectEnumSchemaOneOfItem struct {
 	// The enum value.
 	Const string `json:"const"`
@@ -9570,11 +8982,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9582,10 +8992,8 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9657,11 +9065,9 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Tool) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9669,10 +9075,8 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Tool) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9733,11 +9137,9 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9745,10 +9147,8 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9780,11 +9180,9 @@ func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9792,10 +9190,8 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolChoice) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9829,11 +9225,9 @@ func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9841,10 +9235,8 @@ func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ToolChoiceMode) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9881,11 +9273,9 @@ func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9893,10 +9283,8 @@ func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolExecution) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9933,11 +9321,9 @@ func (v ToolExecutionTaskSupport) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9945,10 +9331,8 @@ func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ToolExecutionTaskSupport) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9956,11 +9340,12 @@ func (v ToolExecutionTaskSupport) Validate() error {
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolInputSchema struct {
 	Schema     *string                    `json:"$schema,omitempty"`
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9980,11 +9365,9 @@ func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9992,10 +9375,8 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolInputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10005,10 +9386,12 @@ func (v *ToolInputSchema) Validate() error {
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
 // that the list of tools it offers has changed. This may be issued by servers without any previous
 // subscription from the client.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/tools/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10028,11 +9411,9 @@ func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10040,10 +9421,8 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10056,11 +9435,12 @@ func (v *ToolListChangedNotification) Validate() error {
 //
 // Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
 // Currently restricted to type: "object" at the root level.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolOutputSchema struct {
 	Schema     *string                    `json:"$schema,omitempty"`
 	Properties map[string]json.RawMessage `json:"properties,omitempty"`
 	Required   []string                   `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10080,11 +9460,9 @@ func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10092,10 +9470,8 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolOutputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10103,6 +9479,8 @@ func (v *ToolOutputSchema) Validate() error {
 }
 
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
+//
+// Its "type" member is always "tool_result"; the type writes it.
 type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
@@ -10128,7 +9506,6 @@ type ToolResultContent struct {
 	//
 	// This MUST match the ID from a previous ToolUseContent.
 	ToolUseID string `json:"toolUseId"`
-	// The "type" member is always "tool_result": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10148,11 +9525,9 @@ func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10160,10 +9535,8 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10171,6 +9544,8 @@ func (v *ToolResultContent) Validate() error {
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
+//
+// Its "type" member is always "tool_use"; the type writes it.
 type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -10186,7 +9561,6 @@ type ToolUseContent struct {
 	Input json.RawMessage `json:"input"`
 	// The name of the tool to call.
 	Name string `json:"name"`
-	// The "type" member is always "tool_use": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10206,11 +9580,9 @@ func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10218,10 +9590,8 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolUseContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10230,10 +9600,11 @@ func (v *ToolUseContent) Validate() error {
 
 // URLElicitationRequiredError is an error response that indicates that the server requires the client
 // to provide additional information via an elicitation request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type URLElicitationRequiredError struct {
 	Error URLElicitationRequiredErrorError `json:"error"`
 	ID    RequestId                        `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10253,11 +9624,9 @@ func (v *URLElicitationRequiredError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10265,10 +9634,8 @@ func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *URLElicitationRequiredError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10276,12 +9643,13 @@ func (v *URLElicitationRequiredError) Validate() error {
 }
 
 // URLElicitationRequiredErrorError is the schema at
-// /$defs/URLElicitationRequiredError/properties/error.
+// #/$defs/URLElicitationRequiredError/properties/error.
+//
+// Its "code" member is always -32042; the type writes it.
 type URLElicitationRequiredErrorError struct {
 	Data URLElicitationRequiredErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32042: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10301,11 +9669,9 @@ func (v *URLElicitationRequiredErrorError) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10313,10 +9679,8 @@ func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *URLElicitationRequiredErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10324,7 +9688,7 @@ func (v *URLElicitationRequiredErrorError) Validate() error {
 }
 
 // URLElicitationRequiredErrorErrorData is the schema at
-// /$defs/URLElicitationRequiredError/properties/error/allOf/1/properties/data.
+// #/$defs/URLElicitationRequiredError/properties/error/allOf/1/properties/data.
 type URLElicitationRequiredErrorErrorData struct {
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -10346,11 +9710,9 @@ func (v *URLElicitationRequiredErrorErrorData) AppendJSON(b []byte) ([]byte, err
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10358,10 +9720,8 @@ func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *URLElicitationRequiredErrorErrorData) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10372,11 +9732,13 @@ func (v *URLElicitationRequiredErrorErrorData) Validate() error {
 //
 // Sent from the client to request cancellation of resources/updated notifications from the server.
 // This should follow a previous resources/subscribe request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
 	ID     RequestId                `json:"id"`
 	Params UnsubscribeRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/unsubscribe": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10396,11 +9758,9 @@ func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10408,10 +9768,8 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10446,11 +9804,9 @@ func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10458,10 +9814,8 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10494,11 +9848,9 @@ func (v *UnsubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10506,10 +9858,8 @@ func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsubscribeRequestParamsMeta) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10519,6 +9869,8 @@ func (v *UnsubscribeRequestParamsMeta) Validate() error {
 // UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
 //
 // Schema for multiple-selection enumeration without display titles for options.
+//
+// Its "type" member is always "array"; the type writes it.
 type UntitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	Default []string `json:"default,omitempty"`
@@ -10532,7 +9884,6 @@ type UntitledMultiSelectEnumSchema struct {
 	MinItems *int64 `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "array": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10552,11 +9903,9 @@ func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10564,10 +9913,8 @@ func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10577,10 +9924,11 @@ func (v *UntitledMultiSelectEnumSchema) Validate() error {
 // UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
 //
 // Schema for the array items.
+//
+// Its "type" member is always "string"; the type writes it.
 type UntitledMultiSelectEnumSchemaItems struct {
 	// Array of enum values to choose from.
 	Enum []string `json:"enum"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10600,11 +9948,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10612,10 +9958,8 @@ func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10625,6 +9969,8 @@ func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
 // UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
 //
 // Schema for single-selection enumeration without display titles for options.
+//
+// Its "type" member is always "string"; the type writes it.
 type UntitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default *string `json:"default,omitempty"`
@@ -10634,7 +9980,6 @@ type UntitledSingleSelectEnumSchema struct {
 	Enum []string `json:"enum"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10654,11 +9999,9 @@ func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10666,10 +10009,8 @@ func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10830,10 +10171,8 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-/*
-NewValue returns a new zero value of the Go type of the named schema
+// NewValue returns a new zero value of the Go type of the named schema
 // definition, and false if there is no such definition.
-*/
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

@@ -2606,7 +2606,8 @@ func rawCheck7(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck8 checks one JSON value against #/$defs/ClientCapabilities/properties/experimental/additionalProperties.
+// rawCheck8 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/experimental/additionalProperties.
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2631,7 +2632,8 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+// rawCheck9 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2656,7 +2658,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+// rawCheck10 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2681,7 +2684,8 @@ func rawCheck10(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck11 checks one JSON value against #/$defs/ClientCapabilities/properties/sampling/properties/context.
+// rawCheck11 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/sampling/properties/context.
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2706,7 +2710,8 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against #/$defs/ClientCapabilities/properties/sampling/properties/tools.
+// rawCheck12 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/sampling/properties/tools.
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2731,7 +2736,8 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against #/$defs/ClientCapabilities/properties/tasks/properties/cancel.
+// rawCheck13 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/tasks/properties/cancel.
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2756,7 +2762,8 @@ func rawCheck13(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck14 checks one JSON value against #/$defs/ClientCapabilities/properties/tasks/properties/list.
+// rawCheck14 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/tasks/properties/list.
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2781,7 +2788,8 @@ func rawCheck14(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck15 checks one JSON value against #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create.
+// rawCheck15 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create.
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2806,7 +2814,8 @@ func rawCheck15(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck16 checks one JSON value against #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage.
+// rawCheck16 checks one JSON value against
+// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage.
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3681,7 +3690,8 @@ func rawCheck50(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck51 checks one JSON value against #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
+// rawCheck51 checks one JSON value against
+// #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
 func rawCheck51(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3731,7 +3741,8 @@ func rawCheck52(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck53 checks one JSON value against #/$defs/ServerCapabilities/properties/tasks/properties/cancel.
+// rawCheck53 checks one JSON value against
+// #/$defs/ServerCapabilities/properties/tasks/properties/cancel.
 func rawCheck53(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3756,7 +3767,8 @@ func rawCheck53(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck54 checks one JSON value against #/$defs/ServerCapabilities/properties/tasks/properties/list.
+// rawCheck54 checks one JSON value against
+// #/$defs/ServerCapabilities/properties/tasks/properties/list.
 func rawCheck54(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3781,7 +3793,8 @@ func rawCheck54(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck55 checks one JSON value against #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call.
+// rawCheck55 checks one JSON value against
+// #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call.
 func rawCheck55(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3881,7 +3894,8 @@ func rawCheck58(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck59 checks one JSON value against #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// rawCheck59 checks one JSON value against
+// #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
 func rawCheck59(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3906,7 +3920,8 @@ func rawCheck59(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck60 checks one JSON value against #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
+// rawCheck60 checks one JSON value against
+// #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
 func rawCheck60(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -4036,22 +4051,26 @@ func rawCheck65(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck66 checks one JSON value against #/$defs/BlobResourceContents/properties/_meta/additionalProperties.
+// rawCheck66 checks one JSON value against
+// #/$defs/BlobResourceContents/properties/_meta/additionalProperties.
 func rawCheck66(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck67 checks one JSON value against #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
+// rawCheck67 checks one JSON value against
+// #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
 func rawCheck67(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck68 checks one JSON value against #/$defs/CallToolResult/properties/_meta/additionalProperties.
+// rawCheck68 checks one JSON value against
+// #/$defs/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck68(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck69 checks one JSON value against #/$defs/CallToolResult/properties/structuredContent/additionalProperties.
+// rawCheck69 checks one JSON value against
+// #/$defs/CallToolResult/properties/structuredContent/additionalProperties.
 func rawCheck69(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4061,22 +4080,26 @@ func rawCheck70(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck71 checks one JSON value against #/$defs/CancelledNotificationParams/properties/_meta/additionalProperties.
+// rawCheck71 checks one JSON value against
+// #/$defs/CancelledNotificationParams/properties/_meta/additionalProperties.
 func rawCheck71(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck72 checks one JSON value against #/$defs/CompleteResult/properties/_meta/additionalProperties.
+// rawCheck72 checks one JSON value against
+// #/$defs/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck72(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck73 checks one JSON value against #/$defs/CreateMessageResult/properties/_meta/additionalProperties.
+// rawCheck73 checks one JSON value against
+// #/$defs/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck73(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck74 checks one JSON value against #/$defs/CreateTaskResult/properties/_meta/additionalProperties.
+// rawCheck74 checks one JSON value against
+// #/$defs/CreateTaskResult/properties/_meta/additionalProperties.
 func rawCheck74(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4086,17 +4109,20 @@ func rawCheck75(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck76 checks one JSON value against #/$defs/EmbeddedResource/properties/_meta/additionalProperties.
+// rawCheck76 checks one JSON value against
+// #/$defs/EmbeddedResource/properties/_meta/additionalProperties.
 func rawCheck76(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck77 checks one JSON value against #/$defs/GetPromptResult/properties/_meta/additionalProperties.
+// rawCheck77 checks one JSON value against
+// #/$defs/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck77(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck78 checks one JSON value against #/$defs/GetTaskPayloadResult/properties/_meta/additionalProperties.
+// rawCheck78 checks one JSON value against
+// #/$defs/GetTaskPayloadResult/properties/_meta/additionalProperties.
 func rawCheck78(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4106,72 +4132,86 @@ func rawCheck79(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck80 checks one JSON value against #/$defs/InitializeResult/properties/_meta/additionalProperties.
+// rawCheck80 checks one JSON value against
+// #/$defs/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck80(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck81 checks one JSON value against #/$defs/JSONRPCNotification/properties/params/additionalProperties.
+// rawCheck81 checks one JSON value against
+// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
 func rawCheck81(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck82 checks one JSON value against #/$defs/JSONRPCRequest/properties/params/additionalProperties.
+// rawCheck82 checks one JSON value against
+// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
 func rawCheck82(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck83 checks one JSON value against #/$defs/ListPromptsResult/properties/_meta/additionalProperties.
+// rawCheck83 checks one JSON value against
+// #/$defs/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck83(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck84 checks one JSON value against #/$defs/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// rawCheck84 checks one JSON value against
+// #/$defs/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck84(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck85 checks one JSON value against #/$defs/ListResourcesResult/properties/_meta/additionalProperties.
+// rawCheck85 checks one JSON value against
+// #/$defs/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck85(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck86 checks one JSON value against #/$defs/ListRootsResult/properties/_meta/additionalProperties.
+// rawCheck86 checks one JSON value against
+// #/$defs/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck86(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck87 checks one JSON value against #/$defs/ListTasksResult/properties/_meta/additionalProperties.
+// rawCheck87 checks one JSON value against
+// #/$defs/ListTasksResult/properties/_meta/additionalProperties.
 func rawCheck87(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck88 checks one JSON value against #/$defs/ListToolsResult/properties/_meta/additionalProperties.
+// rawCheck88 checks one JSON value against
+// #/$defs/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck88(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck89 checks one JSON value against #/$defs/LoggingMessageNotificationParams/properties/_meta/additionalProperties.
+// rawCheck89 checks one JSON value against
+// #/$defs/LoggingMessageNotificationParams/properties/_meta/additionalProperties.
 func rawCheck89(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck90 checks one JSON value against #/$defs/Notification/properties/params/additionalProperties.
+// rawCheck90 checks one JSON value against
+// #/$defs/Notification/properties/params/additionalProperties.
 func rawCheck90(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck91 checks one JSON value against #/$defs/NotificationParams/properties/_meta/additionalProperties.
+// rawCheck91 checks one JSON value against
+// #/$defs/NotificationParams/properties/_meta/additionalProperties.
 func rawCheck91(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck92 checks one JSON value against #/$defs/PaginatedResult/properties/_meta/additionalProperties.
+// rawCheck92 checks one JSON value against
+// #/$defs/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck92(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck93 checks one JSON value against #/$defs/ProgressNotificationParams/properties/_meta/additionalProperties.
+// rawCheck93 checks one JSON value against
+// #/$defs/ProgressNotificationParams/properties/_meta/additionalProperties.
 func rawCheck93(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4181,7 +4221,8 @@ func rawCheck94(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck95 checks one JSON value against #/$defs/ReadResourceResult/properties/_meta/additionalProperties.
+// rawCheck95 checks one JSON value against
+// #/$defs/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck95(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4196,7 +4237,8 @@ func rawCheck97(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck98 checks one JSON value against #/$defs/ResourceContents/properties/_meta/additionalProperties.
+// rawCheck98 checks one JSON value against
+// #/$defs/ResourceContents/properties/_meta/additionalProperties.
 func rawCheck98(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4206,12 +4248,14 @@ func rawCheck99(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck100 checks one JSON value against #/$defs/ResourceTemplate/properties/_meta/additionalProperties.
+// rawCheck100 checks one JSON value against
+// #/$defs/ResourceTemplate/properties/_meta/additionalProperties.
 func rawCheck100(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck101 checks one JSON value against #/$defs/ResourceUpdatedNotificationParams/properties/_meta/additionalProperties.
+// rawCheck101 checks one JSON value against
+// #/$defs/ResourceUpdatedNotificationParams/properties/_meta/additionalProperties.
 func rawCheck101(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4221,7 +4265,8 @@ func rawCheck102(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck103 checks one JSON value against #/$defs/SamplingMessage/properties/_meta/additionalProperties.
+// rawCheck103 checks one JSON value against
+// #/$defs/SamplingMessage/properties/_meta/additionalProperties.
 func rawCheck103(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4231,7 +4276,8 @@ func rawCheck104(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck105 checks one JSON value against #/$defs/TextResourceContents/properties/_meta/additionalProperties.
+// rawCheck105 checks one JSON value against
+// #/$defs/TextResourceContents/properties/_meta/additionalProperties.
 func rawCheck105(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -4241,22 +4287,26 @@ func rawCheck106(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck107 checks one JSON value against #/$defs/ToolResultContent/properties/_meta/additionalProperties.
+// rawCheck107 checks one JSON value against
+// #/$defs/ToolResultContent/properties/_meta/additionalProperties.
 func rawCheck107(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck108 checks one JSON value against #/$defs/ToolResultContent/properties/structuredContent/additionalProperties.
+// rawCheck108 checks one JSON value against
+// #/$defs/ToolResultContent/properties/structuredContent/additionalProperties.
 func rawCheck108(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck109 checks one JSON value against #/$defs/ToolUseContent/properties/_meta/additionalProperties.
+// rawCheck109 checks one JSON value against
+// #/$defs/ToolUseContent/properties/_meta/additionalProperties.
 func rawCheck109(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck110 checks one JSON value against #/$defs/ToolUseContent/properties/input/additionalProperties.
+// rawCheck110 checks one JSON value against
+// #/$defs/ToolUseContent/properties/input/additionalProperties.
 func rawCheck110(d *decoder, s *vstate) {
 	d.skip()
 }

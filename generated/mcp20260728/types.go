@@ -43,11 +43,9 @@ func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Annotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -55,10 +53,8 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Annotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -68,6 +64,8 @@ func (v *Annotations) Validate() error {
 // AudioContent is #/$defs/AudioContent.
 //
 // Audio provided to or from an LLM.
+//
+// Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional annotations for the client.
@@ -76,7 +74,6 @@ type AudioContent struct {
 	Data string `json:"data"`
 	// The MIME type of the audio. Different providers may support different audio types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "audio": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -96,11 +93,9 @@ func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -108,10 +103,8 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *AudioContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -151,11 +144,9 @@ func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -163,10 +154,8 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BaseMetadata) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -201,11 +190,9 @@ func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -213,10 +200,8 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BlobResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -224,11 +209,12 @@ func (v *BlobResourceContents) Validate() error {
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
+//
+// Its "type" member is always "boolean"; the type writes it.
 type BooleanSchema struct {
 	Default     *bool   `json:"default,omitempty"`
 	Description *string `json:"description,omitempty"`
 	Title       *string `json:"title,omitempty"`
-	// The "type" member is always "boolean": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -248,11 +234,9 @@ func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -260,10 +244,8 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *BooleanSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -300,11 +282,9 @@ func (v CacheScope) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CacheScope) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -312,10 +292,8 @@ func (v *CacheScope) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CacheScope) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -372,11 +350,9 @@ func (v *CacheableResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CacheableResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -384,10 +360,8 @@ func (v *CacheableResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CacheableResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -397,11 +371,13 @@ func (v *CacheableResult) Validate() error {
 // CallToolRequest is #/$defs/CallToolRequest.
 //
 // Used by the client to invoke a tool provided by the server.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
 	ID     RequestId             `json:"id"`
 	Params CallToolRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tools/call": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -421,11 +397,9 @@ func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -433,10 +407,8 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -473,11 +445,9 @@ func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -485,10 +455,8 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -545,11 +513,9 @@ func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -557,10 +523,8 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -569,10 +533,11 @@ func (v *CallToolResult) Validate() error {
 
 // CallToolResultResponse is a successful response from the server for a {@link
 // CallToolRequesttools/call} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type CallToolResultResponse struct {
 	ID     RequestId                    `json:"id"`
 	Result CallToolResultResponseResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -592,11 +557,9 @@ func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -604,25 +567,25 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CallToolResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CallToolResultResponseResult is the schema at /$defs/CallToolResultResponse/properties/result.
+// CallToolResultResponseResult is the schema at #/$defs/CallToolResultResponse/properties/result.
 //
-// A JSON value is a CallToolResultResponseResult when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CallToolResultResponseResult when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *InputRequiredResult, *CallToolResult.
 type CallToolResultResponseResult struct {
 	Value CallToolResultResponseResultValue
 }
 
-// CallToolResultResponseResultValue is implemented by the branches of CallToolResultResponseResult: *InputRequiredResult, *CallToolResult.
+// CallToolResultResponseResultValue is implemented by the branches of CallToolResultResponseResult:
+// *InputRequiredResult, *CallToolResult.
 type CallToolResultResponseResultValue interface {
 	isCallToolResultResponseResult()
 	encodeJSON(e *encoder)
@@ -644,11 +607,9 @@ func (v CallToolResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CallToolResultResponseResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -656,10 +617,8 @@ func (v *CallToolResultResponseResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CallToolResultResponseResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -681,10 +640,12 @@ func (v CallToolResultResponseResult) Validate() error {
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD
 // cease.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -704,11 +665,9 @@ func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -716,10 +675,8 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -757,11 +714,9 @@ func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -769,10 +724,8 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CancelledNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -815,11 +768,9 @@ func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -827,10 +778,8 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -859,11 +808,9 @@ func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -871,10 +818,8 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesElicitation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -906,11 +851,9 @@ func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -918,10 +861,8 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientCapabilitiesSampling) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -943,10 +884,12 @@ func (v *ClientCapabilitiesSampling) Validate() error {
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD
 // cease.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/cancelled"; the type writes it.
 type ClientNotification struct {
 	Params CancelledNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/cancelled": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -966,11 +909,9 @@ func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -978,10 +919,8 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ClientNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -990,13 +929,19 @@ func (v *ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
+// the
+// branch: one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest,
+// *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest,
+// *ListToolsRequest, *CallToolRequest, *CompleteRequest.
 type ClientRequest struct {
 	Value ClientRequestValue
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest.
+// ClientRequestValue is implemented by the branches of ClientRequest: *DiscoverRequest,
+// *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
+// *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *CompleteRequest.
 type ClientRequestValue interface {
 	isClientRequest()
 	encodeJSON(e *encoder)
@@ -1026,11 +971,9 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1038,10 +981,8 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ClientRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1054,11 +995,13 @@ func (v ClientRequest) Validate() error {
 type ClientResult = Result
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "completion/complete"; the type writes it.
 type CompleteRequest struct {
 	ID     RequestId             `json:"id"`
 	Params CompleteRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "completion/complete": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1078,11 +1021,9 @@ func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1090,10 +1031,8 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1129,11 +1068,9 @@ func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1141,10 +1078,8 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1176,11 +1111,9 @@ func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1188,10 +1121,8 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1220,11 +1151,9 @@ func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1232,25 +1161,25 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteRequestParamsContext) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteRequestParamsRef is the schema at /$defs/CompleteRequestParams/properties/ref.
+// CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRef struct {
 	Value CompleteRequestParamsRefValue
 }
 
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef: *PromptReference, *ResourceTemplateReference.
+// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
+// *PromptReference, *ResourceTemplateReference.
 type CompleteRequestParamsRefValue interface {
 	isCompleteRequestParamsRef()
 	encodeJSON(e *encoder)
@@ -1272,11 +1201,9 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1284,10 +1211,8 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CompleteRequestParamsRef) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1326,11 +1251,9 @@ func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1338,17 +1261,15 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CompleteResultCompletion is the schema at /$defs/CompleteResult/properties/completion.
+// CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current
 	// response, even if the exact total is unknown.
@@ -1377,11 +1298,9 @@ func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1389,10 +1308,8 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultCompletion) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1401,10 +1318,11 @@ func (v *CompleteResultCompletion) Validate() error {
 
 // CompleteResultResponse is a successful response from the server for a {@link
 // CompleteRequestcompletion/complete} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type CompleteResultResponse struct {
 	ID     RequestId      `json:"id"`
 	Result CompleteResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1424,11 +1342,9 @@ func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1436,10 +1352,8 @@ func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CompleteResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1454,7 +1368,8 @@ type ContentBlock struct {
 	Value ContentBlockValue
 }
 
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
+// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
+// *AudioContent, *ResourceLink, *EmbeddedResource.
 type ContentBlockValue interface {
 	isContentBlock()
 	encodeJSON(e *encoder)
@@ -1479,11 +1394,9 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1491,10 +1404,8 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ContentBlock) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1504,9 +1415,10 @@ func (v ContentBlock) Validate() error {
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
 // full discretion over which model to select. The client should also inform the user before beginning
 // sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+//
+// Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
-	// The "method" member is always "sampling/createMessage": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1526,11 +1438,9 @@ func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1538,10 +1448,8 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1604,11 +1512,9 @@ func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1616,10 +1522,8 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1655,11 +1559,9 @@ func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1667,10 +1569,8 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1716,11 +1616,9 @@ func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1728,25 +1626,27 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *CreateMessageResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// CreateMessageResultContent is the schema at /$defs/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// CreateMessageResultContentArray.
 type CreateMessageResultContent struct {
 	Value CreateMessageResultContentValue
 }
 
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray.
+// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
+// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// CreateMessageResultContentArray.
 type CreateMessageResultContentValue interface {
 	isCreateMessageResultContent()
 	encodeJSON(e *encoder)
@@ -1772,11 +1672,9 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1784,10 +1682,8 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1795,7 +1691,7 @@ func (v CreateMessageResultContent) Validate() error {
 }
 
 // CreateMessageResultContentArray is the schema at
-// /$defs/CreateMessageResult/properties/content/anyOf/5.
+// #/$defs/CreateMessageResult/properties/content/anyOf/5.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
 // MarshalJSON encodes v as JSON.
@@ -1810,11 +1706,9 @@ func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1822,10 +1716,8 @@ func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v CreateMessageResultContentArray) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1847,11 +1739,9 @@ func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Cursor) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1859,10 +1749,8 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Cursor) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1873,11 +1761,13 @@ func (v Cursor) Validate() error {
 // protocol versions, capabilities, and other metadata. Servers **MUST**
 // implement `server/discover`. Clients **MAY** call it but are not required
 // to — version negotiation can also happen inline via per-request `_meta`.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "server/discover"; the type writes it.
 type DiscoverRequest struct {
 	ID     RequestId     `json:"id"`
 	Params RequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "server/discover": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -1897,11 +1787,9 @@ func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1909,10 +1797,8 @@ func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *DiscoverRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -1982,11 +1868,9 @@ func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -1994,10 +1878,8 @@ func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *DiscoverResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2006,10 +1888,11 @@ func (v *DiscoverResult) Validate() error {
 
 // DiscoverResultResponse is a successful response from the server for a {@link
 // DiscoverRequestserver/discover} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type DiscoverResultResponse struct {
 	ID     RequestId      `json:"id"`
 	Result DiscoverResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2029,11 +1912,9 @@ func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2041,10 +1922,8 @@ func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *DiscoverResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2053,9 +1932,10 @@ func (v *DiscoverResultResponse) Validate() error {
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
 // client.
+//
+// Its "method" member is always "elicitation/create"; the type writes it.
 type ElicitRequest struct {
 	Params ElicitRequestParams `json:"params"`
-	// The "method" member is always "elicitation/create": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2075,11 +1955,9 @@ func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2087,10 +1965,8 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2128,11 +2004,9 @@ func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2140,10 +2014,8 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestFormParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2152,11 +2024,12 @@ func (v *ElicitRequestFormParams) Validate() error {
 
 // ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
+//
+// Its "type" member is always "object"; the type writes it.
 type ElicitRequestFormParamsRequestedSchema struct {
 	Schema     *string                              `json:"$schema,omitempty"`
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
 	Required   []string                             `json:"required,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2176,11 +2049,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, e
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2188,10 +2059,8 @@ func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2201,13 +2070,15 @@ func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
 // via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *ElicitRequestFormParams, *ElicitRequestURLParams.
 type ElicitRequestParams struct {
 	Value ElicitRequestParamsValue
 }
 
-// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams: *ElicitRequestFormParams, *ElicitRequestURLParams.
+// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams:
+// *ElicitRequestFormParams, *ElicitRequestURLParams.
 type ElicitRequestParamsValue interface {
 	isElicitRequestParams()
 	encodeJSON(e *encoder)
@@ -2229,11 +2100,9 @@ func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2241,10 +2110,8 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2253,12 +2120,13 @@ func (v ElicitRequestParams) Validate() error {
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
 // URL in the client.
+//
+// Its "mode" member is always "url"; the type writes it.
 type ElicitRequestURLParams struct {
 	// The message to present to the user explaining why the interaction is needed.
 	Message string `json:"message"`
 	// The URL that the user should navigate to.
 	URL string `json:"url"`
-	// The "mode" member is always "url": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2278,11 +2146,9 @@ func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2290,10 +2156,8 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitRequestURLParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2331,11 +2195,9 @@ func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2343,10 +2205,8 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ElicitResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2378,11 +2238,9 @@ func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2390,10 +2248,8 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultAction) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2401,9 +2257,10 @@ func (v ElicitResultAction) Validate() error {
 }
 
 // ElicitResultContentValue is the schema at
-// /$defs/ElicitResult/properties/content/additionalProperties.
+// #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent member).
+// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent
+// member).
 type ElicitResultContentValue struct {
 	kind kind
 	arr  []string
@@ -2475,11 +2332,9 @@ func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2487,10 +2342,8 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ElicitResultContentValue) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2501,12 +2354,13 @@ func (v ElicitResultContentValue) Validate() error {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
+//
+// Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
 	Resource    EmbeddedResourceResource `json:"resource"`
-	// The "type" member is always "resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2526,11 +2380,9 @@ func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2538,25 +2390,25 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *EmbeddedResource) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// EmbeddedResourceResource is the schema at /$defs/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResource struct {
 	Value EmbeddedResourceResourceValue
 }
 
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource: *TextResourceContents, *BlobResourceContents.
+// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
+// *TextResourceContents, *BlobResourceContents.
 type EmbeddedResourceResourceValue interface {
 	isEmbeddedResourceResource()
 	encodeJSON(e *encoder)
@@ -2578,11 +2430,9 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2590,10 +2440,8 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EmbeddedResourceResource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2608,12 +2456,15 @@ type EmptyResult = Result
 // EnumSchema is the EnumSchema definition of the schema.
 //
 // A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
 type EnumSchema struct {
 	Value EnumSchemaValue
 }
 
-// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type EnumSchemaValue interface {
 	isEnumSchema()
 	encodeJSON(e *encoder)
@@ -2638,11 +2489,9 @@ func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2650,10 +2499,8 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v EnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2688,11 +2535,9 @@ func (v *Error) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Error) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2700,10 +2545,8 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Error) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2713,11 +2556,13 @@ func (v *Error) Validate() error {
 // GetPromptRequest is #/$defs/GetPromptRequest.
 //
 // Used by the client to get a prompt provided by the server.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
 	ID     RequestId              `json:"id"`
 	Params GetPromptRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "prompts/get": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2737,11 +2582,9 @@ func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2749,10 +2592,8 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2789,11 +2630,9 @@ func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2801,10 +2640,8 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2845,11 +2682,9 @@ func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2857,10 +2692,8 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2869,10 +2702,11 @@ func (v *GetPromptResult) Validate() error {
 
 // GetPromptResultResponse is a successful response from the server for a {@link
 // GetPromptRequestprompts/get} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type GetPromptResultResponse struct {
 	ID     RequestId                     `json:"id"`
 	Result GetPromptResultResponseResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2892,11 +2726,9 @@ func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2904,25 +2736,25 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *GetPromptResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// GetPromptResultResponseResult is the schema at /$defs/GetPromptResultResponse/properties/result.
+// GetPromptResultResponseResult is the schema at #/$defs/GetPromptResultResponse/properties/result.
 //
-// A JSON value is a GetPromptResultResponseResult when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a GetPromptResultResponseResult when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *InputRequiredResult, *GetPromptResult.
 type GetPromptResultResponseResult struct {
 	Value GetPromptResultResponseResultValue
 }
 
-// GetPromptResultResponseResultValue is implemented by the branches of GetPromptResultResponseResult: *InputRequiredResult, *GetPromptResult.
+// GetPromptResultResponseResultValue is implemented by the branches of GetPromptResultResponseResult:
+// *InputRequiredResult, *GetPromptResult.
 type GetPromptResultResponseResultValue interface {
 	isGetPromptResultResponseResult()
 	encodeJSON(e *encoder)
@@ -2944,11 +2776,9 @@ func (v GetPromptResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *GetPromptResultResponseResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -2956,10 +2786,8 @@ func (v *GetPromptResultResponseResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v GetPromptResultResponseResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -2972,10 +2800,11 @@ func (v GetPromptResultResponseResult) Validate() error {
 // headers do not match the corresponding values in the request body, or
 // because required headers are missing or malformed. For HTTP, the response
 // status code MUST be `400 Bad Request`.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type HeaderMismatchError struct {
 	Error HeaderMismatchErrorError `json:"error"`
 	ID    RequestId                `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -2995,11 +2824,9 @@ func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3007,22 +2834,21 @@ func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *HeaderMismatchError) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// HeaderMismatchErrorError is the schema at /$defs/HeaderMismatchError/properties/error.
+// HeaderMismatchErrorError is the schema at #/$defs/HeaderMismatchError/properties/error.
+//
+// Its "code" member is always -32020; the type writes it.
 type HeaderMismatchErrorError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32020: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3042,11 +2868,9 @@ func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3054,10 +2878,8 @@ func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *HeaderMismatchErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3109,11 +2931,9 @@ func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Icon) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3121,10 +2941,8 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Icon) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3158,11 +2976,9 @@ func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *IconTheme) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3170,10 +2986,8 @@ func (v *IconTheme) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v IconTheme) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3210,11 +3024,9 @@ func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Icons) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3222,10 +3034,8 @@ func (v *Icons) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Icons) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3233,6 +3043,8 @@ func (v *Icons) Validate() error {
 }
 
 // ImageContent is an image provided to or from an LLM.
+//
+// Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional annotations for the client.
@@ -3241,7 +3053,6 @@ type ImageContent struct {
 	Data string `json:"data"`
 	// The MIME type of the image. Different providers may support different image types.
 	MIMEType string `json:"mimeType"`
-	// The "type" member is always "image": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3261,11 +3072,9 @@ func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3273,10 +3082,8 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ImageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3334,11 +3141,9 @@ func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Implementation) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3346,10 +3151,8 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Implementation) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3364,7 +3167,8 @@ type InputRequest struct {
 	Value InputRequestValue
 }
 
-// InputRequestValue is implemented by the branches of InputRequest: *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
+// InputRequestValue is implemented by the branches of InputRequest: *CreateMessageRequest,
+// *ListRootsRequest, *ElicitRequest.
 type InputRequestValue interface {
 	isInputRequest()
 	encodeJSON(e *encoder)
@@ -3387,11 +3191,9 @@ func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3399,10 +3201,8 @@ func (v *InputRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v InputRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3425,11 +3225,9 @@ func (v InputRequests) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputRequests) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3437,10 +3235,8 @@ func (v *InputRequests) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v InputRequests) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3483,11 +3279,9 @@ func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3495,10 +3289,8 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InputRequiredResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3507,13 +3299,15 @@ func (v *InputRequiredResult) Validate() error {
 
 // InputResponse is the InputResponse definition of the schema.
 //
-// A JSON value is a InputResponse when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a InputResponse when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *CreateMessageResult, *ListRootsResult, *ElicitResult.
 type InputResponse struct {
 	Value InputResponseValue
 }
 
-// InputResponseValue is implemented by the branches of InputResponse: *CreateMessageResult, *ListRootsResult, *ElicitResult.
+// InputResponseValue is implemented by the branches of InputResponse: *CreateMessageResult,
+// *ListRootsResult, *ElicitResult.
 type InputResponseValue interface {
 	isInputResponse()
 	encodeJSON(e *encoder)
@@ -3536,11 +3330,9 @@ func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3548,10 +3340,8 @@ func (v *InputResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v InputResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3582,11 +3372,9 @@ func (v *InputResponseRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3594,10 +3382,8 @@ func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InputResponseRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3621,11 +3407,9 @@ func (v InputResponses) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InputResponses) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3633,10 +3417,8 @@ func (v *InputResponses) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v InputResponses) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3646,13 +3428,14 @@ func (v InputResponses) Validate() error {
 // InternalError is a JSON-RPC error indicating that an internal error occurred on the receiver. This
 // error is returned when the receiver encounters an unexpected condition that prevents it from
 // fulfilling the request.
+//
+// Its "code" member is always -32603; the type writes it.
 type InternalError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g.
 	// detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32603: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3672,11 +3455,9 @@ func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InternalError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3684,10 +3465,8 @@ func (v *InternalError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InternalError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3705,13 +3484,14 @@ func (v *InternalError) Validate() error {
 // - **Logging**: Invalid log level
 // - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 // - **Sampling**: Missing tool result or tool results mixed with other content
+//
+// Its "code" member is always -32602; the type writes it.
 type InvalidParamsError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g.
 	// detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32602: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3731,11 +3511,9 @@ func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3743,10 +3521,8 @@ func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InvalidParamsError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3757,13 +3533,14 @@ func (v *InvalidParamsError) Validate() error {
 // This error is returned when the message structure does not conform to the JSON-RPC 2.0
 // specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`,
 // or using invalid types for these fields).
+//
+// Its "code" member is always -32600; the type writes it.
 type InvalidRequestError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g.
 	// detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32600: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3783,11 +3560,9 @@ func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3795,10 +3570,8 @@ func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *InvalidRequestError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3820,11 +3593,9 @@ func (v JSONArray) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONArray) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3832,10 +3603,8 @@ func (v *JSONArray) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONArray) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3859,11 +3628,9 @@ func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3871,10 +3638,8 @@ func (v *JSONObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3882,10 +3647,11 @@ func (v JSONObject) Validate() error {
 }
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCErrorResponse struct {
 	Error Error     `json:"error"`
 	ID    RequestId `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -3905,11 +3671,9 @@ func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3917,10 +3681,8 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCErrorResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3931,13 +3693,15 @@ func (v *JSONRPCErrorResponse) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCMessage struct {
 	Value JSONRPCMessageValue
 }
 
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
+// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
+// *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCMessageValue interface {
 	isJSONRPCMessage()
 	encodeJSON(e *encoder)
@@ -3961,11 +3725,9 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -3973,10 +3735,8 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -3984,10 +3744,11 @@ func (v JSONRPCMessage) Validate() error {
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCNotification struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4007,11 +3768,9 @@ func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4019,10 +3778,8 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4030,11 +3787,12 @@ func (v *JSONRPCNotification) Validate() error {
 }
 
 // JSONRPCRequest is a request that expects a response.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCRequest struct {
 	ID     RequestId       `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4054,11 +3812,9 @@ func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4066,10 +3822,8 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4078,13 +3832,15 @@ func (v *JSONRPCRequest) Validate() error {
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
-// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds
+// the
 // branch: one of *JSONRPCResultResponse, *JSONRPCErrorResponse.
 type JSONRPCResponse struct {
 	Value JSONRPCResponseValue
 }
 
-// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse, *JSONRPCErrorResponse.
+// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse,
+// *JSONRPCErrorResponse.
 type JSONRPCResponseValue interface {
 	isJSONRPCResponse()
 	encodeJSON(e *encoder)
@@ -4106,11 +3862,9 @@ func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4118,10 +3872,8 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONRPCResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4129,10 +3881,11 @@ func (v JSONRPCResponse) Validate() error {
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type JSONRPCResultResponse struct {
 	ID     RequestId `json:"id"`
 	Result Result    `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4152,11 +3905,9 @@ func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4164,10 +3915,8 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *JSONRPCResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4191,11 +3940,9 @@ func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *JSONValue) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4203,10 +3950,8 @@ func (v *JSONValue) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v JSONValue) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4217,6 +3962,8 @@ func (v JSONValue) Validate() error {
 //
 // Use {@link TitledSingleSelectEnumSchema} instead.
 // This interface will be removed in a future version.
+//
+// Its "type" member is always "string"; the type writes it.
 type LegacyTitledEnumSchema struct {
 	Default     *string  `json:"default,omitempty"`
 	Description *string  `json:"description,omitempty"`
@@ -4225,7 +3972,6 @@ type LegacyTitledEnumSchema struct {
 	// Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitempty"`
 	Title     *string  `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4245,11 +3991,9 @@ func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4257,10 +4001,8 @@ func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LegacyTitledEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4270,11 +4012,13 @@ func (v *LegacyTitledEnumSchema) Validate() error {
 // ListPromptsRequest is #/$defs/ListPromptsRequest.
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
 	ID     RequestId              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "prompts/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4294,11 +4038,9 @@ func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4306,10 +4048,8 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4371,11 +4111,9 @@ func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4383,10 +4121,8 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4395,10 +4131,11 @@ func (v *ListPromptsResult) Validate() error {
 
 // ListPromptsResultResponse is a successful response from the server for a {@link
 // ListPromptsRequestprompts/list} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListPromptsResultResponse struct {
 	ID     RequestId         `json:"id"`
 	Result ListPromptsResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4418,11 +4155,9 @@ func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4430,10 +4165,8 @@ func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListPromptsResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4443,11 +4176,13 @@ func (v *ListPromptsResultResponse) Validate() error {
 // ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
 //
 // Sent from the client to request a list of resource templates the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
 	ID     RequestId              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/templates/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4467,11 +4202,9 @@ func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4479,10 +4212,8 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4544,11 +4275,9 @@ func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4556,10 +4285,8 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4568,10 +4295,11 @@ func (v *ListResourceTemplatesResult) Validate() error {
 
 // ListResourceTemplatesResultResponse is a successful response from the server for a {@link
 // ListResourceTemplatesRequestresources/templates/list} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListResourceTemplatesResultResponse struct {
 	ID     RequestId                   `json:"id"`
 	Result ListResourceTemplatesResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4591,11 +4319,9 @@ func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, erro
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4603,10 +4329,8 @@ func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourceTemplatesResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4616,11 +4340,13 @@ func (v *ListResourceTemplatesResultResponse) Validate() error {
 // ListResourcesRequest is #/$defs/ListResourcesRequest.
 //
 // Sent from the client to request a list of resources the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
 	ID     RequestId              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4640,11 +4366,9 @@ func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4652,10 +4376,8 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4717,11 +4439,9 @@ func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4729,10 +4449,8 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4741,10 +4459,11 @@ func (v *ListResourcesResult) Validate() error {
 
 // ListResourcesResultResponse is a successful response from the server for a {@link
 // ListResourcesRequestresources/list} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListResourcesResultResponse struct {
 	ID     RequestId           `json:"id"`
 	Result ListResourcesResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4764,11 +4483,9 @@ func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4776,10 +4493,8 @@ func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListResourcesResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4795,9 +4510,10 @@ func (v *ListResourcesResultResponse) Validate() error {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
+//
+// Its "method" member is always "roots/list"; the type writes it.
 type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// The "method" member is always "roots/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4817,11 +4533,9 @@ func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4829,17 +4543,15 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ListRootsRequestParams is the schema at /$defs/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the schema at #/$defs/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4858,11 +4570,9 @@ func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4870,10 +4580,8 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4905,11 +4613,9 @@ func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4917,10 +4623,8 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListRootsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -4930,11 +4634,13 @@ func (v *ListRootsResult) Validate() error {
 // ListToolsRequest is #/$defs/ListToolsRequest.
 //
 // Sent from the client to request a list of tools the server has.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
 	ID     RequestId              `json:"id"`
 	Params PaginatedRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "tools/list": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -4954,11 +4660,9 @@ func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -4966,10 +4670,8 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5031,11 +4733,9 @@ func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5043,10 +4743,8 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5055,10 +4753,11 @@ func (v *ListToolsResult) Validate() error {
 
 // ListToolsResultResponse is a successful response from the server for a {@link
 // ListToolsRequesttools/list} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListToolsResultResponse struct {
 	ID     RequestId       `json:"id"`
 	Result ListToolsResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5078,11 +4777,9 @@ func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5090,10 +4787,8 @@ func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ListToolsResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5130,11 +4825,9 @@ func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5142,10 +4835,8 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v LoggingLevel) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5156,10 +4847,12 @@ func (v LoggingLevel) Validate() error {
 //
 // JSONRPCNotification of a log message passed from server to client. The client opts in by setting
 // `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/message": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5179,11 +4872,9 @@ func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5191,10 +4882,8 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5232,11 +4921,9 @@ func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5244,10 +4931,8 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *LoggingMessageNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5291,11 +4976,9 @@ func (v MetaObject) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MetaObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5303,10 +4986,8 @@ func (v *MetaObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v MetaObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5322,13 +5003,14 @@ func (v MetaObject) Validate() error {
 //
 // A request that requires a client capability the client did not declare is signalled instead by
 // {@link MissingRequiredClientCapabilityError} (`-32021`).
+//
+// Its "code" member is always -32601; the type writes it.
 type MethodNotFoundError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g.
 	// detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32601: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5348,11 +5030,9 @@ func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5360,10 +5040,8 @@ func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *MethodNotFoundError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5375,10 +5053,11 @@ func (v *MethodNotFoundError) Validate() error {
 // Returned when processing a request requires a capability the client did not
 // declare in `clientCapabilities`. For HTTP, the response status code MUST be
 // `400 Bad Request`.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorError `json:"error"`
 	ID    RequestId                                 `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5398,11 +5077,9 @@ func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, err
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5410,10 +5087,8 @@ func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *MissingRequiredClientCapabilityError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5421,12 +5096,13 @@ func (v *MissingRequiredClientCapabilityError) Validate() error {
 }
 
 // MissingRequiredClientCapabilityErrorError is the schema at
-// /$defs/MissingRequiredClientCapabilityError/properties/error.
+// #/$defs/MissingRequiredClientCapabilityError/properties/error.
+//
+// Its "code" member is always -32021; the type writes it.
 type MissingRequiredClientCapabilityErrorError struct {
 	Data MissingRequiredClientCapabilityErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32021: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5446,11 +5122,9 @@ func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5458,10 +5132,8 @@ func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) erro
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5469,7 +5141,7 @@ func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
 }
 
 // MissingRequiredClientCapabilityErrorErrorData is the schema at
-// /$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
+// #/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
 type MissingRequiredClientCapabilityErrorErrorData struct {
 	// The capabilities the server requires from the client to process this request.
 	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
@@ -5492,11 +5164,9 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5504,10 +5174,8 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) 
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5548,11 +5216,9 @@ func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5560,10 +5226,8 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelHint) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5619,11 +5283,9 @@ func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5631,10 +5293,8 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ModelPreferences) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5643,13 +5303,15 @@ func (v *ModelPreferences) Validate() error {
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value
+// holds the
 // branch: one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
 type MultiSelectEnumSchema struct {
 	Value MultiSelectEnumSchemaValue
 }
 
-// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema: *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
+// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema:
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
 type MultiSelectEnumSchemaValue interface {
 	isMultiSelectEnumSchema()
 	encodeJSON(e *encoder)
@@ -5671,11 +5333,9 @@ func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5683,10 +5343,8 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v MultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5716,11 +5374,9 @@ func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Notification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5728,10 +5384,8 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Notification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5770,11 +5424,9 @@ func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5782,10 +5434,8 @@ func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationMetaObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5813,11 +5463,9 @@ func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5825,10 +5473,8 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5862,11 +5508,9 @@ func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5874,17 +5518,15 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *NumberSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// NumberSchemaType is the schema at /$defs/NumberSchema/properties/type.
+// NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -5905,11 +5547,9 @@ func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5917,10 +5557,8 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v NumberSchemaType) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -5928,11 +5566,12 @@ func (v NumberSchemaType) Validate() error {
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type PaginatedRequest struct {
 	ID     RequestId              `json:"id"`
 	Method string                 `json:"method"`
 	Params PaginatedRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -5952,11 +5591,9 @@ func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -5964,10 +5601,8 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6001,11 +5636,9 @@ func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6013,10 +5646,8 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6056,11 +5687,9 @@ func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6068,10 +5697,8 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PaginatedResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6080,13 +5707,14 @@ func (v *PaginatedResult) Validate() error {
 
 // ParseError is a JSON-RPC error indicating that invalid JSON was received by the server. This error
 // is returned when the server cannot parse the JSON text of a message.
+//
+// Its "code" member is always -32700; the type writes it.
 type ParseError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g.
 	// detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32700: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6106,11 +5734,9 @@ func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ParseError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6118,10 +5744,8 @@ func (v *ParseError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ParseError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6133,13 +5757,19 @@ func (v *ParseError) Validate() error {
 // Restricted schema definitions that only allow primitive types
 // without nested objects or arrays.
 //
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type PrimitiveSchemaDefinition struct {
 	Value PrimitiveSchemaDefinitionValue
 }
 
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition: *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
+// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
+// *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
+// *LegacyTitledEnumSchema.
 type PrimitiveSchemaDefinitionValue interface {
 	isPrimitiveSchemaDefinition()
 	encodeJSON(e *encoder)
@@ -6167,11 +5797,9 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6179,10 +5807,8 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v PrimitiveSchemaDefinition) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6191,10 +5817,12 @@ func (v PrimitiveSchemaDefinition) Validate() error {
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
 // update for a long-running request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/progress": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6214,11 +5842,9 @@ func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6226,10 +5852,8 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6270,11 +5894,9 @@ func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6282,10 +5904,8 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ProgressNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6345,11 +5965,9 @@ func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6357,10 +5975,8 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ProgressToken) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6413,11 +6029,9 @@ func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Prompt) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6425,10 +6039,8 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Prompt) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6470,11 +6082,9 @@ func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6482,10 +6092,8 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptArgument) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6496,10 +6104,12 @@ func (v *PromptArgument) Validate() error {
 // it that the list of prompts it offers has changed. This is only delivered on a {@link
 // SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
 // `promptsListChanged` filter field.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/prompts/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6519,11 +6129,9 @@ func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6531,10 +6139,8 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6567,11 +6173,9 @@ func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6579,10 +6183,8 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6590,6 +6192,8 @@ func (v *PromptMessage) Validate() error {
 }
 
 // PromptReference identifies a prompt.
+//
+// Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
 	// title isn't present).
@@ -6601,7 +6205,6 @@ type PromptReference struct {
 	// where `annotations.title` should be given precedence over using `name`,
 	// if present).
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "ref/prompt": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6621,11 +6224,9 @@ func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6633,10 +6234,8 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *PromptReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6646,11 +6245,13 @@ func (v *PromptReference) Validate() error {
 // ReadResourceRequest is #/$defs/ReadResourceRequest.
 //
 // Sent from the client to the server, to read a specific resource URI.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
 	ID     RequestId                 `json:"id"`
 	Params ReadResourceRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "resources/read": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6670,11 +6271,9 @@ func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6682,10 +6281,8 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6720,11 +6317,9 @@ func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6732,10 +6327,8 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6794,11 +6387,9 @@ func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6806,25 +6397,26 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResult) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// ReadResourceResultContentsItem is the schema at /$defs/ReadResourceResult/properties/contents/items.
+// ReadResourceResultContentsItem is the schema at
+// #/$defs/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItem struct {
 	Value ReadResourceResultContentsItemValue
 }
 
-// ReadResourceResultContentsItemValue is implemented by the branches of ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
+// ReadResourceResultContentsItemValue is implemented by the branches of
+// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
 type ReadResourceResultContentsItemValue interface {
 	isReadResourceResultContentsItem()
 	encodeJSON(e *encoder)
@@ -6846,11 +6438,9 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6858,10 +6448,8 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultContentsItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6870,10 +6458,11 @@ func (v ReadResourceResultContentsItem) Validate() error {
 
 // ReadResourceResultResponse is a successful response from the server for a {@link
 // ReadResourceRequestresources/read} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type ReadResourceResultResponse struct {
 	ID     RequestId                        `json:"id"`
 	Result ReadResourceResultResponseResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -6893,11 +6482,9 @@ func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6905,10 +6492,8 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ReadResourceResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6916,15 +6501,17 @@ func (v *ReadResourceResultResponse) Validate() error {
 }
 
 // ReadResourceResultResponseResult is the schema at
-// /$defs/ReadResourceResultResponse/properties/result.
+// #/$defs/ReadResourceResultResponse/properties/result.
 //
-// A JSON value is a ReadResourceResultResponseResult when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a ReadResourceResultResponseResult when it matches at least one of its branches
+// (anyOf). Value holds the
 // branch: one of *InputRequiredResult, *ReadResourceResult.
 type ReadResourceResultResponseResult struct {
 	Value ReadResourceResultResponseResultValue
 }
 
-// ReadResourceResultResponseResultValue is implemented by the branches of ReadResourceResultResponseResult: *InputRequiredResult, *ReadResourceResult.
+// ReadResourceResultResponseResultValue is implemented by the branches of
+// ReadResourceResultResponseResult: *InputRequiredResult, *ReadResourceResult.
 type ReadResourceResultResponseResultValue interface {
 	isReadResourceResultResponseResult()
 	encodeJSON(e *encoder)
@@ -6946,11 +6533,9 @@ func (v ReadResourceResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ReadResourceResultResponseResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -6958,10 +6543,8 @@ func (v *ReadResourceResultResponseResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ReadResourceResultResponseResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -6991,11 +6574,9 @@ func (v *Request) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Request) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7003,10 +6584,8 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Request) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7065,11 +6644,9 @@ func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestId) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7077,10 +6654,8 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v RequestId) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7147,11 +6722,9 @@ func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7159,10 +6732,8 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestMetaObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7193,11 +6764,9 @@ func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7205,10 +6774,8 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *RequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7273,11 +6840,9 @@ func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Resource) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7285,10 +6850,8 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Resource) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7321,11 +6884,9 @@ func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7333,10 +6894,8 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7348,6 +6907,8 @@ func (v *ResourceContents) Validate() error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of {@link
 // ListResourcesRequestresources/list} requests.
+//
+// Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional annotations for the client.
@@ -7386,7 +6947,6 @@ type ResourceLink struct {
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
-	// The "type" member is always "resource_link": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7406,11 +6966,9 @@ func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7418,10 +6976,8 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceLink) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7432,10 +6988,12 @@ func (v *ResourceLink) Validate() error {
 // informing it that the list of resources it can read from has changed. This is only delivered on a
 // {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
 // `resourcesListChanged` filter field.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/resources/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7455,11 +7013,9 @@ func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7467,10 +7023,8 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7503,11 +7057,9 @@ func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7515,10 +7067,8 @@ func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7579,11 +7129,9 @@ func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7591,10 +7139,8 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplate) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7602,10 +7148,11 @@ func (v *ResourceTemplate) Validate() error {
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
+//
+// Its "type" member is always "ref/resource"; the type writes it.
 type ResourceTemplateReference struct {
 	// The URI or URI template of the resource.
 	URI string `json:"uri"`
-	// The "type" member is always "ref/resource": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7625,11 +7172,9 @@ func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7637,10 +7182,8 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceTemplateReference) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7651,10 +7194,12 @@ func (v *ResourceTemplateReference) Validate() error {
 // resource has changed and may need to be read again. This is only sent for resources the client
 // opted in to via the `resourceSubscriptions` field of a {@link
 // SubscriptionsListenRequestsubscriptions/listen} request.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/resources/updated": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -7674,11 +7219,9 @@ func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7686,10 +7229,8 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7723,11 +7264,9 @@ func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7735,10 +7274,8 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResourceUpdatedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7777,11 +7314,9 @@ func (v *Result) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Result) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7789,10 +7324,8 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Result) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7832,11 +7365,9 @@ func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7844,10 +7375,8 @@ func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ResultMetaObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7875,11 +7404,9 @@ func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ResultType) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7887,10 +7414,8 @@ func (v *ResultType) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ResultType) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7918,11 +7443,9 @@ func (v Role) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Role) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7930,10 +7453,8 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v Role) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -7970,11 +7491,9 @@ func (v *Root) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Root) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -7982,10 +7501,8 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Root) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8016,11 +7533,9 @@ func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8028,25 +7543,26 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SamplingMessage) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContent is the schema at /$defs/SamplingMessage/properties/content.
+// SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
+// Value holds the
+// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
+// SamplingMessageContentArray.
 type SamplingMessageContent struct {
 	Value SamplingMessageContentValue
 }
 
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
+// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
+// *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
 type SamplingMessageContentValue interface {
 	isSamplingMessageContent()
 	encodeJSON(e *encoder)
@@ -8072,11 +7588,9 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8084,17 +7598,15 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContent) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// SamplingMessageContentArray is the schema at /$defs/SamplingMessage/properties/content/anyOf/5.
+// SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
 type SamplingMessageContentArray []SamplingMessageContentBlock
 
 // MarshalJSON encodes v as JSON.
@@ -8109,11 +7621,9 @@ func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8121,10 +7631,8 @@ func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContentArray) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8133,13 +7641,15 @@ func (v SamplingMessageContentArray) Validate() error {
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
-// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
 type SamplingMessageContentBlock struct {
 	Value SamplingMessageContentBlockValue
 }
 
-// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock: *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
+// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock:
+// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
 type SamplingMessageContentBlockValue interface {
 	isSamplingMessageContentBlock()
 	encodeJSON(e *encoder)
@@ -8164,11 +7674,9 @@ func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8176,10 +7684,8 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SamplingMessageContentBlock) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8226,11 +7732,9 @@ func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8238,10 +7742,8 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilities) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8270,11 +7772,9 @@ func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8282,10 +7782,8 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesPrompts) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8316,11 +7814,9 @@ func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8328,10 +7824,8 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesResources) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8360,11 +7854,9 @@ func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8372,10 +7864,8 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ServerCapabilitiesTools) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8384,13 +7874,19 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
+// holds the
+// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification,
+// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
 type ServerNotification struct {
 	Value ServerNotificationValue
 }
 
-// ServerNotificationValue is implemented by the branches of ServerNotification: *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
+// ServerNotificationValue is implemented by the branches of ServerNotification:
+// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
+// *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification,
+// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
 type ServerNotificationValue interface {
 	isServerNotification()
 	encodeJSON(e *encoder)
@@ -8418,11 +7914,9 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8430,10 +7924,8 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8443,12 +7935,17 @@ func (v ServerNotification) Validate() error {
 // ServerResult is the ServerResult definition of the schema.
 //
 // A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// branch: one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult,
+// *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
 type ServerResult struct {
 	Value ServerResultValue
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
+// ServerResultValue is implemented by the branches of ServerResult: *Result, *InputRequiredResult,
+// *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult,
+// *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult,
+// *CallToolResult, *CompleteResult.
 type ServerResultValue interface {
 	isServerResult()
 	encodeJSON(e *encoder)
@@ -8480,11 +7977,9 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8492,10 +7987,8 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ServerResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8504,13 +7997,15 @@ func (v ServerResult) Validate() error {
 
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
-// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf). Value holds the
+// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
+// Value holds the
 // branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
 type SingleSelectEnumSchema struct {
 	Value SingleSelectEnumSchemaValue
 }
 
-// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema: *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
+// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema:
+// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
 type SingleSelectEnumSchemaValue interface {
 	isSingleSelectEnumSchema()
 	encodeJSON(e *encoder)
@@ -8532,11 +8027,9 @@ func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8544,10 +8037,8 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v SingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8555,6 +8046,8 @@ func (v SingleSelectEnumSchema) Validate() error {
 }
 
 // StringSchema is the StringSchema definition of the schema.
+//
+// Its "type" member is always "string"; the type writes it.
 type StringSchema struct {
 	Default     *string             `json:"default,omitempty"`
 	Description *string             `json:"description,omitempty"`
@@ -8562,7 +8055,6 @@ type StringSchema struct {
 	MaxLength   *int64              `json:"maxLength,omitempty"`
 	MinLength   *int64              `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8582,11 +8074,9 @@ func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8594,17 +8084,15 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *StringSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
 }
 
-// StringSchemaFormat is the schema at /$defs/StringSchema/properties/format.
+// StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -8627,11 +8115,9 @@ func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8639,10 +8125,8 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v StringSchemaFormat) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8681,11 +8165,9 @@ func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8693,10 +8175,8 @@ func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionFilter) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8715,10 +8195,12 @@ func (v *SubscriptionFilter) Validate() error {
 // stdio, where every subscription shares one channel, this ordering is defined
 // per subscription ID and not per channel: messages belonging to other
 // subscriptions MAY be interleaved before it.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/subscriptions/acknowledged"; the type writes it.
 type SubscriptionsAcknowledgedNotification struct {
 	Params SubscriptionsAcknowledgedNotificationParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/subscriptions/acknowledged": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8738,11 +8220,9 @@ func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8750,10 +8230,8 @@ func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsAcknowledgedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8790,11 +8268,9 @@ func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]by
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8802,10 +8278,8 @@ func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) er
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8817,11 +8291,13 @@ func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
 // Sent from the client to open a long-lived channel for receiving notifications
 // outside the context of a specific request. Replaces the previous HTTP GET
 // endpoint and ensures consistent behavior between HTTP and STDIO.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "subscriptions/listen"; the type writes it.
 type SubscriptionsListenRequest struct {
 	ID     RequestId                        `json:"id"`
 	Params SubscriptionsListenRequestParams `json:"params"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "subscriptions/listen": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -8841,11 +8317,9 @@ func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8853,10 +8327,8 @@ func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsListenRequest) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8891,11 +8363,9 @@ func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8903,10 +8373,8 @@ func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsListenRequestParams) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -8948,11 +8416,9 @@ func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -8960,10 +8426,8 @@ func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsListenResult) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9012,11 +8476,9 @@ func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, erro
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9024,10 +8486,8 @@ func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsListenResultMetaObject) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9037,10 +8497,11 @@ func (v *SubscriptionsListenResultMetaObject) Validate() error {
 // SubscriptionsListenResultResponse is a successful response from the server for a {@link
 // SubscriptionsListenRequestsubscriptions/listen}
 // request, sent when the server tears the subscription down gracefully.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type SubscriptionsListenResultResponse struct {
 	ID     RequestId                 `json:"id"`
 	Result SubscriptionsListenResult `json:"result"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9060,11 +8521,9 @@ func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error)
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9072,10 +8531,8 @@ func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *SubscriptionsListenResultResponse) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9085,13 +8542,14 @@ func (v *SubscriptionsListenResultResponse) Validate() error {
 // TextContent is #/$defs/TextContent.
 //
 // Text provided to or from an LLM.
+//
+// Its "type" member is always "text"; the type writes it.
 type TextContent struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// The text content of the message.
 	Text string `json:"text"`
-	// The "type" member is always "text": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9111,11 +8569,9 @@ func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9123,10 +8579,8 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9162,11 +8616,9 @@ func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9174,10 +8626,8 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TextResourceContents) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9187,6 +8637,8 @@ func (v *TextResourceContents) Validate() error {
 // TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
 //
 // Schema for multiple-selection enumeration with display titles for each option.
+//
+// Its "type" member is always "array"; the type writes it.
 type TitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	Default []string `json:"default,omitempty"`
@@ -9200,7 +8652,6 @@ type TitledMultiSelectEnumSchema struct {
 	MinItems *int64 `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "array": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9220,11 +8671,9 @@ func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9232,10 +8681,8 @@ func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9267,11 +8714,9 @@ func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) 
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9279,10 +8724,8 @@ func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9290,7 +8733,7 @@ func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
-// /$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
+// #/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
 type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	// The constant enum value.
 	Const string `json:"const"`
@@ -9315,11 +8758,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9327,10 +8768,8 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) erro
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9340,6 +8779,8 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
 // TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
 //
 // Schema for single-selection enumeration with display titles for each option.
+//
+// Its "type" member is always "string"; the type writes it.
 type TitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default *string `json:"default,omitempty"`
@@ -9349,7 +8790,6 @@ type TitledSingleSelectEnumSchema struct {
 	OneOf []TitledSingleSelectEnumSchemaOneOfItem `json:"oneOf"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9369,11 +8809,9 @@ func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9381,10 +8819,8 @@ func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledSingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9392,7 +8828,7 @@ func (v *TitledSingleSelectEnumSchema) Validate() error {
 }
 
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
-// /$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
+// #/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
 type TitledSingleSelectEnumSchemaOneOfItem struct {
 	// The enum value.
 	Const string `json:"const"`
@@ -9417,11 +8853,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, er
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9429,10 +8863,8 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9512,11 +8944,9 @@ func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *Tool) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9524,10 +8954,8 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *Tool) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9588,11 +9016,9 @@ func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9600,10 +9026,8 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolAnnotations) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9635,11 +9059,9 @@ func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9647,10 +9069,8 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolChoice) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9684,11 +9104,9 @@ func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9696,10 +9114,8 @@ func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v ToolChoiceMode) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9720,9 +9136,10 @@ func (v ToolChoiceMode) Validate() error {
 // extraction rules.
 //
 // Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
+//
+// Its "type" member is always "object"; the type writes it.
 type ToolInputSchema struct {
 	Schema *string `json:"$schema,omitempty"`
-	// The "type" member is always "object": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9742,11 +9159,9 @@ func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9754,10 +9169,8 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolInputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9768,10 +9181,12 @@ func (v *ToolInputSchema) Validate() error {
 // that the list of tools it offers has changed. This is only delivered on a {@link
 // SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
 // `toolsListChanged` filter field.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
+//
+// Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
-	// The "method" member is always "notifications/tools/list_changed": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9791,11 +9206,9 @@ func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9803,10 +9216,8 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolListChangedNotification) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9836,11 +9247,9 @@ func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9848,10 +9257,8 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolOutputSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9859,6 +9266,8 @@ func (v *ToolOutputSchema) Validate() error {
 }
 
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
+//
+// Its "type" member is always "tool_result"; the type writes it.
 type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
@@ -9882,7 +9291,6 @@ type ToolResultContent struct {
 	//
 	// This MUST match the ID from a previous {@link ToolUseContent}.
 	ToolUseID string `json:"toolUseId"`
-	// The "type" member is always "tool_result": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9902,11 +9310,9 @@ func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9914,10 +9320,8 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolResultContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9925,6 +9329,8 @@ func (v *ToolResultContent) Validate() error {
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
+//
+// Its "type" member is always "tool_use"; the type writes it.
 type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -9937,7 +9343,6 @@ type ToolUseContent struct {
 	Input json.RawMessage `json:"input"`
 	// The name of the tool to call.
 	Name string `json:"name"`
-	// The "type" member is always "tool_use": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -9957,11 +9362,9 @@ func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -9969,10 +9372,8 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *ToolUseContent) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -9985,10 +9386,11 @@ func (v *ToolUseContent) Validate() error {
 // unsupported (e.g., a known experimental or draft version the server has
 // chosen not to implement). For HTTP, the response status code MUST be
 // `400 Bad Request`.
+//
+// Its "jsonrpc" member is always "2.0"; the type writes it.
 type UnsupportedProtocolVersionError struct {
 	Error UnsupportedProtocolVersionErrorError `json:"error"`
 	ID    RequestId                            `json:"id,omitempty"`
-	// The "jsonrpc" member is always "2.0": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10008,11 +9410,9 @@ func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10020,10 +9420,8 @@ func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsupportedProtocolVersionError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10031,12 +9429,13 @@ func (v *UnsupportedProtocolVersionError) Validate() error {
 }
 
 // UnsupportedProtocolVersionErrorError is the schema at
-// /$defs/UnsupportedProtocolVersionError/properties/error.
+// #/$defs/UnsupportedProtocolVersionError/properties/error.
+//
+// Its "code" member is always -32022; the type writes it.
 type UnsupportedProtocolVersionErrorError struct {
 	Data UnsupportedProtocolVersionErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
-	// The "code" member is always -32022: the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10056,11 +9455,9 @@ func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, err
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10068,10 +9465,8 @@ func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsupportedProtocolVersionErrorError) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10079,7 +9474,7 @@ func (v *UnsupportedProtocolVersionErrorError) Validate() error {
 }
 
 // UnsupportedProtocolVersionErrorErrorData is the schema at
-// /$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
+// #/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
 type UnsupportedProtocolVersionErrorErrorData struct {
 	// The protocol version that was requested by the client.
 	Requested string `json:"requested"`
@@ -10105,11 +9500,9 @@ func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte,
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10117,10 +9510,8 @@ func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10130,6 +9521,8 @@ func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
 // UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
 //
 // Schema for multiple-selection enumeration without display titles for options.
+//
+// Its "type" member is always "array"; the type writes it.
 type UntitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	Default []string `json:"default,omitempty"`
@@ -10143,7 +9536,6 @@ type UntitledMultiSelectEnumSchema struct {
 	MinItems *int64 `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "array": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10163,11 +9555,9 @@ func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10175,10 +9565,8 @@ func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10188,10 +9576,11 @@ func (v *UntitledMultiSelectEnumSchema) Validate() error {
 // UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
 //
 // Schema for the array items.
+//
+// Its "type" member is always "string"; the type writes it.
 type UntitledMultiSelectEnumSchemaItems struct {
 	// Array of enum values to choose from.
 	Enum []string `json:"enum"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10211,11 +9600,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10223,10 +9610,8 @@ func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10236,6 +9621,8 @@ func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
 // UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
 //
 // Schema for single-selection enumeration without display titles for options.
+//
+// Its "type" member is always "string"; the type writes it.
 type UntitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default *string `json:"default,omitempty"`
@@ -10245,7 +9632,6 @@ type UntitledSingleSelectEnumSchema struct {
 	Enum []string `json:"enum"`
 	// Optional title for the enum field.
 	Title *string `json:"title,omitempty"`
-	// The "type" member is always "string": the type writes it.
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 
@@ -10265,11 +9651,9 @@ func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 	return e.result(b)
 }
 
-/*
-UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-*/
 func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
@@ -10277,10 +9661,8 @@ func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 	return d.finish()
 }
 
-/*
-Validate reports every way v breaks the schema, as a *ValidationError,
+// Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-*/
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
 	var s vstate
 	v.validate(&s)
@@ -10454,10 +9836,8 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-/*
-NewValue returns a new zero value of the Go type of the named schema
+// NewValue returns a new zero value of the Go type of the named schema
 // definition, and false if there is no such definition.
-*/
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

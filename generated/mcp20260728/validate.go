@@ -2788,7 +2788,8 @@ func rawCheck10(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck11 checks one JSON value against #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
+// rawCheck11 checks one JSON value against
+// #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
 func rawCheck11(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2802,12 +2803,14 @@ func rawCheck12(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck13 checks one JSON value against #/$defs/JSONRPCNotification/properties/params/additionalProperties.
+// rawCheck13 checks one JSON value against
+// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
 func rawCheck13(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck14 checks one JSON value against #/$defs/JSONRPCRequest/properties/params/additionalProperties.
+// rawCheck14 checks one JSON value against
+// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
 func rawCheck14(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2854,7 +2857,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck18 checks one JSON value against #/$defs/Notification/properties/params/additionalProperties.
+// rawCheck18 checks one JSON value against
+// #/$defs/Notification/properties/params/additionalProperties.
 func rawCheck18(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2864,7 +2868,8 @@ func rawCheck19(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck20 checks one JSON value against #/$defs/ToolUseContent/properties/input/additionalProperties.
+// rawCheck20 checks one JSON value against
+// #/$defs/ToolUseContent/properties/input/additionalProperties.
 func rawCheck20(d *decoder, s *vstate) {
 	d.skip()
 }

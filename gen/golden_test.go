@@ -1,0 +1,144 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/textdiff"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected files under golden/")
+
+// goldenFiles are the generated files a golden case pins (the runtime files
+// are the same for every package and are tested in gen/rt).
+var goldenFiles = []string{"types.go", "json.go", "validate.go"}
+
+// caseOptions is golden/<case>/case.json (optional).
+type caseOptions struct {
+	Strict bool `json:"strict"`
+}
+
+// TestGolden generates each golden/<case>/schema.json and compares the
+// result with the files next to it: the Go files for a schema that
+// generates, error.txt for one that must fail, warnings.txt for the
+// warnings. `go test ./gen -update` rewrites them.
+func TestGolden(t *testing.T) {
+	cases, err := filepath.Glob("../golden/*/schema.json")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no golden cases under ../golden: %v", err)
+	}
+	compiled := t.TempDir()
+	positive := 0
+	for _, path := range cases {
+		dir := filepath.Dir(path)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var opts caseOptions
+			if b, err := os.ReadFile(filepath.Join(dir, "case.json")); err == nil {
+				if err := json.Unmarshal(b, &opts); err != nil {
+					t.Fatalf("case.json: %v", err)
+				}
+			}
+			pkg := "golden" + strings.ReplaceAll(name, "_", "")
+			files, warns, err := gen.Generate("schema.json", data,
+				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}},
+				schema.Options{Strict: opts.Strict})
+			var wtext []string
+			for _, w := range warns {
+				wtext = append(wtext, w.Error())
+			}
+			check(t, dir, "warnings.txt", strings.Join(wtext, "\n"))
+			if err != nil {
+				check(t, dir, "error.txt", err.Error())
+				for _, f := range goldenFiles {
+					if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+						t.Errorf("%s exists but the case fails to generate", f)
+					}
+				}
+				return
+			}
+			if _, err := os.Stat(filepath.Join(dir, "error.txt")); err == nil && !*update {
+				t.Errorf("error.txt expects a failure, but generation succeeded")
+			}
+			if *update {
+				os.Remove(filepath.Join(dir, "error.txt"))
+			}
+			for _, f := range goldenFiles {
+				check(t, dir, f, string(files[f]))
+			}
+			positive++
+			out := filepath.Join(compiled, pkg)
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for n, b := range files {
+				if strings.HasSuffix(n, ".go") {
+					if err := os.WriteFile(filepath.Join(out, n), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+	if positive == 0 {
+		t.Fatal("no golden case generates code")
+	}
+	// Everything generated must compile and pass go vet.
+	if err := os.WriteFile(filepath.Join(compiled, "go.mod"), []byte("module golden.test\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = compiled
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("generated golden packages do not pass go vet: %v\n%s", err, out)
+	}
+}
+
+// check compares got with dir/name, or rewrites it under -update. An
+// empty got means the file must not exist.
+func check(t *testing.T, dir, name, got string) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if *update {
+		if got == "" {
+			os.Remove(path)
+			return
+		}
+		if !strings.HasSuffix(got, "\n") {
+			got += "\n"
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		if got != "" {
+			t.Errorf("%s: missing; the generator produced:\n%s\n(run go test ./gen -update)", path, got)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" && !strings.HasSuffix(got, "\n") {
+		got += "\n"
+	}
+	if d := textdiff.Unified(path, "generated", string(want), got, 3, 60); d != "" {
+		t.Errorf("%s differs (run go test ./gen -update if the change is intended):\n%s", path, d)
+	}
+}
+
