@@ -17,7 +17,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected files under golden/")
 
 // goldenFiles are the generated files a golden case pins (the runtime files
-// are the same for every package and are tested in gen/rt).
+// are the same for every package and are tested in gen/rt). They are kept
+// as <name>.golden so that the go tool does not compile them.
 var goldenFiles = []string{"types.go", "json.go", "validate.go"}
 
 // caseOptions is golden/<case>/case.json (optional).
@@ -62,7 +63,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				check(t, dir, "error.txt", err.Error())
 				for _, f := range goldenFiles {
-					if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+					if _, err := os.Stat(filepath.Join(dir, f+".golden")); err == nil {
 						t.Errorf("%s exists but the case fails to generate", f)
 					}
 				}
@@ -75,7 +76,7 @@ func TestGolden(t *testing.T) {
 				os.Remove(filepath.Join(dir, "error.txt"))
 			}
 			for _, f := range goldenFiles {
-				check(t, dir, f, string(files[f]))
+				check(t, dir, f+".golden", string(files[f]))
 			}
 			positive++
 			out := filepath.Join(compiled, pkg)
