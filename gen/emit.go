@@ -104,8 +104,9 @@ func newFile(pkg string) *jen.File {
 	return f
 }
 
-// render formats a jennifer file. jennifer already runs go/format; the
-// second pass only guarantees the bytes are gofmt's.
+// render formats a jennifer file. jennifer runs go/format once; doc
+// comments (lists, indentation) only settle into gofmt's form on a second
+// pass, so the output is formatted again.
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

@@ -243,9 +243,14 @@ func (e *emitter) emitStructEncode(st *Struct) {
 		} else {
 			write = append([]jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName)))}, encodeField(f, lv)...)
 		}
-		if f.Required {
+		switch {
+		case f.Required && f.Name != "" && absentCheck(f.Type, lv) != nil:
+			// A union without a branch, a multi-kind value without a
+			// kind: there is nothing to write, so the member is absent.
+			body = append(body, jen.If(nonZeroCheck(f.Type, lv)).Block(write...))
+		case f.Required:
 			body = append(body, jen.If(jen.Op("!").Parens(missingCheck(f, lv))).Block(write...))
-		} else {
+		default:
 			body = append(body, jen.If(presentCheck(f, lv)).Block(write...))
 		}
 	}

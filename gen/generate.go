@@ -36,3 +36,10 @@ func strictErrors(warns []*schema.Diagnostic) error {
 	}
 	return errs
 }
+
+// PinnedOptions are the options `mcpgen generate` uses for a pinned
+// revision with its default package name.
+func PinnedOptions(p schema.Pin) Options {
+	return Options{Package: p.Package(), Revision: p.Revision,
+		Source: SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
+}

@@ -500,7 +500,7 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"reason\":")
 		e.string(*v.Reason)
 	}
-	if !(v.missing&(1<<0) != 0 && v.RequestID.IsZero()) {
+	if !v.RequestID.IsZero() {
 		e.name("\"requestId\":")
 		v.RequestID.encodeJSON(e)
 	}
@@ -1002,7 +1002,7 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 		e.name("\"argument\":")
 		v.Argument.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Ref.Value == nil) {
+	if v.Ref.Value != nil {
 		e.name("\"ref\":")
 		v.Ref.encodeJSON(e)
 	}
@@ -1470,7 +1470,7 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -1588,7 +1588,7 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resource.Value == nil) {
+	if v.Resource.Value != nil {
 		e.name("\"resource\":")
 		v.Resource.encodeJSON(e)
 	}
@@ -2406,7 +2406,7 @@ func (v *JSONRPCError) encodeJSON(e *encoder) {
 		e.name("\"error\":")
 		v.Error.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2714,7 +2714,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2856,7 +2856,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -4367,7 +4367,7 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"progress\":")
 		e.float(v.Progress)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) {
+	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
 	}
@@ -4656,7 +4656,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -5768,7 +5768,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}

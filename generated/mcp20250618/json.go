@@ -608,7 +608,7 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"reason\":")
 		e.string(*v.Reason)
 	}
-	if !(v.missing&(1<<0) != 0 && v.RequestID.IsZero()) {
+	if !v.RequestID.IsZero() {
 		e.name("\"requestId\":")
 		v.RequestID.encodeJSON(e)
 	}
@@ -1224,7 +1224,7 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Ref.Value == nil) {
+	if v.Ref.Value != nil {
 		e.name("\"ref\":")
 		v.Ref.encodeJSON(e)
 	}
@@ -1794,7 +1794,7 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -2227,7 +2227,7 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resource.Value == nil) {
+	if v.Resource.Value != nil {
 		e.name("\"resource\":")
 		v.Resource.encodeJSON(e)
 	}
@@ -3045,7 +3045,7 @@ func (v *JSONRPCError) encodeJSON(e *encoder) {
 		e.name("\"error\":")
 		v.Error.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -3328,7 +3328,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -3470,7 +3470,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5130,7 +5130,7 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"progress\":")
 		e.float(v.Progress)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) {
+	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
 	}
@@ -5446,7 +5446,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -6696,7 +6696,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}

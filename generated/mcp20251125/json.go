@@ -393,7 +393,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -652,7 +652,7 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 }
 func (v *CancelTaskRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -817,7 +817,7 @@ func (v *CancelTaskResult) encodeJSON(e *encoder) {
 		e.name("\"taskId\":")
 		e.string(v.TaskID)
 	}
-	if !(v.missing&(1<<4) != 0 && v.TTL.IsZero()) {
+	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
 	}
@@ -2215,7 +2215,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2297,7 +2297,7 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Ref.Value == nil) {
+	if v.Ref.Value != nil {
 		e.name("\"ref\":")
 		v.Ref.encodeJSON(e)
 	}
@@ -2706,7 +2706,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -3015,7 +3015,7 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -3221,7 +3221,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 }
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -3231,7 +3231,7 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 	if !(v.missing&(1<<2) != 0) {
 		e.name("\"method\":\"elicitation/create\"")
 	}
-	if !(v.missing&(1<<3) != 0 && v.Params.Value == nil) {
+	if v.Params.Value != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
 	}
@@ -3916,7 +3916,7 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resource.Value == nil) {
+	if v.Resource.Value != nil {
 		e.name("\"resource\":")
 		v.Resource.encodeJSON(e)
 	}
@@ -4170,7 +4170,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -4428,7 +4428,7 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 }
 func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -4579,7 +4579,7 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 }
 func (v *GetTaskRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -4744,7 +4744,7 @@ func (v *GetTaskResult) encodeJSON(e *encoder) {
 		e.name("\"taskId\":")
 		e.string(v.TaskID)
 	}
-	if !(v.missing&(1<<4) != 0 && v.TTL.IsZero()) {
+	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
 	}
@@ -5128,7 +5128,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 }
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5631,7 +5631,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5737,7 +5737,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5917,7 +5917,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6059,7 +6059,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6201,7 +6201,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6343,7 +6343,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6476,7 +6476,7 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 }
 func (v *ListTasksRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6618,7 +6618,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -7233,7 +7233,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -7436,7 +7436,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 }
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -7692,7 +7692,7 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"progress\":")
 		e.float(v.Progress)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) {
+	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
 	}
@@ -8003,7 +8003,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -8131,7 +8131,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -9489,7 +9489,7 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -11283,7 +11283,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 }
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -11586,7 +11586,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 }
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -11789,7 +11789,7 @@ func (v *Task) encodeJSON(e *encoder) {
 		e.name("\"taskId\":")
 		e.string(v.TaskID)
 	}
-	if !(v.missing&(1<<4) != 0 && v.TTL.IsZero()) {
+	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
 	}
@@ -12088,7 +12088,7 @@ func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"taskId\":")
 		e.string(v.TaskID)
 	}
-	if !(v.missing&(1<<4) != 0 && v.TTL.IsZero()) {
+	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
 	}
@@ -13556,7 +13556,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 }
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}

@@ -476,7 +476,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -713,14 +713,14 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 }
 func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
 	if !(v.missing&(1<<1) != 0) {
 		e.name("\"jsonrpc\":\"2.0\"")
 	}
-	if !(v.missing&(1<<2) != 0 && v.Result.Value == nil) {
+	if v.Result.Value != nil {
 		e.name("\"result\":")
 		v.Result.encodeJSON(e)
 	}
@@ -880,7 +880,7 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"reason\":")
 		e.string(*v.Reason)
 	}
-	if !(v.missing&(1<<0) != 0 && v.RequestID.IsZero()) {
+	if !v.RequestID.IsZero() {
 		e.name("\"requestId\":")
 		v.RequestID.encodeJSON(e)
 	}
@@ -1276,7 +1276,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -1360,7 +1360,7 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Ref.Value == nil) {
+	if v.Ref.Value != nil {
 		e.name("\"ref\":")
 		v.Ref.encodeJSON(e)
 	}
@@ -1690,7 +1690,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 }
 func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2037,7 +2037,7 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -2194,7 +2194,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 }
 func (v *DiscoverRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2379,7 +2379,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 }
 func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -2437,7 +2437,7 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 	if !(v.missing&(1<<0) != 0) {
 		e.name("\"method\":\"elicitation/create\"")
 	}
-	if !(v.missing&(1<<1) != 0 && v.Params.Value == nil) {
+	if v.Params.Value != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
 	}
@@ -2885,7 +2885,7 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resource.Value == nil) {
+	if v.Resource.Value != nil {
 		e.name("\"resource\":")
 		v.Resource.encodeJSON(e)
 	}
@@ -3139,7 +3139,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -3385,14 +3385,14 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 }
 func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
 	if !(v.missing&(1<<1) != 0) {
 		e.name("\"jsonrpc\":\"2.0\"")
 	}
-	if !(v.missing&(1<<2) != 0 && v.Result.Value == nil) {
+	if v.Result.Value != nil {
 		e.name("\"result\":")
 		v.Result.encodeJSON(e)
 	}
@@ -4741,7 +4741,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -4847,7 +4847,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 }
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5038,7 +5038,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5211,7 +5211,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 }
 func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5282,7 +5282,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5455,7 +5455,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 }
 func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5526,7 +5526,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5699,7 +5699,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 }
 func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -5908,7 +5908,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6081,7 +6081,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 }
 func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -6896,7 +6896,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -7322,7 +7322,7 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"progress\":")
 		e.float(v.Progress)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) {
+	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
 	}
@@ -7633,7 +7633,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -7761,7 +7761,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -8034,14 +8034,14 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 }
 func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
 	if !(v.missing&(1<<1) != 0) {
 		e.name("\"jsonrpc\":\"2.0\"")
 	}
-	if !(v.missing&(1<<2) != 0 && v.Result.Value == nil) {
+	if v.Result.Value != nil {
 		e.name("\"result\":")
 		v.Result.encodeJSON(e)
 	}
@@ -9257,7 +9257,7 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content.Value == nil) {
+	if v.Content.Value != nil {
 		e.name("\"content\":")
 		v.Content.encodeJSON(e)
 	}
@@ -10549,7 +10549,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 }
 func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
@@ -10713,7 +10713,7 @@ func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
 		e.name("\"io.modelcontextprotocol/serverInfo\":")
 		v.ServerInfo.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.SubscriptionID.IsZero()) {
+	if !v.SubscriptionID.IsZero() {
 		e.name("\"io.modelcontextprotocol/subscriptionId\":")
 		v.SubscriptionID.encodeJSON(e)
 	}
@@ -10769,7 +10769,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 }
 func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ID.IsZero()) {
+	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}

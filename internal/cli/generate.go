@@ -111,7 +111,8 @@ func generateOne(ctx context.Context, j job, strict bool, env Env) (gen.Files, e
 	}
 	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: sum}}
 	if src.Pin != nil {
-		opts.Source = gen.SourceInfo{URL: src.Pin.URL, SHA256: src.Pin.SHA256, Pinned: true}
+		opts = gen.PinnedOptions(*src.Pin)
+		opts.Package = j.pkg
 	}
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{Strict: strict})
 	printWarnings(env, warns)

@@ -1,0 +1,52 @@
+package gen_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/textdiff"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// TestGeneratedUpToDate regenerates every pinned revision in memory and
+// fails with a diff when the committed generated/ differs (run
+// `make generate`).
+func TestGeneratedUpToDate(t *testing.T) {
+	root := testenv.ModuleRoot(t)
+	for _, pin := range schema.Pins {
+		t.Run(pin.Revision, func(t *testing.T) {
+			data := testenv.Schema(t, pin.Revision)
+			if err := pin.Verify(pin.Revision, data); err != nil {
+				t.Fatal(err)
+			}
+			files, _, err := gen.Generate(pin.Revision, data, gen.PinnedOptions(pin), schema.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(root, "generated", pin.Package())
+			for _, name := range files.Names() {
+				old, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Errorf("generated/%s/%s: %v (run make generate)", pin.Package(), name, err)
+					continue
+				}
+				if d := textdiff.Unified("committed "+name, "regenerated "+name, string(old), string(files[name]), 3, 40); d != "" {
+					t.Errorf("generated/%s/%s is stale (run make generate):\n%s", pin.Package(), name, d)
+				}
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if files[e.Name()] == nil && !strings.HasSuffix(e.Name(), "_test.go") {
+					t.Errorf("generated/%s/%s is not generated any more (run make generate)", pin.Package(), e.Name())
+				}
+			}
+		})
+	}
+}
