@@ -1,6 +1,7 @@
 // Package templates holds the prose mcpgen puts in its output: the package
-// documentation of each generated package and its README. The Go code
-// itself is emitted with jennifer; these templates only fill in text.
+// documentation of each generated package and its README, and the report of
+// `mcpgen diff` (diff.tmpl). The Go code itself is emitted with jennifer;
+// these templates only fill in text.
 package templates
 
 import (

@@ -94,21 +94,11 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 
 // generateOne finds the schema of a job and generates its files.
 func generateOne(ctx context.Context, j job, strict bool, env Env) (gen.Files, error) {
-	src, err := env.Locator.Locate(ctx, j.revision, j.schemaRef)
+	src, err := locate(ctx, env, j.revision, j.schemaRef)
 	if err != nil {
 		return nil, err
 	}
 	sum := schema.SHA256(src.Data)
-	if src.Pin == nil {
-		fmt.Fprintf(env.Stderr, "mcpgen: revision %s is not pinned; %s has sha256 %s (add it to schema/pins.go to pin it)\n", j.revision, src.Origin, sum)
-	}
-	if src.Downloaded {
-		if path := env.Locator.CachePath(j.revision); path != "" {
-			if err := writeFileAtomic(path, src.Data); err != nil {
-				fmt.Fprintf(env.Stderr, "mcpgen: warning: could not cache the schema: %v\n", err)
-			}
-		}
-	}
 	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: sum}}
 	if src.Pin != nil {
 		opts = gen.PinnedOptions(*src.Pin)
@@ -117,6 +107,26 @@ func generateOne(ctx context.Context, j job, strict bool, env Env) (gen.Files, e
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{Strict: strict})
 	printWarnings(env, warns)
 	return files, err
+}
+
+// locate finds the schema of a revision (explicit is a --schema flag, or
+// ""), says so when the revision is not pinned, and caches a download.
+func locate(ctx context.Context, env Env, revision, explicit string) (*schema.Source, error) {
+	src, err := env.Locator.Locate(ctx, revision, explicit)
+	if err != nil {
+		return nil, err
+	}
+	if src.Pin == nil {
+		fmt.Fprintf(env.Stderr, "mcpgen: revision %s is not pinned; %s has sha256 %s (add it to schema/pins.go to pin it)\n", revision, src.Origin, schema.SHA256(src.Data))
+	}
+	if src.Downloaded {
+		if path := env.Locator.CachePath(revision); path != "" {
+			if err := writeFileAtomic(path, src.Data); err != nil {
+				fmt.Fprintf(env.Stderr, "mcpgen: warning: could not cache the schema: %v\n", err)
+			}
+		}
+	}
+	return src, nil
 }
 
 // isGenerated reports whether a file on disk was written by mcpgen.

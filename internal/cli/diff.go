@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/revdiff"
+	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+const diffSynopsis = `mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]`
+
+// diffFormats maps --format to the template that renders the report.
+var diffFormats = map[string]string{"text": "diff.text", "markdown": "diff.markdown"}
+
+func runDiff(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("diff", env)
+	from := fs.String("from", "", "the older revision, e.g. 2025-11-25 (see 'mcpgen revisions')")
+	to := fs.String("to", "", "the newer revision, e.g. 2026-07-28")
+	format := fs.String("format", "text", "output format: text or markdown")
+	fromSchema := fs.String("from-schema", "", "read the --from schema from this file or http(s) URL instead of looking it up")
+	toSchema := fs.String("to-schema", "", "read the --to schema from this file or http(s) URL instead of looking it up")
+	if done, err := parse(fs, args, env, diffSynopsis); done || err != nil {
+		return err
+	}
+	tmpl, ok := diffFormats[*format]
+	if !ok {
+		return &usageError{fmt.Sprintf("--format %q is not known (want text or markdown)", *format)}
+	}
+	for _, f := range []struct{ flag, rev, ref string }{{"from", *from, *fromSchema}, {"to", *to, *toSchema}} {
+		if f.rev == "" {
+			return &usageError{fmt.Sprintf("diff needs --%s REVISION", f.flag)}
+		}
+		if _, pinned := schema.Lookup(f.rev); !pinned && f.ref == "" {
+			return &usageError{fmt.Sprintf("--%s: revision %q is not pinned (pinned: %s); give its schema with --%s-schema PATH|URL",
+				f.flag, f.rev, strings.Join(schema.Revisions(), ", "), f.flag)}
+		}
+	}
+	old, err := diffPackage(ctx, env, *from, *fromSchema)
+	if err != nil {
+		return err
+	}
+	cur, err := diffPackage(ctx, env, *to, *toSchema)
+	if err != nil {
+		return err
+	}
+	out, err := templates.Render(tmpl, revdiff.Compare(old, cur))
+	if err != nil {
+		return err
+	}
+	_, err = env.Stdout.Write(out)
+	return err
+}
+
+// diffPackage finds, loads and builds the IR of one side of a diff.
+func diffPackage(ctx context.Context, env Env, revision, explicit string) (*gen.Package, error) {
+	src, err := locate(ctx, env, revision, explicit)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := schema.Load(src.Origin, src.Data, schema.Options{})
+	if err != nil {
+		return nil, err
+	}
+	printWarnings(env, doc.Warnings)
+	pkg, warns, err := gen.Build(doc, gen.Options{Package: schema.PackageName(revision), Revision: revision})
+	printWarnings(env, warns)
+	return pkg, err
+}

@@ -1,0 +1,119 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/cli"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+func runDiff(t *testing.T, schemaDir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := cli.Env{Stdout: &out, Stderr: &errb, Locator: &schema.Locator{SchemaDir: schemaDir, Offline: true}}
+	code = cli.Run(context.Background(), append([]string{"diff"}, args...), env)
+	return code, out.String(), errb.String()
+}
+
+func TestDiffUsageErrors(t *testing.T) {
+	dir := testenv.SchemaDir(t)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"$defs": {"A": {"type": "object",}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		dir    string
+		args   []string
+		stderr string // a line stderr must contain
+	}{
+		{"no flags", dir, nil, "mcpgen: diff needs --from REVISION"},
+		{"no --to", dir, []string{"--from", "2025-11-25"}, "mcpgen: diff needs --to REVISION"},
+		{"unknown flag", dir, []string{"--form", "2025-11-25", "--to", "2026-07-28"}, "mcpgen: unknown flag: --form"},
+		{"flag without value", dir, []string{"--to", "2026-07-28", "--from"}, "mcpgen: flag needs an argument: --from"},
+		{"bad format", dir, []string{"--from", "2025-11-25", "--to", "2026-07-28", "--format", "html"},
+			`mcpgen: --format "html" is not known (want text or markdown)`},
+		{"argument", dir, []string{"--from", "2025-11-25", "--to", "2026-07-28", "extra"}, `mcpgen: unexpected argument "extra"`},
+		{"unknown --from revision", dir, []string{"--from", "2099-01-01", "--to", "2026-07-28"},
+			`mcpgen: --from: revision "2099-01-01" is not pinned (pinned: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); give its schema with --from-schema PATH|URL`},
+		{"unknown --to revision", dir, []string{"--from", "2025-11-25", "--to", "latest"},
+			`mcpgen: --to: revision "latest" is not pinned`},
+		{"schema not found", t.TempDir(), []string{"--from", "2025-11-25", "--to", "2026-07-28"},
+			"mcpgen: revision 2025-11-25: no schema found"},
+		{"malformed schema", dir, []string{"--from", "draft", "--from-schema", bad, "--to", "2026-07-28"},
+			bad + ": /$defs/A: malformed JSON: "},
+		{"missing schema file", dir, []string{"--from", "2025-11-25", "--to", "next", "--to-schema", filepath.Join(dir, "nope.json")},
+			"nope.json: no such file or directory"},
+		{"pinned revision, other bytes", dir, []string{"--from", "2025-11-25", "--from-schema", bad, "--to", "2026-07-28"},
+			"sha256"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runDiff(t, tc.dir, tc.args...)
+			if code != cli.ExitUsage {
+				t.Errorf("exit code %d, want %d", code, cli.ExitUsage)
+			}
+			if stdout != "" {
+				t.Errorf("stdout: %q, want nothing", stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr:\n%s\nwant it to contain:\n%s", stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestDiffExplicitSchemas(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, defs string) string {
+		path := filepath.Join(tmp, name)
+		src := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {` + defs + `}}`
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	a := write("a.json", `"PingRequest": {"type": "object", "properties": {"method": {"const": "ping", "type": "string"}}, "required": ["method"]}`)
+	b := write("b.json", `"Empty": {"type": "object", "properties": {"x": {"type": "string"}}}`)
+	code, stdout, stderr := runDiff(t, "", "--from", "a", "--from-schema", a, "--to", "b", "--to-schema", b)
+	if code != cli.ExitOK {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+	}
+	want := `MCP a -> b: changes for Go users
+
+Methods: 0 added, 1 removed. Types: 1 added, 1 removed, 0 changed.
+
+Methods removed (1):
+  ping                                     PingRequest
+
+Types added (1):
+  Empty                                          struct
+
+Types removed (1):
+  PingRequest                                    struct
+`
+	if stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+	// Unpinned revisions are named on stderr with their sha256.
+	if !strings.Contains(stderr, "mcpgen: revision a is not pinned; "+a+" has sha256 ") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+func TestDiffHelp(t *testing.T) {
+	code, stdout, _ := runDiff(t, "", "--help")
+	if code != cli.ExitOK || !strings.Contains(stdout, "mcpgen diff --from R1 --to R2") || !strings.Contains(stdout, "--format") {
+		t.Errorf("diff --help: exit %d, stdout:\n%s", code, stdout)
+	}
+	var out bytes.Buffer
+	cli.Run(context.Background(), []string{"--help"}, cli.Env{Stdout: &out, Stderr: &out})
+	if !strings.Contains(out.String(), "  diff        print what changed") {
+		t.Errorf("mcpgen --help does not list diff:\n%s", out.String())
+	}
+}
