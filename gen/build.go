@@ -50,6 +50,7 @@ type builder struct {
 	building map[*schema.Schema]bool   // definitions being built (for recursion)
 	defTypes map[*schema.Schema]*Type  // finished or started definition types
 	canon    map[string]*schema.Schema // canonical text -> first definition with it
+	self     map[*schema.Schema]bool   // definitions whose own schema is being typed
 }
 
 func (b *builder) errorf(ptr, format string, args ...any) {
@@ -63,6 +64,7 @@ func (b *builder) warnf(ptr, format string, args ...any) {
 func (b *builder) build() *Package {
 	b.building = map[*schema.Schema]bool{}
 	b.defTypes = map[*schema.Schema]*Type{}
+	b.self = map[*schema.Schema]bool{}
 	// Decide every definition's Go name first: they are the contract.
 	for _, d := range b.doc.Defs {
 		name, err := definitionGoName(d.Name)
@@ -172,8 +174,14 @@ func (b *builder) defType(d *schema.Schema) *Type {
 		return t
 	}
 	// Otherwise the definition's schema declares the type itself.
+	b.self[d] = true
 	t := b.typeOf(d, name)
+	delete(b.self, d)
 	if t.Kind == TDecl && t.Decl.GoName() == name {
+		t.Decl.info().Definition = d.Name
+		if t.Decl.info().Doc == "" || t.Decl.info().Pointer != d.Pointer {
+			t.Decl.info().Doc = docText(name, d)
+		}
 		b.defTypes[d] = t
 		return t
 	}
@@ -225,6 +233,11 @@ func (b *builder) nameForPointer(ptr string) string {
 // typeOf returns the Go type for schema s at a use site. name is the Go
 // name a declaration for s would get.
 func (b *builder) typeOf(s *schema.Schema, name string) *Type {
+	// A definition reached directly (not through $ref, e.g. after an allOf
+	// merge kept it as is) is still its own type.
+	if s.Name != "" && b.isDef(s) && !b.self[s] {
+		return b.defType(s)
+	}
 	if s.IsBool {
 		if s.BoolValue {
 			return &Type{Kind: TRaw}

@@ -12,7 +12,27 @@ type Package struct {
 	Revision string
 	Source   SourceInfo
 	Decls    []Decl // sorted by Go name
-	Methods  []*Method
+	// Protocol is the JSON-RPC layer: the method table and what the
+	// revision's era needs. Nil when the schema defines no methods.
+	Protocol *Protocol
+}
+
+// Protocol is what the dispatcher emitters need to know about a revision.
+type Protocol struct {
+	Methods []*Method // sorted by method name
+	// Modern is set for revisions with per-request _meta (protocol version,
+	// client capabilities) and server/discover (2026-07-28 and later);
+	// legacy revisions use the initialize handshake.
+	Modern bool
+	// Batches is set when the revision allows JSON-RPC batches (2025-03-26).
+	Batches bool
+	// Types the dispatcher uses by role; nil when the revision lacks them.
+	Implementation     *Struct // serverInfo / clientInfo
+	ServerCapabilities *Struct
+	ClientCapabilities *Struct
+	InputRequired      *Struct // InputRequiredResult (modern)
+	ResultType         Decl    // the ResultType definition (modern)
+	CacheScope         *Enum   // modern
 }
 
 // SourceInfo says where the schema came from, for the package docs.
@@ -276,8 +296,36 @@ type Constraints struct {
 	Raw *schema.Schema
 }
 
-// Method is one JSON-RPC method of the protocol (filled by the dispatcher
-// issue's builder).
+// Direction says who sends a method.
+type Direction int
+
+// Directions.
+const (
+	ClientToServer Direction = iota + 1
+	ServerToClient
+)
+
+// Method is one JSON-RPC request or notification of the protocol.
 type Method struct {
-	Name string
+	Name         string // "tools/call"
+	Const        string // Go constant holding the name: MethodCallTool
+	Handler      string // Go method of the handler interface: CallTool, OnCancelled
+	Notification bool
+	Direction    Direction
+	Definition   *Struct // the request or notification (CallToolRequest)
+	// Params is the type of the params member; nil when the message has
+	// none. ParamsRequired says whether params must be present.
+	Params         *Type
+	ParamsRequired bool
+	// Result is the result type of a request (nil for notifications).
+	Result *Type
+	// Cacheable is set when the result carries ttlMs and cacheScope.
+	Cacheable bool
+	// InputRequired is set when the method may answer with an
+	// InputRequiredResult (multi round-trip requests).
+	InputRequired bool
+	// Default says the dispatcher answers the method itself when the
+	// handler does not implement it: "discover", "initialize", "ping",
+	// "initialized" (a notification it accepts silently), or "".
+	Default string
 }

@@ -96,6 +96,14 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	if depth > 50 {
 		return nil, fmt.Errorf("allOf at %s nests too deep to merge", at)
 	}
+	// Intersecting with "anything" changes nothing: keep the other side as
+	// written, $ref included, so it still names its type.
+	if isTrue(x) {
+		return y, nil
+	}
+	if isTrue(y) {
+		return x, nil
+	}
 	var err error
 	if x, err = b.deref(x, depth+1); err != nil {
 		return nil, err
@@ -103,10 +111,10 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	if y, err = b.deref(y, depth+1); err != nil {
 		return nil, err
 	}
-	if x.IsBool && x.BoolValue || (!x.IsBool && x.IsEmpty()) {
+	if isTrue(x) {
 		return y, nil
 	}
-	if y.IsBool && y.BoolValue || (!y.IsBool && y.IsEmpty()) {
+	if isTrue(y) {
 		return x, nil
 	}
 	if x.IsFalse() || y.IsFalse() {
@@ -239,6 +247,14 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	}
 	out.Deprecated = x.Deprecated || y.Deprecated
 	return out, nil
+}
+
+// isTrue reports whether s accepts everything (true, {}, annotations only).
+func isTrue(s *schema.Schema) bool {
+	if s.IsBool {
+		return s.BoolValue
+	}
+	return s.IsEmpty() && s.Ref == nil
 }
 
 func propSchema(s *schema.Schema, name string) *schema.Schema {

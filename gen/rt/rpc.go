@@ -1,0 +1,366 @@
+package rt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+)
+
+// This file is the JSON-RPC 2.0 machinery of a generated package that has
+// methods: reading one message, routing it to the generated method table,
+// and mapping failures to error responses. The typed parts (handler
+// interfaces, params and result types) are generated next to it.
+
+// JSON-RPC 2.0 error codes.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// RPCError is a JSON-RPC error. A handler that returns one (or wraps one)
+// gets exactly this code, message and data in the error response.
+type RPCError struct {
+	Code    int64
+	Message string
+	// Data is the error's data member as JSON; nil leaves it out.
+	Data json.RawMessage
+}
+
+func (e *RPCError) Error() string {
+	return "jsonrpc error " + strconv.FormatInt(e.Code, 10) + ": " + e.Message
+}
+
+// errNotImplemented is what the Unimplemented handlers return; the
+// dispatcher answers method not found (or a default answer, for methods
+// that have one).
+var errNotImplemented = errors.New("method not implemented")
+
+// RequestInfo describes the request a handler is serving.
+type RequestInfo struct {
+	// ID is the request id as JSON (a string or an integer).
+	ID json.RawMessage
+	// Method is the method name.
+	Method string
+	// Params is the params member as JSON; nil when absent.
+	Params json.RawMessage
+}
+
+type requestInfoKey struct{}
+
+// RequestFromContext returns the request a handler's context belongs to,
+// or nil.
+func RequestFromContext(ctx context.Context) *RequestInfo {
+	ri, _ := ctx.Value(requestInfoKey{}).(*RequestInfo)
+	return ri
+}
+
+// rpcResult is a value the dispatcher can encode as a result.
+type rpcResult interface {
+	encodeJSON(e *encoder)
+}
+
+// rpcMethod is one entry of the generated method table.
+type rpcMethod struct {
+	notification bool
+	// call decodes and checks params, runs the handler and returns the
+	// result to encode. It returns *RPCError for protocol failures.
+	call func(ctx context.Context, params []byte) (rpcResult, error)
+}
+
+// rpcDispatcher routes messages to a method table.
+type rpcDispatcher struct {
+	methods map[string]*rpcMethod
+	// batches says whether a JSON array of messages is a batch (2025-03-26);
+	// otherwise it is an invalid request.
+	batches bool
+	// onResponse receives responses (messages with result or error), if set.
+	onResponse func(msg []byte)
+	// logf reports handler panics and dropped notifications, if set.
+	logf func(format string, args ...any)
+}
+
+// envelope is what the dispatcher reads of a message before routing it.
+type envelope struct {
+	id       []byte // raw id, nil when absent
+	idOK     bool   // id is a string or an integer
+	method   string
+	params   []byte
+	response bool // has result or error
+}
+
+// handle processes one message (or batch) and returns the response bytes,
+// nil when there is nothing to answer.
+func (r *rpcDispatcher) handle(ctx context.Context, msg []byte) []byte {
+	var d decoder
+	d.initShared(msg)
+	c := d.peek()
+	if c == '[' {
+		return r.handleBatch(ctx, msg)
+	}
+	return r.handleOne(ctx, msg)
+}
+
+func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
+	if !rtValidJSON(msg) {
+		return rpcErrorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
+	}
+	if !r.batches {
+		return rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
+	}
+	var d decoder
+	d.initShared(msg)
+	d.array()
+	var items [][]byte
+	for first := true; d.elem(&first); {
+		items = append(items, d.raw())
+	}
+	if len(items) == 0 {
+		return rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: empty batch", nil)
+	}
+	out := []byte{'['}
+	n := 0
+	for _, it := range items {
+		resp := r.handleOne(ctx, it)
+		if resp == nil {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, resp...)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return append(out, ']')
+}
+
+// syntaxText describes why msg is not JSON.
+func syntaxText(msg []byte) string {
+	d := decoder{data: msg}
+	d.skip()
+	if err := d.finish(); err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return se.Msg + " at offset " + strconv.FormatInt(se.Offset, 10)
+		}
+		return err.Error()
+	}
+	return "invalid JSON"
+}
+
+// readEnvelope reads the members the dispatcher needs; it returns an
+// error response when the message is not a valid request or notification.
+func readEnvelope(msg []byte) (env envelope, errResp []byte) {
+	if !rtValidJSON(msg) {
+		d := decoder{data: msg}
+		d.skip()
+		err := d.finish()
+		var se *SyntaxError
+		if errors.As(err, &se) && se.dup != "" {
+			return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+strconv.Quote(se.dup), nil)
+		}
+		return env, rpcErrorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
+	}
+	var d decoder
+	d.initShared(msg)
+	if d.peek() != '{' {
+		return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: a message must be a JSON object", nil)
+	}
+	d.object()
+	var jsonrpc string
+	var hasJSONRPC, hasMethod, methodOK bool
+	for first := true; d.member(&first); {
+		switch d.key {
+		case "jsonrpc":
+			hasJSONRPC = true
+			if d.peek() == '"' {
+				jsonrpc = d.string()
+			} else {
+				d.skip()
+			}
+		case "id":
+			d.peek()
+			env.id = d.raw()
+			env.idOK = rtIsRequestID(env.id)
+		case "method":
+			hasMethod = true
+			if d.peek() == '"' {
+				env.method = d.string()
+				methodOK = true
+			} else {
+				d.skip()
+			}
+		case "params":
+			d.peek()
+			env.params = d.raw()
+		case "result", "error":
+			env.response = true
+			d.skip()
+		default:
+			d.skip()
+		}
+	}
+	id := env.id
+	if !env.idOK {
+		id = nil
+	}
+	switch {
+	case !hasJSONRPC:
+		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: missing "jsonrpc": "2.0"`, nil)
+	case jsonrpc != "2.0":
+		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+	case env.response && !hasMethod:
+		return env, nil
+	case !hasMethod:
+		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: missing "method"`, nil)
+	case !methodOK:
+		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "method" must be a string`, nil)
+	case env.id != nil && !env.idOK:
+		return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: the id must be a string or an integer, not "+rtQuote(string(env.id)), nil)
+	case env.params != nil && env.params[0] != '{' && env.params[0] != '[':
+		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "params" must be an object`, nil)
+	}
+	return env, nil
+}
+
+// rtIsRequestID reports whether raw is a string or an integer (MCP does not
+// allow null or fractional ids).
+func rtIsRequestID(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	if raw[0] == '"' {
+		return true
+	}
+	if !rtIsNumberStart(raw[0]) {
+		return false
+	}
+	_, isInt, inRange := rtParseInt(raw)
+	return isInt && inRange
+}
+
+func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
+	env, errResp := readEnvelope(msg)
+	if errResp != nil {
+		return errResp
+	}
+	if env.response && env.method == "" {
+		if r.onResponse != nil {
+			r.onResponse(msg)
+		}
+		return nil
+	}
+	notification := env.id == nil
+	m, ok := r.methods[env.method]
+	if !ok || m.notification != notification {
+		if notification {
+			r.log("mcp: dropped notification %q: no handler", env.method)
+			return nil
+		}
+		if ok {
+			return rpcErrorResponse(env.id, CodeInvalidRequest, "invalid request: "+strconv.Quote(env.method)+" is a notification and must not have an id", nil)
+		}
+		return rpcErrorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
+	}
+	ctx = context.WithValue(ctx, requestInfoKey{}, &RequestInfo{ID: env.id, Method: env.method, Params: env.params})
+	res, err := r.call(ctx, m, env)
+	if notification {
+		if err != nil {
+			r.log("mcp: notification %q: %v", env.method, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return errorResponseFor(env.id, err)
+	}
+	e := encoder{buf: make([]byte, 0, 256)}
+	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
+	e.buf = append(e.buf, env.id...)
+	e.buf = append(e.buf, `,"result":`...)
+	res.encodeJSON(&e)
+	e.buf = append(e.buf, '}')
+	if e.err != nil {
+		return rpcErrorResponse(env.id, CodeInternalError, "internal error: cannot encode the result: "+e.err.Error(), nil)
+	}
+	return e.buf
+}
+
+// call runs a method, turning a panic into an internal error.
+func (r *rpcDispatcher) call(ctx context.Context, m *rpcMethod, env envelope) (res rpcResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log("mcp: panic in handler for %q: %v\n%s", env.method, p, debug.Stack())
+			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
+		}
+	}()
+	return m.call(ctx, env.params)
+}
+
+func (r *rpcDispatcher) log(format string, args ...any) {
+	if r.logf != nil {
+		r.logf(format, args...)
+	}
+}
+
+// errorResponseFor maps a handler error to an error response.
+func errorResponseFor(id []byte, err error) []byte {
+	var re *RPCError
+	switch {
+	case errors.As(err, &re):
+		return rpcErrorResponse(id, re.Code, re.Message, re.Data)
+	case errors.Is(err, errNotImplemented):
+		return rpcErrorResponse(id, CodeMethodNotFound, "method not found", nil)
+	}
+	return rpcErrorResponse(id, CodeInternalError, err.Error(), nil)
+}
+
+// rpcErrorResponse encodes an error response. A nil id is written as null.
+func rpcErrorResponse(id []byte, code int64, message string, data []byte) []byte {
+	e := encoder{buf: make([]byte, 0, 128)}
+	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
+	if id == nil {
+		e.null()
+	} else {
+		e.buf = append(e.buf, id...)
+	}
+	e.buf = append(e.buf, `,"error":{"code":`...)
+	e.int(code)
+	e.buf = append(e.buf, `,"message":`...)
+	e.string(message)
+	if data != nil && rtValidJSON(data) {
+		e.buf = append(e.buf, `,"data":`...)
+		e.buf = append(e.buf, data...)
+	}
+	e.buf = append(e.buf, "}}"...)
+	return e.buf
+}
+
+// invalidParams turns decoding and validation errors into -32602 with the
+// violations (pointers relative to the message, under /params) as data.
+func invalidParams(err error) error {
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		vs := make([]Violation, len(ve.Violations))
+		for i, v := range ve.Violations {
+			v.Pointer = "/params" + v.Pointer
+			vs[i] = v
+		}
+		data, _ := json.Marshal(struct {
+			Violations []Violation `json:"violations"`
+		}{vs})
+		msg := "invalid params: " + vs[0].String()
+		if len(vs) > 1 {
+			msg += fmt.Sprintf(" (and %d more)", len(vs)-1)
+		}
+		return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+	}
+	return &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + err.Error()}
+}

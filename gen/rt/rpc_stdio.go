@@ -1,0 +1,178 @@
+package rt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// This file serves a dispatcher over a stream of newline-delimited JSON-RPC
+// messages, as the MCP stdio transport defines it.
+
+// MaxMessageSize bounds one message read by Serve (64 MiB).
+const MaxMessageSize = 64 << 20
+
+// rpcConn is one connection being served.
+type rpcConn struct {
+	d        *rpcDispatcher
+	out      io.Writer
+	wmu      sync.Mutex
+	mu       sync.Mutex
+	inflight map[string]context.CancelFunc
+}
+
+type connKey struct{}
+
+// serve reads messages from in until it ends or ctx is done, handles each
+// request in its own goroutine, and writes the responses to out, one per
+// line. A notifications/cancelled message cancels the context of the
+// request it names.
+func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelFunc{}}
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	ctx = context.WithValue(ctx, connKey{}, c)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		if len(bytes.TrimSpace(line)) > 0 {
+			c.dispatch(ctx, &wg, line)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// readLine reads one line without its newline, up to MaxMessageSize.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxMessageSize {
+			// Drop the rest of the oversized line.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			return nil, fmt.Errorf("message longer than %d bytes", MaxMessageSize)
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return line, err
+		}
+	}
+}
+
+func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) {
+	env, errResp := readEnvelope(msg)
+	if errResp != nil {
+		c.write(errResp)
+		return
+	}
+	if env.id == nil && env.method == "notifications/cancelled" {
+		c.cancel(env.params)
+	}
+	if env.id == nil {
+		// Notifications are handled in order.
+		if resp := c.d.handle(ctx, msg); resp != nil {
+			c.write(resp)
+		}
+		return
+	}
+	key := string(env.id)
+	rctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.inflight[key] = cancel
+	c.mu.Unlock()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() {
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			cancel()
+		}()
+		if resp := c.d.handle(rctx, msg); resp != nil {
+			c.write(resp)
+		}
+	}()
+}
+
+// cancel cancels the in-flight request named by a notifications/cancelled
+// params object.
+func (c *rpcConn) cancel(params []byte) {
+	if params == nil {
+		return
+	}
+	var d decoder
+	d.initShared(params)
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		if d.key != "requestId" {
+			d.skip()
+			continue
+		}
+		d.peek()
+		id := d.raw()
+		c.mu.Lock()
+		cancel := c.inflight[string(id)]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return
+	}
+}
+
+func (c *rpcConn) write(msg []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.out.Write(append(msg, '\n')); err != nil {
+		c.d.log("mcp: write: %v", err)
+		return err
+	}
+	return nil
+}
+
+// SendNotification sends a notification to the peer of the connection the
+// handler's context belongs to (a server run by Serve). params may be nil.
+func SendNotification(ctx context.Context, method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) error {
+	c, _ := ctx.Value(connKey{}).(*rpcConn)
+	if c == nil {
+		return errors.New("mcp: SendNotification: the context does not belong to a connection served by Serve")
+	}
+	e := encoder{buf: make([]byte, 0, 128)}
+	e.buf = append(e.buf, `{"jsonrpc":"2.0","method":`...)
+	e.string(method)
+	if params != nil {
+		b, err := params.AppendJSON(append(e.buf, `,"params":`...))
+		if err != nil {
+			return err
+		}
+		e.buf = b
+	}
+	e.buf = append(e.buf, '}')
+	return c.write(e.buf)
+}
