@@ -93,11 +93,20 @@ func (b *builder) build() *Package {
 			b.planUnion(u)
 		}
 	}
+	protocol := b.buildProtocol()
+	if protocol != nil {
+		for _, n := range protocolNames() {
+			if prev, ok := b.owners[n]; ok {
+				b.errorf(prev, "Go name %s is reserved for the generated dispatcher (rename the definition)", n)
+			}
+		}
+	}
 	return &Package{
 		Name:     b.opts.Package,
 		Revision: b.opts.Revision,
 		Source:   b.opts.Source,
 		Decls:    b.decls,
+		Protocol: protocol,
 	}
 }
 

@@ -78,6 +78,13 @@ func Emit(pkg *Package) (Files, error) {
 		}
 		out[name] = b
 	}
+	if pkg.Protocol != nil {
+		b, err := e.emitProtocol()
+		if err != nil {
+			return nil, fmt.Errorf("emit dispatch.go: %w", err)
+		}
+		out["dispatch.go"] = b
+	}
 	doc, err := e.docFile()
 	if err != nil {
 		return nil, err
@@ -88,7 +95,7 @@ func Emit(pkg *Package) (Files, error) {
 		return nil, err
 	}
 	out["README.md"] = readme
-	rt, err := runtimeFiles(pkg.Name)
+	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
 	if err != nil {
 		return nil, err
 	}

@@ -142,4 +142,3 @@ func check(t *testing.T, dir, name, got string) {
 		t.Errorf("%s differs (run go test ./gen -update if the change is intended):\n%s", path, d)
 	}
 }
-

@@ -20,15 +20,16 @@ import (
 var runtimeFS embed.FS
 
 // runtimeFiles returns the runtime sources for package pkg, named
-// rt_<file>.go.
-func runtimeFiles(pkg string) (Files, error) {
+// rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
+// dispatcher.
+func runtimeFiles(pkg string, rpc bool) (Files, error) {
 	names, err := fs.Glob(runtimeFS, "rt/*.go")
 	if err != nil {
 		return nil, err
 	}
 	out := Files{}
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
+		if strings.HasSuffix(name, "_test.go") || (!rpc && strings.HasPrefix(path.Base(name), "rpc")) {
 			continue
 		}
 		src, err := runtimeFS.ReadFile(name)

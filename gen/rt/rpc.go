@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
+	"strings"
 )
 
 // This file is the JSON-RPC 2.0 machinery of a generated package that has
@@ -363,4 +364,77 @@ func invalidParams(err error) error {
 		return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
 	}
 	return &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + err.Error()}
+}
+
+// rpcParams is a generated params type.
+type rpcParams interface {
+	decodeJSON(d *decoder)
+	validate(s *vstate)
+}
+
+// decodeParams decodes and validates a request's params; failures are
+// invalid params (-32602) with the violations as data.
+func decodeParams(raw []byte, p rpcParams, required bool) error {
+	if raw == nil {
+		if !required {
+			return nil
+		}
+		data, _ := json.Marshal(struct {
+			Violations []Violation `json:"violations"`
+		}{[]Violation{{Pointer: "", Keyword: "required", Message: `missing required member "params"`}}})
+		return &RPCError{Code: CodeInvalidParams, Message: `invalid params: missing required member "params"`, Data: data}
+	}
+	var d decoder
+	d.init(raw) // handlers may keep strings; they must not alias the message
+	p.decodeJSON(&d)
+	derr := d.finish()
+	var dv *ValidationError
+	if derr != nil && !errors.As(derr, &dv) {
+		return invalidParams(derr)
+	}
+	var s vstate
+	p.validate(&s)
+	verr := s.err()
+	if dv == nil {
+		if verr != nil {
+			return invalidParams(verr)
+		}
+		return nil
+	}
+	// Report what decoding found and what validation adds, leaving out
+	// what validation says about values decoding already rejected.
+	all := &ValidationError{Violations: dv.Violations}
+	var vv *ValidationError
+	if errors.As(verr, &vv) {
+		for _, v := range vv.Violations {
+			covered := false
+			for _, w := range dv.Violations {
+				if v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/") {
+					covered = true
+				}
+			}
+			if !covered {
+				all.Violations = append(all.Violations, v)
+			}
+		}
+	}
+	return invalidParams(all)
+}
+
+// invalidResult reports a handler result that breaks the schema as an
+// internal error (the result is not sent).
+func invalidResult(err error) error {
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		vs := make([]Violation, len(ve.Violations))
+		for i, v := range ve.Violations {
+			v.Pointer = "/result" + v.Pointer
+			vs[i] = v
+		}
+		data, _ := json.Marshal(struct {
+			Violations []Violation `json:"violations"`
+		}{vs})
+		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's result breaks the schema: " + vs[0].String(), Data: data}
+	}
+	return &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}
 }

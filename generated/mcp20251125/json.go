@@ -830,15 +830,6 @@ func (v *CancelTaskResult) encodeJSON(e *encoder) {
 func (v *CancelTaskResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v *CancelTaskResultStatus) decodeJSON(d *decoder) {
-	var u string
-	u = d.string()
-	*v = CancelTaskResultStatus(u)
-}
-func (v CancelTaskResultStatus) encodeJSON(e *encoder) {
-	u := string(v)
-	e.string(u)
-}
 func (v *CancelTaskResultTTL) decodeJSON(d *decoder) {
 	*v = CancelTaskResultTTL{}
 	switch c := d.peek(); {
@@ -11923,6 +11914,15 @@ func (v *TaskMetadata) encodeJSON(e *encoder) {
 }
 func (v *TaskMetadata) extraCount() int {
 	return len(v.Extra)
+}
+func (v *TaskStatus) decodeJSON(d *decoder) {
+	var u string
+	u = d.string()
+	*v = TaskStatus(u)
+}
+func (v TaskStatus) encodeJSON(e *encoder) {
+	u := string(v)
+	e.string(u)
 }
 func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 	*v = TaskStatusNotification{}

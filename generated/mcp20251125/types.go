@@ -558,8 +558,8 @@ type CancelTaskResult struct {
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
-	// The status of a task.
-	Status CancelTaskResultStatus `json:"status"`
+	// Current task state.
+	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
 	// This can provide context for any status, including:
 	// - Reasons for "cancelled" status
@@ -602,48 +602,6 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelTaskResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
-}
-
-// CancelTaskResultStatus is the status of a task.
-type CancelTaskResultStatus string
-
-// The values of CancelTaskResultStatus.
-const (
-	CancelTaskResultStatusCancelled     CancelTaskResultStatus = "cancelled"
-	CancelTaskResultStatusCompleted     CancelTaskResultStatus = "completed"
-	CancelTaskResultStatusFailed        CancelTaskResultStatus = "failed"
-	CancelTaskResultStatusInputRequired CancelTaskResultStatus = "input_required"
-	CancelTaskResultStatusWorking       CancelTaskResultStatus = "working"
-)
-
-// MarshalJSON encodes v as JSON.
-func (v CancelTaskResultStatus) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CancelTaskResultStatus) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelTaskResultStatus) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CancelTaskResultStatus) Validate() error {
 	var s vstate
 	v.validate(&s)
 	return s.err()
@@ -3439,8 +3397,8 @@ type GetTaskResult struct {
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
-	// The status of a task.
-	Status CancelTaskResultStatus `json:"status"`
+	// Current task state.
+	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
 	// This can provide context for any status, including:
 	// - Reasons for "cancelled" status
@@ -8376,7 +8334,7 @@ type Task struct {
 	// Suggested polling interval in milliseconds.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 	// Current task state.
-	Status CancelTaskResultStatus `json:"status"`
+	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
 	// This can provide context for any status, including:
 	// - Reasons for "cancelled" status
@@ -8557,6 +8515,48 @@ func (v *TaskMetadata) Validate() error {
 	return s.err()
 }
 
+// TaskStatus is the status of a task.
+type TaskStatus string
+
+// The values of TaskStatus.
+const (
+	TaskStatusCancelled     TaskStatus = "cancelled"
+	TaskStatusCompleted     TaskStatus = "completed"
+	TaskStatusFailed        TaskStatus = "failed"
+	TaskStatusInputRequired TaskStatus = "input_required"
+	TaskStatusWorking       TaskStatus = "working"
+)
+
+// MarshalJSON encodes v as JSON.
+func (v TaskStatus) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *TaskStatus) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v TaskStatus) Validate() error {
+	var s vstate
+	v.validate(&s)
+	return s.err()
+}
+
 // TaskStatusNotification is an optional notification from the receiver to the requestor, informing
 // them that a task's status has changed. Receivers are not required to send these notifications.
 //
@@ -8615,8 +8615,8 @@ type TaskStatusNotificationParams struct {
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
 	PollInterval *int64 `json:"pollInterval,omitempty"`
-	// The status of a task.
-	Status CancelTaskResultStatus `json:"status"`
+	// Current task state.
+	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
 	// This can provide context for any status, including:
 	// - Reasons for "cancelled" status
@@ -10036,7 +10036,7 @@ var Definitions = []string{
 	"CallToolRequestParams",
 	"CallToolResult",
 	"CancelTaskRequest",
-	"TaskStatus",
+	"CancelTaskResult",
 	"CancelledNotification",
 	"CancelledNotificationParams",
 	"ClientCapabilities",
@@ -10068,6 +10068,7 @@ var Definitions = []string{
 	"GetTaskPayloadRequest",
 	"GetTaskPayloadResult",
 	"GetTaskRequest",
+	"GetTaskResult",
 	"Icon",
 	"Icons",
 	"ImageContent",
@@ -10152,7 +10153,9 @@ var Definitions = []string{
 	"Task",
 	"TaskAugmentedRequestParams",
 	"TaskMetadata",
+	"TaskStatus",
 	"TaskStatusNotification",
+	"TaskStatusNotificationParams",
 	"TextContent",
 	"TextResourceContents",
 	"TitledMultiSelectEnumSchema",
@@ -10193,8 +10196,8 @@ func NewValue(definition string) (Value, bool) {
 		return new(CallToolResult), true
 	case "CancelTaskRequest":
 		return new(CancelTaskRequest), true
-	case "TaskStatus":
-		return new(CancelTaskResultStatus), true
+	case "CancelTaskResult":
+		return new(CancelTaskResult), true
 	case "CancelledNotification":
 		return new(CancelledNotification), true
 	case "CancelledNotificationParams":
@@ -10257,6 +10260,8 @@ func NewValue(definition string) (Value, bool) {
 		return new(GetTaskPayloadResult), true
 	case "GetTaskRequest":
 		return new(GetTaskRequest), true
+	case "GetTaskResult":
+		return new(GetTaskResult), true
 	case "Icon":
 		return new(Icon), true
 	case "Icons":
@@ -10425,8 +10430,12 @@ func NewValue(definition string) (Value, bool) {
 		return new(TaskAugmentedRequestParams), true
 	case "TaskMetadata":
 		return new(TaskMetadata), true
+	case "TaskStatus":
+		return new(TaskStatus), true
 	case "TaskStatusNotification":
 		return new(TaskStatusNotification), true
+	case "TaskStatusNotificationParams":
+		return new(TaskStatusNotificationParams), true
 	case "TextContent":
 		return new(TextContent), true
 	case "TextResourceContents":

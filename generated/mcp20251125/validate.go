@@ -188,13 +188,6 @@ func (v *CancelTaskResult) validate(s *vstate) {
 		s.add("required", "missing required member \"ttl\"")
 	}
 }
-func (v CancelTaskResultStatus) validate(s *vstate) {
-	switch v {
-	case CancelTaskResultStatusCancelled, CancelTaskResultStatusCompleted, CancelTaskResultStatusFailed, CancelTaskResultStatusInputRequired, CancelTaskResultStatusWorking:
-	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"cancelled\", \"completed\", \"failed\", \"input_required\", \"working\"")
-	}
-}
 func (v CancelTaskResultTTL) validate(s *vstate) {}
 func (v *CancelledNotification) validate(s *vstate) {
 	if v.missing&(1<<0) != 0 {
@@ -2031,6 +2024,13 @@ func (v *Task) validate(s *vstate) {
 func (v *TaskAugmentedRequestParams) validate(s *vstate)     {}
 func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {}
 func (v *TaskMetadata) validate(s *vstate)                   {}
+func (v TaskStatus) validate(s *vstate) {
+	switch v {
+	case TaskStatusCancelled, TaskStatusCompleted, TaskStatusFailed, TaskStatusInputRequired, TaskStatusWorking:
+	default:
+		s.add("enum", rtQuote(string(v))+" is not one of \"cancelled\", \"completed\", \"failed\", \"input_required\", \"working\"")
+	}
+}
 func (v *TaskStatusNotification) validate(s *vstate) {
 	if v.missing&(1<<0) != 0 {
 		s.add("required", "missing required member \"jsonrpc\"")

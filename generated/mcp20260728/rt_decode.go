@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -215,7 +216,11 @@ func (d *decoder) member(first *bool) bool {
 
 // dup records a duplicate member name as a syntax error.
 func (d *decoder) dup(name string) {
-	d.fail("duplicate member " + strconv.Quote(name))
+	if d.syntax == nil {
+		d.fail("duplicate member " + strconv.Quote(name))
+		d.syntax.dup = strings.Clone(name)
+	}
+	d.pos = len(d.data)
 }
 
 // array starts reading an array, like object.

@@ -59,6 +59,7 @@ func (e *ValidationError) Error() string {
 type SyntaxError struct {
 	Offset int64 // byte offset where the problem was found
 	Msg    string
+	dup    string // the member name, for a duplicate member
 }
 
 func (e *SyntaxError) Error() string {

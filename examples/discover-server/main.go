@@ -1,0 +1,77 @@
+// Command discover-server is a small MCP server over stdio built on the
+// generated 2026-07-28 package: it answers server/discover (from its
+// options), tools/list (with cache hints) and tools/call for one tool,
+// "add", which adds two integers.
+//
+//	go run ./examples/discover-server
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+)
+
+// server implements the methods it serves; UnimplementedServerHandler
+// answers the rest with "method not found".
+type server struct {
+	mcp.UnimplementedServerHandler
+}
+
+var addTool = mcp.Tool{
+	Name:        "add",
+	Description: new("Adds two integers."),
+	InputSchema: mcp.ToolInputSchema{Extra: mcp.Members{
+		{Name: "properties", Value: json.RawMessage(`{"a":{"type":"integer"},"b":{"type":"integer"}}`)},
+		{Name: "required", Value: json.RawMessage(`["a","b"]`)},
+	}},
+}
+
+func (server) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	return &mcp.ListToolsResult{
+		Tools:      []mcp.Tool{addTool},
+		TTLMs:      (5 * time.Minute).Milliseconds(),
+		CacheScope: mcp.CacheScopePublic,
+	}, nil
+}
+
+func (server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	if p.Name != "add" {
+		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown tool " + strconv.Quote(p.Name)}
+	}
+	var args struct{ A, B int64 }
+	if err := json.Unmarshal(p.Arguments, &args); err != nil {
+		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{text("bad arguments: " + err.Error())}}, nil
+	}
+	sum := args.A + args.B
+	return &mcp.CallToolResult{
+		Content:           []mcp.ContentBlock{text(strconv.FormatInt(sum, 10))},
+		StructuredContent: json.RawMessage(fmt.Sprintf(`{"sum":%d}`, sum)),
+	}, nil
+}
+
+func text(s string) mcp.ContentBlock {
+	return mcp.ContentBlock{Value: &mcp.TextContent{Text: s}}
+}
+
+func main() {
+	d := mcp.NewServerDispatcher(server{}, mcp.ServerOptions{
+		ServerInfo:   mcp.Implementation{Name: "discover-server", Version: "1.0.0"},
+		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
+		Instructions: "Call the add tool to add two integers.",
+		DiscoverTTL:  time.Hour,
+		Logf:         log.New(os.Stderr, "discover-server: ", 0).Printf,
+	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := d.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}

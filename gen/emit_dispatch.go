@@ -1,0 +1,709 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// This file emits dispatch.go: the method table, handler interfaces, the
+// Unimplemented handlers, and the dispatchers that route JSON-RPC
+// messages to typed handlers (README: "Serving MCP").
+
+// side is one direction of the protocol, as the dispatcher of its receiver
+// sees it.
+type side struct {
+	dir           Direction
+	handler       string // ServerHandler
+	unimplemented string // UnimplementedServerHandler
+	dispatcher    string // ServerDispatcher
+	options       string // ServerOptions
+	constructor   string // NewServerDispatcher
+	receiver      string // "server"
+	sender        string // "client"
+}
+
+var sides = []side{
+	{ClientToServer, "ServerHandler", "UnimplementedServerHandler", "ServerDispatcher", "ServerOptions", "NewServerDispatcher", "server", "client"},
+	{ServerToClient, "ClientHandler", "UnimplementedClientHandler", "ClientDispatcher", "ClientOptions", "NewClientDispatcher", "client", "server"},
+}
+
+// protocolNames are the exported names dispatch.go declares; a definition
+// may not take them.
+func protocolNames() []string {
+	names := []string{"MethodInfo", "Methods", "DecodeResult", "NeedInput", "CacheKey",
+		"RequestInfo", "RequestFromContext", "RPCError", "SendNotification", "RequireClientCapabilities",
+		"MaxMessageSize", "CodeParseError", "CodeInvalidRequest", "CodeMethodNotFound", "CodeInvalidParams",
+		"CodeInternalError", "CodeHeaderMismatch", "CodeMissingRequiredClientCapability", "CodeUnsupportedProtocolVersion"}
+	for _, s := range sides {
+		names = append(names, s.handler, s.unimplemented, s.dispatcher, s.options, s.constructor)
+	}
+	return names
+}
+
+func (e *emitter) emitProtocol() ([]byte, error) {
+	p := e.pkg.Protocol
+	f := newFile(e.pkg.Name)
+	e.emitMethodConsts(f, p)
+	e.emitMethodTable(f, p)
+	for _, s := range sides {
+		var ms []*Method
+		for _, m := range p.Methods {
+			if m.Direction == s.dir {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) > 0 {
+			e.emitSide(f, p, s, ms)
+		}
+	}
+	if p.Modern {
+		e.emitModern(f, p)
+	}
+	return render(f)
+}
+
+func directionText(d Direction) string {
+	if d == ClientToServer {
+		return "client to server"
+	}
+	return "server to client"
+}
+
+func (e *emitter) emitMethodConsts(f *jen.File, p *Protocol) {
+	seen := map[string]bool{}
+	var defs []jen.Code
+	for _, m := range p.Methods {
+		if seen[m.Const] {
+			continue
+		}
+		seen[m.Const] = true
+		kind := "request"
+		if m.Notification {
+			kind = "notification"
+		}
+		var dirs []string
+		for _, o := range p.Methods {
+			if o.Name == m.Name {
+				dirs = append(dirs, directionText(o.Direction))
+			}
+		}
+		doc := fmt.Sprintf("%s is the %s %q (%s), %s.", m.Const, kind, m.Name, m.Definition.Name, strings.Join(dirs, " and "))
+		defs = append(defs, jen.Comment(commentText(doc)).Line().Id(m.Const).Op("=").Lit(m.Name))
+	}
+	f.Comment(commentText("The JSON-RPC methods of the protocol."))
+	f.Const().Defs(defs...)
+}
+
+// paramsType is the Go type of a method's params.
+func paramsGoType(m *Method) *jen.Statement {
+	if isStruct(m.Params) {
+		return jen.Op("*").Add(goType(m.Params))
+	}
+	return goType(m.Params)
+}
+
+func resultGoType(m *Method) *jen.Statement {
+	if isStruct(m.Result) {
+		return jen.Op("*").Add(goType(m.Result))
+	}
+	return goType(m.Result)
+}
+
+func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
+	f.Comment(commentText("MethodInfo describes one method of the protocol in one direction."))
+	f.Type().Id("MethodInfo").Struct(
+		jen.Id("Name").String(),
+		jen.Comment("Notification is set for notifications; requests have a result."),
+		jen.Id("Notification").Bool(),
+		jen.Comment("FromClient is set for what clients send to servers, unset for what servers send to clients."),
+		jen.Id("FromClient").Bool(),
+		jen.Comment("Cacheable is set when the result carries caching hints (ttlMs, cacheScope)."),
+		jen.Id("Cacheable").Bool(),
+		jen.Comment("InputRequired is set when the request may be answered with an InputRequiredResult."),
+		jen.Id("InputRequired").Bool(),
+		jen.Comment("NewParams returns a new params value; nil when the method has no params."),
+		jen.Id("NewParams").Func().Params().Id("Value"),
+		jen.Comment("NewResult returns a new result value; nil for notifications."),
+		jen.Id("NewResult").Func().Params().Id("Value"),
+	)
+	var entries []jen.Code
+	for _, m := range p.Methods {
+		fields := []jen.Code{jen.Id("Name").Op(":").Id(m.Const)}
+		if m.Notification {
+			fields = append(fields, jen.Id("Notification").Op(":").True())
+		}
+		if m.Direction == ClientToServer {
+			fields = append(fields, jen.Id("FromClient").Op(":").True())
+		}
+		if m.Cacheable {
+			fields = append(fields, jen.Id("Cacheable").Op(":").True())
+		}
+		if m.InputRequired {
+			fields = append(fields, jen.Id("InputRequired").Op(":").True())
+		}
+		if m.Params != nil {
+			fields = append(fields, jen.Id("NewParams").Op(":").Func().Params().Id("Value").Block(jen.Return(jen.New(goType(m.Params.Resolve())))))
+		}
+		if m.Result != nil {
+			fields = append(fields, jen.Id("NewResult").Op(":").Func().Params().Id("Value").Block(jen.Return(jen.New(goType(m.Result.Resolve())))))
+		}
+		entries = append(entries, jen.Values(fields...))
+	}
+	f.Comment(commentText("Methods lists the methods of the protocol, one entry per method and direction."))
+	f.Var().Id("Methods").Op("=").Index().Id("MethodInfo").ValuesFunc(func(g *jen.Group) {
+		for _, en := range entries {
+			g.Line().Add(en)
+		}
+		g.Line()
+	})
+
+	// DecodeResult
+	var cases []jen.Code
+	seen := map[string]bool{}
+	for _, m := range p.Methods {
+		if m.Notification || seen[m.Name] {
+			continue
+		}
+		seen[m.Name] = true
+		var body []jen.Code
+		if m.InputRequired && p.InputRequired != nil {
+			body = append(body, jen.If(jen.Id("rtIsInputRequired").Call(jen.Id("result"))).Block(
+				jen.Id("v").Op(":=").New(jen.Id(p.InputRequired.Name)),
+				jen.Return(jen.Id("v"), jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("result"))),
+			))
+		}
+		body = append(body,
+			jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
+			jen.Return(jen.Id("v"), jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("result"))),
+		)
+		cases = append(cases, jen.Case(jen.Id(m.Const)).Block(body...))
+	}
+	doc := "DecodeResult decodes the result member of a response to a request of method."
+	if p.Modern {
+		doc += "\nFor a method that may need more input, a result whose resultType is \"input_required\"\ncomes back as *" +
+			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision)."
+	}
+	f.Comment(commentText(doc))
+	f.Func().Id("DecodeResult").Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: %q is not a request method of this revision"), jen.Id("method"))),
+	)
+}
+
+// emitSide writes the handler interface, its Unimplemented base, the
+// options and the dispatcher of one direction.
+func (e *emitter) emitSide(f *jen.File, p *Protocol, s side, ms []*Method) {
+	ctx := jen.Id("ctx").Qual("context", "Context")
+	// The handler interface.
+	var ifc []jen.Code
+	var unimpl []jen.Code
+	for _, m := range ms {
+		params := []jen.Code{ctx.Clone()}
+		uparams := []jen.Code{jen.Qual("context", "Context")}
+		if m.Params != nil {
+			params = append(params, jen.Id("params").Add(paramsGoType(m)))
+			uparams = append(uparams, paramsGoType(m))
+		}
+		var doc string
+		if m.Notification {
+			doc = fmt.Sprintf("%s handles the notification %q (%s). An error is only logged: notifications have no response.", m.Handler, m.Name, m.Definition.Name)
+			ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Error())
+			unimpl = append(unimpl, jen.Func().Params(jen.Id(s.unimplemented)).Id(m.Handler).Params(uparams...).Error().Block(jen.Return(jen.Nil())))
+			continue
+		}
+		doc = fmt.Sprintf("%s handles the request %q (%s).", m.Handler, m.Name, m.Definition.Name)
+		if m.Default != "" {
+			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.dispatcher)
+		}
+		if m.InputRequired {
+			doc += " It may return NeedInput(...) to ask the client for more input."
+		}
+		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
+		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
+			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+		))
+	}
+	must := "mustEmbed" + s.unimplemented
+	ifc = append(ifc, jen.Id(must).Params())
+	f.Comment(commentText(fmt.Sprintf("%s handles what a %s sends to a %s. Implementations must embed %s,\nso that a method a new revision adds does not break them.", s.handler, s.sender, s.receiver, s.unimplemented)))
+	f.Type().Id(s.handler).Interface(ifc...)
+	f.Comment(commentText(fmt.Sprintf("%s answers every request with method not found (or the %s's default\nanswer, for the methods that have one) and ignores every notification. Embed it in a %s.", s.unimplemented, s.dispatcher, s.handler)))
+	f.Type().Id(s.unimplemented).Struct()
+	for _, u := range unimpl {
+		f.Add(u)
+	}
+	f.Func().Params(jen.Id(s.unimplemented)).Id(must).Params().Block()
+
+	e.emitOptions(f, p, s)
+	e.emitDispatcher(f, p, s, ms)
+}
+
+func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
+	var fields []jen.Code
+	if s.dir == ClientToServer {
+		if p.Implementation != nil {
+			fields = append(fields, jen.Comment(commentText("ServerInfo names the server (serverInfo).")))
+			fields = append(fields, jen.Id("ServerInfo").Id(p.Implementation.Name))
+		}
+		if p.ServerCapabilities != nil {
+			fields = append(fields, jen.Comment(commentText("Capabilities are the server's capabilities, as default answers report them.")))
+			fields = append(fields, jen.Id("Capabilities").Id(p.ServerCapabilities.Name))
+		}
+		fields = append(fields,
+			jen.Comment(commentText("Instructions, if set, tell clients how to use the server.")),
+			jen.Id("Instructions").String(),
+			jen.Comment(commentText("SupportedVersions lists the protocol versions the server accepts, preferred\nfirst; empty means []string{ProtocolVersion}.")),
+			jen.Id("SupportedVersions").Index().String(),
+		)
+		if p.Modern {
+			fields = append(fields,
+				jen.Comment(commentText("DiscoverTTL is the ttlMs of the default server/discover answer.")),
+				jen.Id("DiscoverTTL").Qual("time", "Duration"),
+			)
+			if p.CacheScope != nil {
+				fields = append(fields,
+					jen.Comment(commentText("DiscoverCacheScope is the cacheScope of the default server/discover answer;\nempty means public.")),
+					jen.Id("DiscoverCacheScope").Id(p.CacheScope.Name),
+				)
+			}
+			fields = append(fields,
+				jen.Comment(commentText("OmitServerInfo stops the dispatcher from adding ServerInfo to every result's\n_meta (io.modelcontextprotocol/serverInfo).")),
+				jen.Id("OmitServerInfo").Bool(),
+			)
+		}
+	}
+	fields = append(fields,
+		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
+		jen.Id("SkipResultValidation").Bool(),
+		jen.Comment(commentText("Logf, if set, receives handler panics and dropped notifications.")),
+		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
+	)
+	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.options, s.dispatcher)))
+	f.Type().Id(s.options).Struct(fields...)
+}
+
+func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method) {
+	recv := jen.Id("d").Op("*").Id(s.dispatcher)
+	f.Comment(commentText(fmt.Sprintf("%s routes the JSON-RPC messages a %s sends to a %s, checking params\nagainst the schema and mapping failures to the JSON-RPC error codes.", s.dispatcher, s.sender, s.handler)))
+	f.Type().Id(s.dispatcher).Struct(
+		jen.Id("h").Id(s.handler),
+		jen.Id("opts").Id(s.options),
+		jen.Id("rpc").Id("rpcDispatcher"),
+	)
+	var table []jen.Code
+	for _, m := range ms {
+		entry := []jen.Code{jen.Id("call").Op(":").Id("d").Dot(callName(m))}
+		if m.Notification {
+			entry = append([]jen.Code{jen.Id("notification").Op(":").True()}, entry...)
+		}
+		table = append(table, jen.Id(m.Const).Op(":").Values(entry...))
+	}
+	body := []jen.Code{}
+	if s.dir == ClientToServer {
+		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(
+			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(jen.Id("ProtocolVersion")),
+		))
+		if p.Modern && p.CacheScope != nil && enumHas(p.CacheScope, "public") {
+			body = append(body, jen.If(jen.Id("opts").Dot("DiscoverCacheScope").Op("==").Lit("")).Block(
+				jen.Id("opts").Dot("DiscoverCacheScope").Op("=").Id(enumConst(p.CacheScope, "public")),
+			))
+		}
+	}
+	body = append(body,
+		jen.Id("d").Op(":=").Op("&").Id(s.dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
+		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(
+			jen.Id("batches").Op(":").Lit(p.Batches),
+			jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
+			jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
+		),
+		jen.Return(jen.Id("d")),
+	)
+	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.constructor)))
+	f.Func().Id(s.constructor).Params(jen.Id("h").Id(s.handler), jen.Id("opts").Id(s.options)).Op("*").Id(s.dispatcher).Block(body...)
+
+	f.Comment(commentText("Handle answers one JSON-RPC message (or batch, where the revision has them):\nit returns the response to send, or nil when there is none (a notification)."))
+	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
+		jen.Return(jen.Id("d").Dot("rpc").Dot("handle").Call(jen.Id("ctx"), jen.Id("msg"))),
+	)
+	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done. A notifications/cancelled message cancels the context of\nthe request it names."))
+	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
+		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
+	)
+	finishers := map[string]bool{}
+	for _, m := range ms {
+		e.emitCall(f, p, s, m)
+		if m.Result != nil {
+			st, _ := m.Result.Resolve().Decl.(*Struct)
+			if st != nil && !finishers[st.Name] {
+				finishers[st.Name] = true
+				e.emitFinish(f, p, s, st)
+			}
+		}
+		if m.InputRequired && p.InputRequired != nil && !finishers[p.InputRequired.Name] {
+			finishers[p.InputRequired.Name] = true
+			e.emitFinish(f, p, s, p.InputRequired)
+		}
+	}
+	if p.Modern && s.dir == ClientToServer && hasInputRequired(ms) && p.InputRequired != nil {
+		// needInput answers with an InputRequiredResult after checking the
+		// client declared what it is asked for.
+		f.Func().Params(recv.Clone()).Id("needInput").Params(jen.Id("params").Index().Byte(), jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(
+			jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("r").Assert(jen.Op("*").Id(p.InputRequired.Name)),
+			jen.If(jen.Op("!").Id("ok").Op("||").Id("ir").Op("==").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: NeedInput without a result"))),
+			),
+			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Id("d").Dot(finishName(p.InputRequired)).Call(jen.Id("ir"), jen.Lit("input_required")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("ir").Dot("AppendJSON").Call(jen.Nil()),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.Id("err").Op(":=").Id("inputRequestCapabilities").Call(jen.Id("params"), jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.Return(jen.Id("res"), jen.Nil()),
+		)
+	}
+	e.emitDefaults(f, p, s, ms)
+}
+
+func hasInputRequired(ms []*Method) bool {
+	for _, m := range ms {
+		if m.InputRequired {
+			return true
+		}
+	}
+	return false
+}
+
+func callName(m *Method) string {
+	return "call" + strings.TrimPrefix(m.Const, "Method")
+}
+
+func finishName(st *Struct) string { return "finish" + st.Name }
+
+func enumHas(e *Enum, v string) bool { return enumConst(e, v) != "" }
+
+func enumConst(e *Enum, v string) string {
+	for _, x := range e.Values {
+		if x.Value.Str == v {
+			return x.Name
+		}
+	}
+	return ""
+}
+
+// emitCall writes the function the method table calls for one method.
+func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
+	var body []jen.Code
+	if p.Modern && s.dir == ClientToServer && !m.Notification {
+		body = append(body, jen.If(jen.Id("err").Op(":=").Id("checkProtocolVersion").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions")), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("err")),
+		))
+	}
+	args := []jen.Code{jen.Id("ctx")}
+	if m.Params != nil {
+		body = append(body,
+			jen.Var().Id("p").Add(goType(m.Params)),
+			jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Id("err")),
+			),
+		)
+		if isStruct(m.Params) {
+			args = append(args, jen.Op("&").Id("p"))
+		} else {
+			args = append(args, jen.Id("p"))
+		}
+	}
+	if m.Notification {
+		body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("h").Dot(m.Handler).Call(args...)))
+	} else {
+		body = append(body, jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(m.Handler).Call(args...))
+		if m.Default != "" {
+			body = append(body, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Id("errNotImplemented"))).Block(
+				jen.List(jen.Id("r"), jen.Id("err")).Op("=").Id("d").Dot("default"+strings.TrimPrefix(m.Const, "Method")).Call(args[1:]...),
+			))
+		}
+		errBlock := []jen.Code{}
+		if m.InputRequired && p.Modern && p.InputRequired != nil && s.dir == ClientToServer {
+			errBlock = append(errBlock, jen.If(jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("asInputRequired").Call(jen.Id("err")), jen.Id("ok")).Block(
+				jen.Return(jen.Id("d").Dot("needInput").Call(jen.Id("raw"), jen.Id("ir"))),
+			))
+		}
+		errBlock = append(errBlock, jen.Return(jen.Nil(), jen.Id("err")))
+		body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(errBlock...))
+		st, _ := m.Result.Resolve().Decl.(*Struct)
+		if st != nil {
+			body = append(body,
+				jen.If(jen.Id("r").Op("==").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: the handler returned no result and no error"))),
+				),
+				jen.Return(jen.Id("d").Dot(finishName(st)).Call(jen.Id("r"), jen.Lit("complete"))),
+			)
+		} else {
+			body = append(body, jen.Return(jen.Id("r"), jen.Nil()))
+		}
+	}
+	if !m.Notification && m.Params == nil {
+		// raw is unused when there are no params and no version check.
+		if !(p.Modern && s.dir == ClientToServer) {
+			body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
+		}
+	}
+	if m.Notification && m.Params == nil {
+		body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
+	}
+	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+}
+
+// emitFinish writes finishT: it fills what the protocol makes the
+// sender's job (resultType, serverInfo) on a copy of the handler's result,
+// then checks the result against the schema.
+func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
+	var body []jen.Code
+	body = append(body, jen.Id("c").Op(":=").Op("*").Id("r"))
+	if p.Modern && s.dir == ClientToServer {
+		for _, fl := range st.Fields {
+			if fl.JSONName == "resultType" && fl.Type.Kind == TString && fl.Name != "" {
+				body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
+					jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
+				))
+			}
+			if fl.JSONName == "_meta" && p.Implementation != nil {
+				ms, ok := fl.Type.Resolve().Decl.(*Struct)
+				if !ok || fl.Type.Kind != TDecl {
+					continue
+				}
+				var si *Field
+				for _, x := range ms.Fields {
+					if x.JSONName == "io.modelcontextprotocol/serverInfo" && isStruct(x.Type) && x.Pointer() {
+						si = x
+					}
+				}
+				if si == nil {
+					continue
+				}
+				var fill []jen.Code
+				if fl.Pointer() {
+					// m := ResultMetaObject{}; if c.Meta != nil { m = *c.Meta }; if m.ServerInfo == nil { ...; c.Meta = &m }
+					fill = []jen.Code{
+						jen.Var().Id("m").Id(ms.Name),
+						jen.If(jen.Id("c").Dot(fl.Name).Op("!=").Nil()).Block(jen.Id("m").Op("=").Op("*").Id("c").Dot(fl.Name)),
+						jen.If(jen.Id("m").Dot(si.Name).Op("==").Nil()).Block(
+							jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
+							jen.Id("m").Dot(si.Name).Op("=").Op("&").Id("info"),
+							jen.Id("c").Dot(fl.Name).Op("=").Op("&").Id("m"),
+						),
+					}
+				} else {
+					fill = []jen.Code{
+						jen.If(jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("==").Nil()).Block(
+							jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
+							jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("=").Op("&").Id("info"),
+						),
+					}
+				}
+				body = append(body, jen.If(jen.Op("!").Id("d").Dot("opts").Dot("OmitServerInfo")).Block(fill...))
+			}
+		}
+	}
+	body = append(body,
+		jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
+			jen.If(jen.Id("err").Op(":=").Id("c").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err"))),
+			),
+		),
+		jen.Return(jen.Op("&").Id("c"), jen.Nil()),
+	)
+	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name), jen.Id("resultType").String()}
+	if !(p.Modern && s.dir == ClientToServer) {
+		params[1] = jen.Id("_").String()
+	}
+	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+}
+
+// emitDefaults writes the answers the dispatcher gives itself.
+func (e *emitter) emitDefaults(f *jen.File, p *Protocol, s side, ms []*Method) {
+	for _, m := range ms {
+		if m.Default == "" || m.Notification {
+			continue
+		}
+		name := "default" + strings.TrimPrefix(m.Const, "Method")
+		var params []jen.Code
+		if m.Params != nil {
+			params = append(params, jen.Id("p").Add(paramsGoType(m)))
+		}
+		st, _ := m.Result.Resolve().Decl.(*Struct)
+		var body []jen.Code
+		switch m.Default {
+		case "ping":
+			body = []jen.Code{jen.Return(jen.New(goType(m.Result.Resolve())), jen.Nil())}
+		case "discover", "initialize":
+			body = e.defaultAnswer(p, m, st)
+		}
+		if len(body) == 0 {
+			body = []jen.Code{jen.Return(jen.Nil(), jen.Id("errNotImplemented"))}
+		}
+		if m.Default != "initialize" && m.Params != nil {
+			params[0] = jen.Id("_").Add(paramsGoType(m))
+		}
+		f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)
+	}
+}
+
+// defaultAnswer builds server/discover's or initialize's result from the
+// options, field by field, for the fields the revision's result has.
+func (e *emitter) defaultAnswer(p *Protocol, m *Method, st *Struct) []jen.Code {
+	if st == nil {
+		return nil
+	}
+	body := []jen.Code{jen.Id("r").Op(":=").Op("&").Id(st.Name).Values()}
+	opts := jen.Id("d").Dot("opts")
+	for _, fl := range st.Fields {
+		if fl.Name == "" {
+			continue
+		}
+		t := fl.Type.Resolve()
+		switch fl.JSONName {
+		case "supportedVersions":
+			body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Qual("slices", "Clone").Call(opts.Clone().Dot("SupportedVersions")))
+		case "capabilities":
+			if p.ServerCapabilities != nil && t.Kind == TDecl && t.Decl == Decl(p.ServerCapabilities) {
+				if fl.Pointer() {
+					body = append(body, jen.Id("caps").Op(":=").Add(opts.Clone().Dot("Capabilities")), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("caps"))
+				} else {
+					body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("Capabilities")))
+				}
+			}
+		case "serverInfo":
+			if p.Implementation != nil && t.Kind == TDecl && t.Decl == Decl(p.Implementation) {
+				if fl.Pointer() {
+					body = append(body, jen.Id("info").Op(":=").Add(opts.Clone().Dot("ServerInfo")), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("info"))
+				} else {
+					body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("ServerInfo")))
+				}
+			}
+		case "instructions":
+			if t.Kind == TString && fl.Pointer() {
+				body = append(body, jen.If(opts.Clone().Dot("Instructions").Op("!=").Lit("")).Block(
+					jen.Id("in").Op(":=").Add(opts.Clone().Dot("Instructions")),
+					jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("in"),
+				))
+			}
+		case "protocolVersion":
+			if m.Default == "initialize" && t.Kind == TString && !fl.Pointer() && m.Params != nil && isStruct(m.Params) {
+				if pf := fieldByJSON(m.Params.Resolve().Decl.(*Struct), "protocolVersion"); pf != nil && pf.Type.Kind == TString && !pf.Pointer() {
+					body = append(body,
+						jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("SupportedVersions")).Index(jen.Lit(0)),
+						jen.If(jen.Qual("slices", "Contains").Call(opts.Clone().Dot("SupportedVersions"), jen.Id("p").Dot(pf.Name))).Block(
+							jen.Id("r").Dot(fl.Name).Op("=").Id("p").Dot(pf.Name),
+						),
+					)
+				}
+			}
+		case "ttlMs":
+			if t.Kind == TInt && !fl.Pointer() {
+				body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverTTL")).Dot("Milliseconds").Call())
+			}
+		case "cacheScope":
+			if p.CacheScope != nil && t.Kind == TDecl && t.Decl == Decl(p.CacheScope) && !fl.Pointer() {
+				body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverCacheScope")))
+			}
+		}
+	}
+	return append(body, jen.Return(jen.Id("r"), jen.Nil()))
+}
+
+func fieldByJSON(st *Struct, name string) *Field {
+	for _, f := range st.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// emitModern writes what revisions with per-request _meta add: resultType
+// values, NeedInput, caching helpers and CacheKey.
+func (e *emitter) emitModern(f *jen.File, p *Protocol) {
+	if n, ok := p.ResultType.(*Named); ok && n.Type.Kind == TString {
+		f.Comment(commentText("The resultType values the specification defines."))
+		f.Const().Defs(
+			jen.Comment(commentText("ResultTypeComplete marks a result that completes its request.")).Line().Id("ResultTypeComplete").Id(n.Name).Op("=").Lit("complete"),
+			jen.Comment(commentText("ResultTypeInputRequired marks an InputRequiredResult: the server needs more\ninput from the client, which retries the request.")).Line().Id("ResultTypeInputRequired").Id(n.Name).Op("=").Lit("input_required"),
+		)
+		for _, d := range e.pkg.Decls {
+			st, ok := d.(*Struct)
+			if !ok {
+				continue
+			}
+			fl := fieldByJSON(st, "resultType")
+			if fl == nil || fl.Type.Kind != TString || fl.Name == "" || fl.Pointer() {
+				continue
+			}
+			f.Comment(commentText("EffectiveResultType returns the result's resultType, or \"complete\" when it is\nabsent, as the specification says for results from servers of earlier revisions."))
+			f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("EffectiveResultType").Params().Id(n.Name).Block(
+				jen.If(jen.Id("r").Dot(fl.Name).Op("==").Lit("")).Block(jen.Return(jen.Id("ResultTypeComplete"))),
+				jen.Return(jen.Id(n.Name).Call(jen.Id("r").Dot(fl.Name))),
+			)
+		}
+	}
+	if p.InputRequired != nil {
+		f.Comment(commentText("NeedInput returns an error that makes the dispatcher answer the request with r\n(resultType \"input_required\") instead of a result: the client fulfils\nr.InputRequests and retries. The dispatcher first checks that the client\ndeclared the capabilities the input requests need, and answers\nMissingRequiredClientCapabilityError (-32021) otherwise."))
+		f.Func().Id("NeedInput").Params(jen.Id("r").Id(p.InputRequired.Name)).Error().Block(
+			jen.Return(jen.Op("&").Id("inputRequired").Values(jen.Id("result").Op(":").Op("&").Id("r"))),
+		)
+	}
+	// Cache helpers for every cacheable result type.
+	done := map[string]bool{}
+	var cacheable []string
+	for _, m := range p.Methods {
+		if !m.Cacheable {
+			continue
+		}
+		cacheable = append(cacheable, m.Const)
+		st := m.Result.Resolve().Decl.(*Struct)
+		if done[st.Name] {
+			continue
+		}
+		done[st.Name] = true
+		ttl := fieldByJSON(st, "ttlMs")
+		if ttl == nil || ttl.Type.Kind != TInt || ttl.Pointer() {
+			continue
+		}
+		f.Comment(commentText("TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale)."))
+		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("TTL").Params().Qual("time", "Duration").Block(
+			jen.Return(jen.Id("rtTTL").Call(jen.Id("r").Dot(ttl.Name))),
+		)
+		f.Comment(commentText("Fresh reports whether the result, received at received, is still fresh at now:\nnow < received + ttlMs."))
+		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("Fresh").Params(jen.List(jen.Id("received"), jen.Id("now")).Qual("time", "Time")).Bool().Block(
+			jen.Return(jen.Id("now").Dot("Before").Call(jen.Id("received").Dot("Add").Call(jen.Id("r").Dot("TTL").Call()))),
+		)
+	}
+	var cases []jen.Code
+	seen := map[string]bool{}
+	for _, c := range cacheable {
+		if !seen[c] {
+			seen[c] = true
+			cases = append(cases, jen.Id(c))
+		}
+	}
+	f.Comment(commentText("CacheKey returns the key a client caches the result of a request under: the\nmethod and the params that affect the result (all but _meta) as canonical JSON.\nok is false when the result must not be cached: the method's results carry no\ncaching hints, or the request is a retry carrying inputResponses or requestState."))
+	body := []jen.Code{}
+	if len(cases) > 0 {
+		body = append(body,
+			jen.Switch(jen.Id("method")).Block(
+				jen.Case(cases...),
+				jen.Default().Block(jen.Return(jen.Lit(""), jen.False())),
+			),
+			jen.Var().Id("raw").Index().Byte(),
+			jen.If(jen.Id("params").Op("!=").Nil()).Block(
+				jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("params").Dot("AppendJSON").Call(jen.Nil()),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.False())),
+				jen.Id("raw").Op("=").Id("b"),
+			),
+			jen.Return(jen.Id("rtCacheKey").Call(jen.Id("method"), jen.Id("raw"))),
+		)
+	} else {
+		body = append(body, jen.Return(jen.Lit(""), jen.False()))
+	}
+	f.Func().Id("CacheKey").Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
+}

@@ -1,0 +1,293 @@
+package rt
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// This file holds the JSON-level checks of revisions with per-request
+// _meta (2026-07-28 and later): the protocol version, the client
+// capabilities an answer needs, and the cache key of a request. They read
+// JSON rather than the generated types so that they work the same for
+// every such revision.
+
+// Error codes the MCP specification defines (2026-07-28).
+const (
+	CodeHeaderMismatch                  = -32020
+	CodeMissingRequiredClientCapability = -32021
+	CodeUnsupportedProtocolVersion      = -32022
+)
+
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+// rtMember returns the raw value of member name of the JSON object obj,
+// or nil.
+func rtMember(obj []byte, name string) []byte {
+	if obj == nil {
+		return nil
+	}
+	var d decoder
+	d.initShared(obj)
+	if d.peek() != '{' {
+		return nil
+	}
+	d.object()
+	for first := true; d.member(&first); {
+		if d.key == name {
+			d.peek()
+			return d.raw()
+		}
+		d.skip()
+	}
+	return nil
+}
+
+// checkProtocolVersion answers a request whose params declare a protocol
+// version the server does not support with UnsupportedProtocolVersionError
+// (-32022). A missing version is left to params validation (-32602), as
+// the specification says for a missing required member.
+func checkProtocolVersion(params []byte, supported []string) error {
+	raw := rtMember(rtMember(params, "_meta"), metaProtocolVersion)
+	if raw == nil || raw[0] != '"' {
+		return nil
+	}
+	var d decoder
+	d.initShared(raw)
+	v := d.string()
+	if slices.Contains(supported, v) {
+		return nil
+	}
+	data, _ := json.Marshal(struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}{supported, v})
+	return &RPCError{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + rtQuote(v) + "; supported: " + rtQuoteList(supported), Data: data}
+}
+
+// RequireClientCapabilities returns MissingRequiredClientCapabilityError
+// (-32021) listing the capabilities a request needs and the client did
+// not declare; required is a ClientCapabilities value as JSON.
+func RequireClientCapabilities(required json.RawMessage) error {
+	data := append([]byte(`{"requiredCapabilities":`), required...)
+	data = append(data, '}')
+	return &RPCError{Code: CodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
+}
+
+// inputRequestCapabilities checks the inputRequests of an
+// InputRequiredResult (as JSON) against the client capabilities declared
+// in the request's params and returns RequireClientCapabilities for what
+// is missing, or nil. The specification forbids asking a client for input
+// it has not declared support for.
+func inputRequestCapabilities(params, result []byte) error {
+	caps := rtMember(rtMember(params, "_meta"), metaClientCapabilities)
+	has := func(path ...string) bool {
+		v := caps
+		for _, p := range path {
+			v = rtMember(v, p)
+			if v == nil || v[0] != '{' {
+				return false
+			}
+		}
+		return true
+	}
+	need := map[string]map[string]bool{}
+	want := func(capability, sub string) {
+		if need[capability] == nil {
+			need[capability] = map[string]bool{}
+		}
+		if sub != "" {
+			need[capability][sub] = true
+		}
+	}
+	reqs := rtMember(result, "inputRequests")
+	if reqs == nil {
+		return nil
+	}
+	var d decoder
+	d.initShared(reqs)
+	if d.peek() != '{' {
+		return nil
+	}
+	d.object()
+	for first := true; d.member(&first); {
+		d.peek()
+		req := d.raw()
+		method := rtMember(req, "method")
+		p := rtMember(req, "params")
+		switch string(method) {
+		case `"elicitation/create"`:
+			// An empty elicitation capability means form mode only.
+			url := string(rtMember(p, "mode")) == `"url"`
+			switch {
+			case !has("elicitation"):
+				if url {
+					want("elicitation", "url")
+				} else {
+					want("elicitation", "")
+				}
+			case url && !has("elicitation", "url"):
+				want("elicitation", "url")
+			case !url && rtMember(caps, "elicitation") != nil && !has("elicitation", "form") && has("elicitation", "url"):
+				want("elicitation", "form")
+			}
+		case `"sampling/createMessage"`:
+			tools := rtMember(p, "tools")
+			usesTools := tools != nil && tools[0] == '[' && !rtJSONEqual(tools, []byte("[]"))
+			switch {
+			case !has("sampling"):
+				if usesTools {
+					want("sampling", "tools")
+				} else {
+					want("sampling", "")
+				}
+			case usesTools && !has("sampling", "tools"):
+				want("sampling", "tools")
+			}
+		case `"roots/list"`:
+			if !has("roots") {
+				want("roots", "")
+			}
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(need))
+	for k := range need {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + k + `":{`)
+		subs := make([]string, 0, len(need[k]))
+		for s := range need[k] {
+			subs = append(subs, s)
+		}
+		sort.Strings(subs)
+		for j, s := range subs {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + s + `":{}`)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return RequireClientCapabilities(json.RawMessage(b.String()))
+}
+
+// rtCacheKey is the cache key of a request: the method and the params
+// that affect the result (all but _meta), as canonical JSON. ok is false
+// when the request's result must not be cached: it carries inputResponses
+// or requestState (a retry of a multi round-trip request).
+func rtCacheKey(method string, params []byte) (key string, ok bool) {
+	var b strings.Builder
+	b.WriteString(method)
+	b.WriteByte(' ')
+	if params == nil {
+		b.WriteString("{}")
+		return b.String(), true
+	}
+	var d decoder
+	d.initShared(params)
+	if d.peek() != '{' {
+		return "", false
+	}
+	d.object()
+	type member struct {
+		name  string
+		value []byte
+	}
+	var ms []member
+	for first := true; d.member(&first); {
+		k := d.key
+		d.peek()
+		v := d.raw()
+		switch k {
+		case "_meta":
+			continue
+		case "inputResponses", "requestState":
+			return "", false
+		}
+		ms = append(ms, member{k, v})
+	}
+	if d.finish() != nil {
+		return "", false
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].name < ms[j].name })
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := json.Marshal(m.name)
+		b.Write(q)
+		b.WriteByte(':')
+		b.WriteString(rtCanonical(m.value))
+	}
+	b.WriteByte('}')
+	return b.String(), true
+}
+
+// rtCanonical renders JSON with object members sorted and no whitespace.
+func rtCanonical(raw []byte) string {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	out, err := json.Marshal(v) // encoding/json sorts map keys
+	if err != nil {
+		return string(raw)
+	}
+	return string(out)
+}
+
+// InputRequiredError carries an InputRequiredResult (as JSON) back from a
+// handler; see NeedInput.
+type inputRequired struct {
+	result rpcResult
+}
+
+func (e *inputRequired) Error() string { return "the request needs more input from the client" }
+
+// asInputRequired reports whether err carries an input-required result.
+func asInputRequired(err error) (rpcResult, bool) {
+	var ir *inputRequired
+	if errors.As(err, &ir) {
+		return ir.result, true
+	}
+	return nil, false
+}
+
+// rtIsInputRequired reports whether a result's resultType is
+// "input_required".
+func rtIsInputRequired(result []byte) bool {
+	return string(rtMember(result, "resultType")) == `"input_required"`
+}
+
+// rtTTL turns ttlMs into a duration: negative counts as 0, and a value
+// too large for a Duration is the largest one.
+func rtTTL(ms int64) time.Duration {
+	switch {
+	case ms <= 0:
+		return 0
+	case ms > int64(math.MaxInt64/time.Millisecond):
+		return math.MaxInt64
+	}
+	return time.Duration(ms) * time.Millisecond
+}
