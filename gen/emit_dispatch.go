@@ -181,7 +181,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 		cases = append(cases, jen.Case(jen.Id(m.Const)).Block(body...))
 	}
 	doc := "DecodeResult decodes the result member of a response to a request of method."
-	if p.Modern {
+	if p.Modern && p.InputRequired != nil {
 		doc += "\nFor a method that may need more input, a result whose resultType is \"input_required\"\ncomes back as *" +
 			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision)."
 	}
