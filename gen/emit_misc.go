@@ -96,9 +96,8 @@ func (e *emitter) emitRaw(r *Raw) {
 	docComment(e.types.Line(), doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
 	e.emitPublic(r.Name, false)
 	e.emitConverted(r.Name, &Type{Kind: TRaw})
-	name := e.raw.need(r.Schema)
 	e.validate.Func().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
-		jen.Id("rawCheck").Call(jen.Id("v"), jen.Id("s"), jen.Id(name)),
+		e.rawCall(r.Schema, jen.Id("v"))...,
 	)
 }
 

@@ -87,12 +87,19 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 		}
 		block := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
 		for _, p := range l.list {
-			block = append(block, jen.Block(
+			try := []jen.Code{
 				jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-				jen.Var().Id("vs").Id("vstate"),
-				jen.Id(e.raw.need(p)).Call(jen.Op("&").Id("sd"), jen.Op("&").Id("vs")),
-				jen.If(jen.Len(jen.Id("vs").Dot("errs")).Op("==").Lit(0)).Block(jen.Id("n").Op("++")),
-			))
+				jen.Id("vs").Op(":=").Id("newVState").Call(),
+				jen.Id(e.raw.need(p)).Call(jen.Op("&").Id("sd"), jen.Id("vs")),
+				jen.If(jen.Id("vs").Dot("release").Call()).Block(jen.Id("n").Op("++")),
+			}
+			// A branch whose type rules out the value's kind fails without
+			// being run (and without building messages).
+			if cond := kindGuard(p); cond != nil {
+				block = append(block, jen.If(cond).Block(try...))
+			} else {
+				block = append(block, jen.Block(try...))
+			}
 		}
 		if l.kw == "anyOf" {
 			block = append(block, jen.If(jen.Id("n").Op("==").Lit(0)).Block(
@@ -178,7 +185,7 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	if num := rawNumber(sc); num != nil {
 		cases = append(cases, jen.Case(kindTest(KFloat)).Block(num...))
 	}
-	usesC := sc.Types != nil || len(cases) > 0
+	usesC := sc.Types != nil || len(cases) > 0 || usesKindGuard(sc)
 	if usesC {
 		out = append([]jen.Code{jen.Id("c").Op(":=").Id("d").Dot("peek").Call()}, out...)
 	}
@@ -187,6 +194,56 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	}
 	cases = append(cases, jen.Default().Block(skip))
 	return append(out, jen.Switch().Block(cases...))
+}
+
+func usesKindGuard(sc *schema.Schema) bool {
+	for _, l := range [][]*schema.Schema{sc.AnyOf, sc.OneOf} {
+		for _, p := range l {
+			if kindGuard(p) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// kindGuard is the condition on the first byte c under which a branch can
+// match, from its (and its $ref target's) "type"; nil when any kind can.
+func kindGuard(br *schema.Schema) *jen.Statement {
+	for i := 0; i < 10 && br.Ref != nil && br.Types == nil && !br.IsBool; i++ {
+		br = br.Ref
+	}
+	if br.IsBool || br.Types == nil {
+		return nil
+	}
+	cond := jen.Null()
+	seen := map[Kind]bool{}
+	for _, t := range br.Types {
+		var k Kind
+		switch t {
+		case "null":
+			k = KNull
+		case "boolean":
+			k = KBool
+		case "string":
+			k = KString
+		case "array":
+			k = KArray
+		case "object":
+			k = KObject
+		default:
+			k = KFloat
+		}
+		if seen[k] {
+			continue
+		}
+		if len(seen) > 0 {
+			cond.Op("||")
+		}
+		seen[k] = true
+		cond.Parens(kindTest(k))
+	}
+	return cond
 }
 
 func (e *emitter) rawObject(sc *schema.Schema) []jen.Code {

@@ -37,9 +37,9 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 	)
 	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError,\nor returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
-		jen.Var().Id("s").Id("vstate"),
-		jen.Id("v").Dot("validate").Call(jen.Op("&").Id("s")),
-		jen.Return(jen.Id("s").Dot("err").Call()),
+		jen.Id("s").Op(":=").Id("newVState").Call(),
+		jen.Id("v").Dot("validate").Call(jen.Id("s")),
+		jen.Return(jen.Id("s").Dot("done").Call()),
 	)
 }
 

@@ -196,9 +196,11 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 		block = append(block, newValue(br)...)
 		block = append(block,
 			jen.Id("x").Dot("decodeJSON").Call(jen.Op("&").Id("sd")),
-			jen.Var().Id("vs").Id("vstate"),
-			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("vs")),
-			jen.If(jen.Id("t").Dot("offer").Call(jen.Op("&").Id("sd"), jen.Len(jen.Id("vs").Dot("errs")), extra)).Block(
+			jen.Id("vs").Op(":=").Id("newVState").Call(),
+			jen.Id("x").Dot("validate").Call(jen.Id("vs")),
+			jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("errs")),
+			jen.Id("vs").Dot("release").Call(),
+			jen.If(jen.Id("t").Dot("offer").Call(jen.Op("&").Id("sd"), jen.Id("n"), extra)).Block(
 				jen.Id("best").Op("=").Id("x"),
 			),
 		)

@@ -27,8 +27,7 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 		if t.C.Raw == nil {
 			return nil
 		}
-		name := e.raw.need(t.C.Raw)
-		return []jen.Code{jen.Id("rawCheck").Call(expr, jen.Id("s"), jen.Id(name))}
+		return e.rawCall(t.C.Raw, expr)
 	case TDecl:
 		if !e.needsValidate(t.Decl, map[Decl]bool{}) {
 			return nil
@@ -68,6 +67,22 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 		)}
 	}
 	return nil
+}
+
+// rawCall checks raw bytes expr against sc with a direct call of its raw
+// check (a call through a func value would make the decoder escape).
+//
+//	if b := expr; b == nil { s.add(...) } else { var d decoder; d.initShared(b); rawCheckN(&d, s); d.rawDone(s) }
+func (e *emitter) rawCall(sc *schema.Schema, expr *jen.Statement) []jen.Code {
+	name := e.raw.need(sc)
+	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
+		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
+	).Else().Block(
+		jen.Var().Id("d").Id("decoder"),
+		jen.Id("d").Dot("initShared").Call(jen.Id("b")),
+		jen.Id(name).Call(jen.Op("&").Id("d"), jen.Id("s")),
+		jen.Id("d").Dot("rawDone").Call(jen.Id("s")),
+	)}
 }
 
 // needsValidate reports whether values of d can break the schema once

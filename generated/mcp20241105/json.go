@@ -727,9 +727,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -737,9 +739,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -754,9 +758,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -764,9 +770,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -774,9 +782,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -789,9 +799,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -799,9 +811,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -809,9 +823,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -824,9 +840,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -834,9 +852,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -850,9 +870,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -860,9 +882,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1636,9 +1660,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -1646,9 +1672,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2453,9 +2481,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2463,9 +2493,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2473,9 +2505,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2483,9 +2517,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4851,9 +4887,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4861,9 +4899,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6176,9 +6216,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6186,9 +6228,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6196,9 +6240,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6206,9 +6252,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6216,9 +6264,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6226,9 +6276,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6236,9 +6288,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6246,9 +6300,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6256,9 +6312,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6266,9 +6324,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}

@@ -39,9 +39,9 @@ func (v *Annotated) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Annotated) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // AnnotatedAnnotations is the schema at #/definitions/Annotated/properties/annotations.
@@ -86,9 +86,9 @@ func (v *AnnotatedAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *AnnotatedAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -131,9 +131,9 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequest is #/definitions/CallToolRequest.
@@ -175,9 +175,9 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
@@ -216,9 +216,9 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResult is the server's response to a tool call.
@@ -272,9 +272,9 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
@@ -323,9 +323,9 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CallToolResultContentItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotification is #/definitions/CancelledNotification.
@@ -376,9 +376,9 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
@@ -422,9 +422,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilities is #/definitions/ClientCapabilities.
@@ -467,9 +467,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
@@ -507,9 +507,9 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientNotification is the ClientNotification definition of the schema.
@@ -561,9 +561,9 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientRequest is the ClientRequest definition of the schema.
@@ -627,9 +627,9 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientResult is the ClientResult definition of the schema.
@@ -677,9 +677,9 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -719,9 +719,9 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
@@ -761,9 +761,9 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -804,9 +804,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsRef is the schema at
@@ -855,9 +855,9 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CompleteRequestParamsRef) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -898,9 +898,9 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
@@ -945,9 +945,9 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -989,9 +989,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
@@ -1045,9 +1045,9 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
@@ -1086,9 +1086,9 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResult is the client's response to a sampling/create_message request from the server.
@@ -1136,9 +1136,9 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
@@ -1186,9 +1186,9 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1219,9 +1219,9 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Cursor) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
@@ -1265,9 +1265,9 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceAnnotations is the schema at #/definitions/EmbeddedResource/properties/annotations.
@@ -1312,9 +1312,9 @@ func (v *EmbeddedResourceAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResourceAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
@@ -1362,9 +1362,9 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EmbeddedResourceResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1409,9 +1409,9 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
@@ -1452,9 +1452,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResult is the server's response to a prompts/get request from the client.
@@ -1497,9 +1497,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -1543,9 +1543,9 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContentAnnotations is the schema at #/definitions/ImageContent/properties/annotations.
@@ -1590,9 +1590,9 @@ func (v *ImageContentAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContentAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Implementation describes the name and version of an MCP implementation.
@@ -1631,9 +1631,9 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Implementation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequest is #/definitions/InitializeRequest.
@@ -1676,9 +1676,9 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
@@ -1720,9 +1720,9 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeResult is #/definitions/InitializeResult.
@@ -1775,9 +1775,9 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotification is #/definitions/InitializedNotification.
@@ -1819,9 +1819,9 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotificationParams is the schema at
@@ -1859,9 +1859,9 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1902,9 +1902,9 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
@@ -1948,9 +1948,9 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCMessage is the JSONRPCMessage definition of the schema.
@@ -2000,9 +2000,9 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2043,9 +2043,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
@@ -2082,9 +2082,9 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -2126,9 +2126,9 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
@@ -2163,9 +2163,9 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParamsMeta is the schema at
@@ -2205,9 +2205,9 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
@@ -2248,9 +2248,9 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
@@ -2292,9 +2292,9 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
@@ -2331,9 +2331,9 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResult is the server's response to a prompts/list request from the client.
@@ -2377,9 +2377,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
@@ -2421,9 +2421,9 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequestParams is the schema at
@@ -2461,9 +2461,9 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
@@ -2508,9 +2508,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
@@ -2552,9 +2552,9 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
@@ -2591,9 +2591,9 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResult is the server's response to a resources/list request from the client.
@@ -2637,9 +2637,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequest is #/definitions/ListRootsRequest.
@@ -2687,9 +2687,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
@@ -2724,9 +2724,9 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParamsMeta is the schema at
@@ -2766,9 +2766,9 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsResult is the client's response to a roots/list request from the server.
@@ -2811,9 +2811,9 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequest is #/definitions/ListToolsRequest.
@@ -2855,9 +2855,9 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
@@ -2894,9 +2894,9 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResult is the server's response to a tools/list request from the client.
@@ -2940,9 +2940,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -2988,9 +2988,9 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v LoggingLevel) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotification is #/definitions/LoggingMessageNotification.
@@ -3033,9 +3033,9 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotificationParams is the schema at
@@ -3080,9 +3080,9 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelHint is #/definitions/ModelHint.
@@ -3132,9 +3132,9 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelHint) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelPreferences is the server's preferences for model selection, requested of the client during
@@ -3199,9 +3199,9 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelPreferences) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -3240,9 +3240,9 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Notification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationParams is the schema at #/definitions/Notification/properties/params.
@@ -3279,9 +3279,9 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -3320,9 +3320,9 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
@@ -3359,9 +3359,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -3401,9 +3401,9 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
@@ -3444,9 +3444,9 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
@@ -3481,9 +3481,9 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParamsMeta is the schema at #/definitions/PingRequest/properties/params/properties/_meta.
@@ -3522,9 +3522,9 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -3565,9 +3565,9 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
@@ -3612,9 +3612,9 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the original
@@ -3683,9 +3683,9 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ProgressToken) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Prompt is a prompt or prompt template that the server offers.
@@ -3728,9 +3728,9 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Prompt) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -3773,9 +3773,9 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotification is an optional notification from the server to the client, informing
@@ -3817,9 +3817,9 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotificationParams is the schema at
@@ -3857,9 +3857,9 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -3901,9 +3901,9 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
@@ -3952,9 +3952,9 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v PromptMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptReference identifies a prompt.
@@ -3995,9 +3995,9 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
@@ -4039,9 +4039,9 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
@@ -4081,9 +4081,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResult is the server's response to a resources/read request from the client.
@@ -4124,9 +4124,9 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -4175,9 +4175,9 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultContentsItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -4216,9 +4216,9 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Request) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
@@ -4286,9 +4286,9 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v RequestId) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParams is the schema at #/definitions/Request/properties/params.
@@ -4323,9 +4323,9 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParamsMeta is the schema at #/definitions/Request/properties/params/properties/_meta.
@@ -4364,9 +4364,9 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -4422,9 +4422,9 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Resource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceAnnotations is the schema at #/definitions/Resource/properties/annotations.
@@ -4469,9 +4469,9 @@ func (v *ResourceAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -4512,9 +4512,9 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -4556,9 +4556,9 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotificationParams is the schema at
@@ -4596,9 +4596,9 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
@@ -4639,9 +4639,9 @@ func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -4693,9 +4693,9 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplateAnnotations is the schema at #/definitions/ResourceTemplate/properties/annotations.
@@ -4740,9 +4740,9 @@ func (v *ResourceTemplateAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplateAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
@@ -4784,9 +4784,9 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotificationParams is the schema at
@@ -4827,9 +4827,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Result is the Result definition of the schema.
@@ -4866,9 +4866,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Result) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -4905,9 +4905,9 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Role) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Root represents a root directory or file that the server can operate on.
@@ -4952,9 +4952,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Root) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it that the
@@ -4997,9 +4997,9 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotificationParams is the schema at
@@ -5037,9 +5037,9 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -5078,9 +5078,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SamplingMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
@@ -5128,9 +5128,9 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5177,9 +5177,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
@@ -5217,9 +5217,9 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesResources is #/definitions/ServerCapabilities/properties/resources.
@@ -5259,9 +5259,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTools is #/definitions/ServerCapabilities/properties/tools.
@@ -5299,9 +5299,9 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerNotification is the ServerNotification definition of the schema.
@@ -5358,9 +5358,9 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerRequest is the ServerRequest definition of the schema.
@@ -5409,9 +5409,9 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerResult is the ServerResult definition of the schema.
@@ -5469,9 +5469,9 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -5511,9 +5511,9 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
@@ -5553,9 +5553,9 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequest is #/definitions/SubscribeRequest.
@@ -5598,9 +5598,9 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
@@ -5640,9 +5640,9 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContent is #/definitions/TextContent.
@@ -5686,9 +5686,9 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContentAnnotations is the schema at #/definitions/TextContent/properties/annotations.
@@ -5733,9 +5733,9 @@ func (v *TextContentAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContentAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -5779,9 +5779,9 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Tool is #/definitions/Tool.
@@ -5826,9 +5826,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Tool) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
@@ -5869,9 +5869,9 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
@@ -5913,9 +5913,9 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotificationParams is the schema at
@@ -5953,9 +5953,9 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequest is #/definitions/UnsubscribeRequest.
@@ -5998,9 +5998,9 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
@@ -6039,9 +6039,9 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Value is implemented by a pointer to every type of this package.

@@ -67,7 +67,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
-		rawCheck(v.Arguments, s, rawCheck1)
+		if b := v.Arguments; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck1(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "arguments")
 	}
 	if v.missing&(1<<0) != 0 && v.Name == "" {
@@ -77,7 +84,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck2)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck2(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Content == nil {
@@ -123,7 +137,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck3)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck3(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -132,7 +153,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 	}
 	if v.Sampling != nil {
 		m := s.mark()
-		rawCheck(v.Sampling, s, rawCheck4)
+		if b := v.Sampling; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck4(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "sampling")
 	}
 }
@@ -204,7 +232,14 @@ func (v CompleteRequestParamsRef) validate(s *vstate) {
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck5)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck5(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -254,7 +289,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 	}
 	if v.Metadata != nil {
 		m := s.mark()
-		rawCheck(v.Metadata, s, rawCheck6)
+		if b := v.Metadata; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
@@ -273,7 +315,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck7)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck7(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
@@ -367,7 +416,14 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck8)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck8(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Messages == nil {
@@ -467,7 +523,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck9)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck9(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -501,7 +564,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck10)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -551,7 +621,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck11)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -592,7 +669,14 @@ func (v *ListPromptsRequestParams) validate(s *vstate) {}
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck12)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck12(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Prompts == nil {
@@ -616,7 +700,14 @@ func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck13)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck13(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
@@ -640,7 +731,14 @@ func (v *ListResourcesRequestParams) validate(s *vstate) {}
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck14)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck14(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Resources == nil {
@@ -665,7 +763,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {}
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck15)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck15(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Roots == nil {
@@ -689,7 +794,14 @@ func (v *ListToolsRequestParams) validate(s *vstate) {}
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck16)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck16(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Tools == nil {
@@ -781,7 +893,14 @@ func (v *Notification) validate(s *vstate) {
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck17)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck17(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -794,7 +913,14 @@ func (v *PaginatedRequestParams) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck18)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -858,7 +984,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck19)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck19(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -919,7 +1052,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck20)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck20(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Contents == nil {
@@ -1013,7 +1153,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck21)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck21(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1097,7 +1244,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck22)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck22(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1132,7 +1286,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck23)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck23(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1166,7 +1327,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck24)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck24(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1175,7 +1343,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 	}
 	if v.Logging != nil {
 		m := s.mark()
-		rawCheck(v.Logging, s, rawCheck25)
+		if b := v.Logging; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck25(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "logging")
 	}
 }
@@ -1314,7 +1489,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck26)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck26(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1338,7 +1520,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck27)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck27(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }

@@ -766,9 +766,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -776,9 +778,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -793,9 +797,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -803,9 +809,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -813,9 +821,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -828,9 +838,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -838,9 +850,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -848,9 +862,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -863,9 +879,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -873,9 +891,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -889,9 +909,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -899,9 +921,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1621,9 +1645,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -1631,9 +1657,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2277,9 +2305,11 @@ func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2287,9 +2317,11 @@ func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2337,9 +2369,11 @@ func (v *JSONRPCBatchResponseItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2347,9 +2381,11 @@ func (v *JSONRPCBatchResponseItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2500,9 +2536,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			var x JSONRPCBatchRequest
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), 0) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, 0) {
 				best = x
 			}
 		}
@@ -2510,9 +2548,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			var x JSONRPCBatchResponse
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), 0) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, 0) {
 				best = x
 			}
 		}
@@ -2525,9 +2565,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2535,9 +2577,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2545,9 +2589,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2555,9 +2601,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4936,9 +4984,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4946,9 +4996,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6158,9 +6210,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6168,9 +6222,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6178,9 +6234,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6188,9 +6246,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6198,9 +6258,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6208,9 +6270,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6218,9 +6282,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6228,9 +6294,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6238,9 +6306,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6248,9 +6318,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}

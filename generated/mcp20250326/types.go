@@ -49,9 +49,9 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Annotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // AudioContent is #/definitions/AudioContent.
@@ -98,9 +98,9 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *AudioContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -143,9 +143,9 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequest is #/definitions/CallToolRequest.
@@ -187,9 +187,9 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
@@ -228,9 +228,9 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResult is the server's response to a tool call.
@@ -284,9 +284,9 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
@@ -336,9 +336,9 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CallToolResultContentItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotification is #/definitions/CancelledNotification.
@@ -389,9 +389,9 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
@@ -435,9 +435,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilities is #/definitions/ClientCapabilities.
@@ -480,9 +480,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
@@ -520,9 +520,9 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientNotification is the ClientNotification definition of the schema.
@@ -574,9 +574,9 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientRequest is the ClientRequest definition of the schema.
@@ -640,9 +640,9 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientResult is the ClientResult definition of the schema.
@@ -690,9 +690,9 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -732,9 +732,9 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
@@ -774,9 +774,9 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -817,9 +817,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsRef is the schema at
@@ -868,9 +868,9 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CompleteRequestParamsRef) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -911,9 +911,9 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
@@ -958,9 +958,9 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1002,9 +1002,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
@@ -1058,9 +1058,9 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
@@ -1099,9 +1099,9 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResult is the client's response to a sampling/create_message request from the server.
@@ -1149,9 +1149,9 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
@@ -1200,9 +1200,9 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1233,9 +1233,9 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Cursor) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
@@ -1280,9 +1280,9 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
@@ -1330,9 +1330,9 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EmbeddedResourceResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1377,9 +1377,9 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
@@ -1420,9 +1420,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResult is the server's response to a prompts/get request from the client.
@@ -1465,9 +1465,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -1512,9 +1512,9 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Implementation describes the name and version of an MCP implementation.
@@ -1553,9 +1553,9 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Implementation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequest is #/definitions/InitializeRequest.
@@ -1598,9 +1598,9 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
@@ -1642,9 +1642,9 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeResult is #/definitions/InitializeResult.
@@ -1697,9 +1697,9 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotification is #/definitions/InitializedNotification.
@@ -1741,9 +1741,9 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotificationParams is the schema at
@@ -1781,9 +1781,9 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCBatchRequest is a JSON-RPC batch request, as described in
@@ -1815,9 +1815,9 @@ func (v *JSONRPCBatchRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCBatchRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCBatchRequestItem is the schema at #/definitions/JSONRPCBatchRequest/items.
@@ -1865,9 +1865,9 @@ func (v *JSONRPCBatchRequestItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCBatchRequestItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCBatchResponse is a JSON-RPC batch response, as described in
@@ -1899,9 +1899,9 @@ func (v *JSONRPCBatchResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCBatchResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCBatchResponseItem is the schema at #/definitions/JSONRPCBatchResponse/items.
@@ -1949,9 +1949,9 @@ func (v *JSONRPCBatchResponseItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCBatchResponseItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1992,9 +1992,9 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
@@ -2038,9 +2038,9 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCMessage is #/definitions/JSONRPCMessage.
@@ -2095,9 +2095,9 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2138,9 +2138,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
@@ -2177,9 +2177,9 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -2221,9 +2221,9 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
@@ -2258,9 +2258,9 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParamsMeta is the schema at
@@ -2300,9 +2300,9 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
@@ -2343,9 +2343,9 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
@@ -2387,9 +2387,9 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
@@ -2426,9 +2426,9 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResult is the server's response to a prompts/list request from the client.
@@ -2472,9 +2472,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
@@ -2516,9 +2516,9 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequestParams is the schema at
@@ -2556,9 +2556,9 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
@@ -2603,9 +2603,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
@@ -2647,9 +2647,9 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
@@ -2686,9 +2686,9 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResult is the server's response to a resources/list request from the client.
@@ -2732,9 +2732,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequest is #/definitions/ListRootsRequest.
@@ -2782,9 +2782,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
@@ -2819,9 +2819,9 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParamsMeta is the schema at
@@ -2861,9 +2861,9 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsResult is the client's response to a roots/list request from the server.
@@ -2906,9 +2906,9 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequest is #/definitions/ListToolsRequest.
@@ -2950,9 +2950,9 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
@@ -2989,9 +2989,9 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResult is the server's response to a tools/list request from the client.
@@ -3035,9 +3035,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -3083,9 +3083,9 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v LoggingLevel) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotification is #/definitions/LoggingMessageNotification.
@@ -3128,9 +3128,9 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotificationParams is the schema at
@@ -3175,9 +3175,9 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelHint is #/definitions/ModelHint.
@@ -3227,9 +3227,9 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelHint) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelPreferences is the server's preferences for model selection, requested of the client during
@@ -3294,9 +3294,9 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelPreferences) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -3335,9 +3335,9 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Notification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationParams is the schema at #/definitions/Notification/properties/params.
@@ -3374,9 +3374,9 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -3415,9 +3415,9 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
@@ -3454,9 +3454,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -3496,9 +3496,9 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
@@ -3539,9 +3539,9 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
@@ -3576,9 +3576,9 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParamsMeta is the schema at #/definitions/PingRequest/properties/params/properties/_meta.
@@ -3617,9 +3617,9 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -3660,9 +3660,9 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
@@ -3709,9 +3709,9 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the original
@@ -3780,9 +3780,9 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ProgressToken) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Prompt is a prompt or prompt template that the server offers.
@@ -3825,9 +3825,9 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Prompt) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -3870,9 +3870,9 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotification is an optional notification from the server to the client, informing
@@ -3914,9 +3914,9 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotificationParams is the schema at
@@ -3954,9 +3954,9 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -3998,9 +3998,9 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
@@ -4050,9 +4050,9 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v PromptMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptReference identifies a prompt.
@@ -4093,9 +4093,9 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
@@ -4137,9 +4137,9 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
@@ -4179,9 +4179,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResult is the server's response to a resources/read request from the client.
@@ -4222,9 +4222,9 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -4273,9 +4273,9 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultContentsItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -4314,9 +4314,9 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Request) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
@@ -4384,9 +4384,9 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v RequestId) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParams is the schema at #/definitions/Request/properties/params.
@@ -4421,9 +4421,9 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParamsMeta is the schema at #/definitions/Request/properties/params/properties/_meta.
@@ -4462,9 +4462,9 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -4521,9 +4521,9 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Resource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -4564,9 +4564,9 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -4608,9 +4608,9 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotificationParams is the schema at
@@ -4648,9 +4648,9 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
@@ -4691,9 +4691,9 @@ func (v *ResourceReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -4746,9 +4746,9 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
@@ -4790,9 +4790,9 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotificationParams is the schema at
@@ -4833,9 +4833,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Result is the Result definition of the schema.
@@ -4872,9 +4872,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Result) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -4911,9 +4911,9 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Role) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Root represents a root directory or file that the server can operate on.
@@ -4958,9 +4958,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Root) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it that the
@@ -5003,9 +5003,9 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotificationParams is the schema at
@@ -5043,9 +5043,9 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -5084,9 +5084,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SamplingMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
@@ -5135,9 +5135,9 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5186,9 +5186,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
@@ -5226,9 +5226,9 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesResources is #/definitions/ServerCapabilities/properties/resources.
@@ -5268,9 +5268,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTools is #/definitions/ServerCapabilities/properties/tools.
@@ -5308,9 +5308,9 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerNotification is the ServerNotification definition of the schema.
@@ -5367,9 +5367,9 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerRequest is the ServerRequest definition of the schema.
@@ -5418,9 +5418,9 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerResult is the ServerResult definition of the schema.
@@ -5478,9 +5478,9 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -5520,9 +5520,9 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
@@ -5562,9 +5562,9 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequest is #/definitions/SubscribeRequest.
@@ -5607,9 +5607,9 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
@@ -5649,9 +5649,9 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContent is #/definitions/TextContent.
@@ -5696,9 +5696,9 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -5742,9 +5742,9 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Tool is #/definitions/Tool.
@@ -5794,9 +5794,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Tool) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolAnnotations is #/definitions/ToolAnnotations.
@@ -5866,9 +5866,9 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
@@ -5909,9 +5909,9 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
@@ -5953,9 +5953,9 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotificationParams is the schema at
@@ -5993,9 +5993,9 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequest is #/definitions/UnsubscribeRequest.
@@ -6038,9 +6038,9 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
@@ -6079,9 +6079,9 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Value is implemented by a pointer to every type of this package.

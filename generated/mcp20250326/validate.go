@@ -82,7 +82,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
-		rawCheck(v.Arguments, s, rawCheck1)
+		if b := v.Arguments; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck1(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "arguments")
 	}
 	if v.missing&(1<<0) != 0 && v.Name == "" {
@@ -92,7 +99,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck2)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck2(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Content == nil {
@@ -138,7 +152,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck3)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck3(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -147,7 +168,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 	}
 	if v.Sampling != nil {
 		m := s.mark()
-		rawCheck(v.Sampling, s, rawCheck4)
+		if b := v.Sampling; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck4(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "sampling")
 	}
 }
@@ -219,7 +247,14 @@ func (v CompleteRequestParamsRef) validate(s *vstate) {
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck5)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck5(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -269,7 +304,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 	}
 	if v.Metadata != nil {
 		m := s.mark()
-		rawCheck(v.Metadata, s, rawCheck6)
+		if b := v.Metadata; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
@@ -288,7 +330,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck7)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck7(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
@@ -361,7 +410,14 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck8)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck8(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Messages == nil {
@@ -440,7 +496,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck9)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck9(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -474,7 +537,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck10)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -554,7 +624,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck11)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -595,7 +672,14 @@ func (v *ListPromptsRequestParams) validate(s *vstate) {}
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck12)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck12(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Prompts == nil {
@@ -619,7 +703,14 @@ func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck13)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck13(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
@@ -643,7 +734,14 @@ func (v *ListResourcesRequestParams) validate(s *vstate) {}
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck14)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck14(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Resources == nil {
@@ -668,7 +766,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {}
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck15)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck15(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Roots == nil {
@@ -692,7 +797,14 @@ func (v *ListToolsRequestParams) validate(s *vstate) {}
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck16)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck16(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Tools == nil {
@@ -784,7 +896,14 @@ func (v *Notification) validate(s *vstate) {
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck17)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck17(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -797,7 +916,14 @@ func (v *PaginatedRequestParams) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck18)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -861,7 +987,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck19)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck19(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -922,7 +1055,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck20)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck20(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Contents == nil {
@@ -995,7 +1135,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck21)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck21(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1058,7 +1205,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck22)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck22(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1093,7 +1247,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck23)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck23(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1123,7 +1284,14 @@ func (v SamplingMessageContent) validate(s *vstate) {
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Completions != nil {
 		m := s.mark()
-		rawCheck(v.Completions, s, rawCheck24)
+		if b := v.Completions; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck24(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "completions")
 	}
 	if v.Experimental != nil {
@@ -1132,7 +1300,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck25)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck25(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1141,7 +1316,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 	}
 	if v.Logging != nil {
 		m := s.mark()
-		rawCheck(v.Logging, s, rawCheck26)
+		if b := v.Logging; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck26(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "logging")
 	}
 }
@@ -1260,7 +1442,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck27)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck27(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1284,7 +1473,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck28)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck28(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }

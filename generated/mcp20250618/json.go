@@ -883,9 +883,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -893,9 +895,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -903,9 +907,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -920,9 +926,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -930,9 +938,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -940,9 +950,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -950,9 +962,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -965,9 +979,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -975,9 +991,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -985,9 +1003,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -995,9 +1015,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1010,9 +1032,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1020,9 +1044,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1030,9 +1056,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1040,9 +1068,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1055,9 +1085,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1065,9 +1097,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1075,9 +1109,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1091,9 +1127,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1101,9 +1139,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1111,9 +1151,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2260,9 +2302,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2270,9 +2314,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3139,9 +3185,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3149,9 +3197,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3159,9 +3209,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3169,9 +3221,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4986,9 +5040,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4996,9 +5052,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(EnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -5692,9 +5750,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5702,9 +5762,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7090,9 +7152,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7100,9 +7164,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7110,9 +7176,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7120,9 +7188,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7130,9 +7200,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7140,9 +7212,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7150,9 +7224,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7160,9 +7236,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7170,9 +7248,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7180,9 +7260,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}

@@ -56,9 +56,9 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Annotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // AudioContent is #/definitions/AudioContent.
@@ -108,9 +108,9 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *AudioContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BaseMetadata is #/definitions/BaseMetadata.
@@ -159,9 +159,9 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BaseMetadata) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -207,9 +207,9 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -251,9 +251,9 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BooleanSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequest is #/definitions/CallToolRequest.
@@ -295,9 +295,9 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
@@ -336,9 +336,9 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResult is the server's response to a tool call.
@@ -395,9 +395,9 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotification is #/definitions/CancelledNotification.
@@ -448,9 +448,9 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
@@ -494,9 +494,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilities is #/definitions/ClientCapabilities.
@@ -541,9 +541,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
@@ -581,9 +581,9 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientNotification is the ClientNotification definition of the schema.
@@ -635,9 +635,9 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientRequest is the ClientRequest definition of the schema.
@@ -701,9 +701,9 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientResult is the ClientResult definition of the schema.
@@ -752,9 +752,9 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -794,9 +794,9 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
@@ -838,9 +838,9 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -881,9 +881,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsContext is #/definitions/CompleteRequest/properties/params/properties/context.
@@ -921,9 +921,9 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsRef is the schema at
@@ -972,9 +972,9 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CompleteRequestParamsRef) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -1015,9 +1015,9 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
@@ -1062,9 +1062,9 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ContentBlock is the ContentBlock definition of the schema.
@@ -1114,9 +1114,9 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ContentBlock) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1158,9 +1158,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
@@ -1215,9 +1215,9 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
@@ -1256,9 +1256,9 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResult is the client's response to a sampling/create_message request from the server.
@@ -1306,9 +1306,9 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
@@ -1357,9 +1357,9 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1390,9 +1390,9 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Cursor) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
@@ -1433,9 +1433,9 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestParams is the schema at #/definitions/ElicitRequest/properties/params.
@@ -1477,9 +1477,9 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestParamsRequestedSchema is a restricted subset of JSON Schema.
@@ -1521,9 +1521,9 @@ func (v *ElicitRequestParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestParamsRequestedSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResult is the client's response to an elicitation request.
@@ -1571,9 +1571,9 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -1614,9 +1614,9 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultAction) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultContentValue is the schema at
@@ -1696,9 +1696,9 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultContentValue) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
@@ -1746,9 +1746,9 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
@@ -1796,9 +1796,9 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EmbeddedResourceResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1844,9 +1844,9 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequest is #/definitions/GetPromptRequest.
@@ -1888,9 +1888,9 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
@@ -1931,9 +1931,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResult is the server's response to a prompts/get request from the client.
@@ -1976,9 +1976,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -2026,9 +2026,9 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Implementation describes the name and version of an MCP implementation, with an optional title for
@@ -2077,9 +2077,9 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Implementation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequest is #/definitions/InitializeRequest.
@@ -2122,9 +2122,9 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
@@ -2166,9 +2166,9 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeResult is #/definitions/InitializeResult.
@@ -2221,9 +2221,9 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotification is #/definitions/InitializedNotification.
@@ -2265,9 +2265,9 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotificationParams is the schema at
@@ -2305,9 +2305,9 @@ func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -2348,9 +2348,9 @@ func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
@@ -2394,9 +2394,9 @@ func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCMessage is #/definitions/JSONRPCMessage.
@@ -2448,9 +2448,9 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2491,9 +2491,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
@@ -2530,9 +2530,9 @@ func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -2574,9 +2574,9 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
@@ -2613,9 +2613,9 @@ func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequestParamsMeta is #/definitions/JSONRPCRequest/properties/params/properties/_meta.
@@ -2657,9 +2657,9 @@ func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
@@ -2700,9 +2700,9 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequest is #/definitions/ListPromptsRequest.
@@ -2744,9 +2744,9 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
@@ -2783,9 +2783,9 @@ func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResult is the server's response to a prompts/list request from the client.
@@ -2829,9 +2829,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
@@ -2873,9 +2873,9 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequestParams is the schema at
@@ -2913,9 +2913,9 @@ func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
@@ -2960,9 +2960,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequest is #/definitions/ListResourcesRequest.
@@ -3004,9 +3004,9 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
@@ -3043,9 +3043,9 @@ func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResult is the server's response to a resources/list request from the client.
@@ -3089,9 +3089,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequest is #/definitions/ListRootsRequest.
@@ -3139,9 +3139,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
@@ -3178,9 +3178,9 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParamsMeta is #/definitions/ListRootsRequest/properties/params/properties/_meta.
@@ -3222,9 +3222,9 @@ func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsResult is the client's response to a roots/list request from the server.
@@ -3267,9 +3267,9 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequest is #/definitions/ListToolsRequest.
@@ -3311,9 +3311,9 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
@@ -3350,9 +3350,9 @@ func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResult is the server's response to a tools/list request from the client.
@@ -3396,9 +3396,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -3444,9 +3444,9 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v LoggingLevel) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotification is #/definitions/LoggingMessageNotification.
@@ -3489,9 +3489,9 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotificationParams is the schema at
@@ -3536,9 +3536,9 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelHint is #/definitions/ModelHint.
@@ -3588,9 +3588,9 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelHint) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelPreferences is the server's preferences for model selection, requested of the client during
@@ -3655,9 +3655,9 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelPreferences) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -3696,9 +3696,9 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Notification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationParams is the schema at #/definitions/Notification/properties/params.
@@ -3735,9 +3735,9 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -3779,9 +3779,9 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NumberSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchemaType is the schema at #/definitions/NumberSchema/properties/type.
@@ -3818,9 +3818,9 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v NumberSchemaType) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -3859,9 +3859,9 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
@@ -3898,9 +3898,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -3940,9 +3940,9 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
@@ -3983,9 +3983,9 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
@@ -4022,9 +4022,9 @@ func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequestParamsMeta is #/definitions/PingRequest/properties/params/properties/_meta.
@@ -4066,9 +4066,9 @@ func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PrimitiveSchemaDefinition is #/definitions/PrimitiveSchemaDefinition.
@@ -4121,9 +4121,9 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v PrimitiveSchemaDefinition) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -4164,9 +4164,9 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
@@ -4213,9 +4213,9 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the original
@@ -4284,9 +4284,9 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ProgressToken) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Prompt is a prompt or prompt template that the server offers.
@@ -4340,9 +4340,9 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Prompt) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -4393,9 +4393,9 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotification is an optional notification from the server to the client, informing
@@ -4437,9 +4437,9 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotificationParams is the schema at
@@ -4477,9 +4477,9 @@ func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -4521,9 +4521,9 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptReference identifies a prompt.
@@ -4572,9 +4572,9 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequest is #/definitions/ReadResourceRequest.
@@ -4616,9 +4616,9 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
@@ -4658,9 +4658,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResult is the server's response to a resources/read request from the client.
@@ -4701,9 +4701,9 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -4752,9 +4752,9 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultContentsItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -4793,9 +4793,9 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Request) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
@@ -4863,9 +4863,9 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v RequestId) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParams is the schema at #/definitions/Request/properties/params.
@@ -4902,9 +4902,9 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParamsMeta is #/definitions/Request/properties/params/properties/_meta.
@@ -4946,9 +4946,9 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -5014,9 +5014,9 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Resource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -5060,9 +5060,9 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
@@ -5134,9 +5134,9 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceLink) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -5178,9 +5178,9 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotificationParams is the schema at
@@ -5218,9 +5218,9 @@ func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -5282,9 +5282,9 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -5325,9 +5325,9 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplateReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
@@ -5369,9 +5369,9 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotificationParams is the schema at
@@ -5412,9 +5412,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Result is the Result definition of the schema.
@@ -5451,9 +5451,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Result) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -5490,9 +5490,9 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Role) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Root represents a root directory or file that the server can operate on.
@@ -5540,9 +5540,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Root) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it that the
@@ -5585,9 +5585,9 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotificationParams is the schema at
@@ -5625,9 +5625,9 @@ func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -5666,9 +5666,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SamplingMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
@@ -5717,9 +5717,9 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5768,9 +5768,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
@@ -5808,9 +5808,9 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesResources is #/definitions/ServerCapabilities/properties/resources.
@@ -5850,9 +5850,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTools is #/definitions/ServerCapabilities/properties/tools.
@@ -5890,9 +5890,9 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerNotification is the ServerNotification definition of the schema.
@@ -5949,9 +5949,9 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerRequest is the ServerRequest definition of the schema.
@@ -6001,9 +6001,9 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerResult is the ServerResult definition of the schema.
@@ -6061,9 +6061,9 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -6103,9 +6103,9 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
@@ -6145,9 +6145,9 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -6191,9 +6191,9 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *StringSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchemaFormat is the schema at #/definitions/StringSchema/properties/format.
@@ -6232,9 +6232,9 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v StringSchemaFormat) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequest is #/definitions/SubscribeRequest.
@@ -6277,9 +6277,9 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
@@ -6319,9 +6319,9 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContent is #/definitions/TextContent.
@@ -6369,9 +6369,9 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -6418,9 +6418,9 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Tool is #/definitions/Tool.
@@ -6486,9 +6486,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Tool) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolAnnotations is #/definitions/ToolAnnotations.
@@ -6558,9 +6558,9 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
@@ -6601,9 +6601,9 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
@@ -6645,9 +6645,9 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotificationParams is the schema at
@@ -6685,9 +6685,9 @@ func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
@@ -6730,9 +6730,9 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolOutputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequest is #/definitions/UnsubscribeRequest.
@@ -6775,9 +6775,9 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
@@ -6816,9 +6816,9 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Value is implemented by a pointer to every type of this package.

@@ -28,7 +28,14 @@ func (v *Annotations) validate(s *vstate) {
 func (v *AudioContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck1)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck1(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -60,7 +67,14 @@ func (v *BaseMetadata) validate(s *vstate) {
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck2)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck2(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Blob == "" {
@@ -102,7 +116,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
-		rawCheck(v.Arguments, s, rawCheck3)
+		if b := v.Arguments; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck3(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "arguments")
 	}
 	if v.missing&(1<<0) != 0 && v.Name == "" {
@@ -112,7 +133,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck4)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck4(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Content == nil {
@@ -128,7 +156,14 @@ func (v *CallToolResult) validate(s *vstate) {
 	}
 	if v.StructuredContent != nil {
 		m := s.mark()
-		rawCheck(v.StructuredContent, s, rawCheck5)
+		if b := v.StructuredContent; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck5(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "structuredContent")
 	}
 }
@@ -152,7 +187,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Elicitation != nil {
 		m := s.mark()
-		rawCheck(v.Elicitation, s, rawCheck6)
+		if b := v.Elicitation; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "elicitation")
 	}
 	if v.Experimental != nil {
@@ -161,7 +203,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck7)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck7(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -170,7 +219,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 	}
 	if v.Sampling != nil {
 		m := s.mark()
-		rawCheck(v.Sampling, s, rawCheck8)
+		if b := v.Sampling; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck8(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "sampling")
 	}
 }
@@ -243,7 +299,14 @@ func (v CompleteRequestParamsRef) validate(s *vstate) {
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck9)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck9(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -300,7 +363,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 	}
 	if v.Metadata != nil {
 		m := s.mark()
-		rawCheck(v.Metadata, s, rawCheck10)
+		if b := v.Metadata; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
@@ -319,7 +389,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck11)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
@@ -395,7 +472,14 @@ func (v *ElicitRequestParamsRequestedSchema) validate(s *vstate) {
 func (v *ElicitResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck12)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck12(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Action == "" {
@@ -417,7 +501,14 @@ func (v ElicitResultContentValue) validate(s *vstate) {}
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck13)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck13(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -471,7 +562,14 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck14)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck14(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Messages == nil {
@@ -489,7 +587,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 func (v *ImageContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck15)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck15(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -555,7 +660,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck16)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck16(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -589,7 +701,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck17)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck17(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -639,7 +758,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck18)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -680,7 +806,14 @@ func (v *ListPromptsRequestParams) validate(s *vstate) {}
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck19)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck19(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Prompts == nil {
@@ -704,7 +837,14 @@ func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck20)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck20(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
@@ -728,7 +868,14 @@ func (v *ListResourcesRequestParams) validate(s *vstate) {}
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck21)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck21(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Resources == nil {
@@ -753,7 +900,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {}
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck22)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck22(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Roots == nil {
@@ -777,7 +931,14 @@ func (v *ListToolsRequestParams) validate(s *vstate) {}
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck23)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck23(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Tools == nil {
@@ -869,7 +1030,14 @@ func (v *Notification) validate(s *vstate) {
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck24)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck24(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -898,7 +1066,14 @@ func (v *PaginatedRequestParams) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck25)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck25(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -940,7 +1115,14 @@ func (v ProgressToken) validate(s *vstate) {}
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck26)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck26(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Arguments != nil {
@@ -974,7 +1156,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck27)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck27(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1028,7 +1217,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck28)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck28(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Contents == nil {
@@ -1061,7 +1257,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {}
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck29)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck29(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1085,7 +1288,14 @@ func (v *Resource) validate(s *vstate) {
 func (v *ResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck30)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck30(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.URI == "" {
@@ -1101,7 +1311,14 @@ func (v *ResourceContents) validate(s *vstate) {
 func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck31)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck31(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1138,14 +1355,28 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck32)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck32(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck33)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck33(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1206,7 +1437,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck34)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck34(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1220,7 +1458,14 @@ func (v Role) validate(s *vstate) {
 func (v *Root) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck35)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck35(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.URI == "" {
@@ -1246,7 +1491,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck36)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck36(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1276,7 +1528,14 @@ func (v SamplingMessageContent) validate(s *vstate) {
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Completions != nil {
 		m := s.mark()
-		rawCheck(v.Completions, s, rawCheck37)
+		if b := v.Completions; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck37(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "completions")
 	}
 	if v.Experimental != nil {
@@ -1285,7 +1544,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck38)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck38(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1294,7 +1560,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 	}
 	if v.Logging != nil {
 		m := s.mark()
-		rawCheck(v.Logging, s, rawCheck39)
+		if b := v.Logging; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck39(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "logging")
 	}
 }
@@ -1386,7 +1659,14 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 func (v *TextContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck40)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck40(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1404,7 +1684,14 @@ func (v *TextContent) validate(s *vstate) {
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck41)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck41(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Text == "" {
@@ -1423,7 +1710,14 @@ func (v *TextResourceContents) validate(s *vstate) {
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck42)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck42(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -1450,7 +1744,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck43)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck43(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1474,7 +1775,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck44)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck44(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1485,7 +1793,14 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck45)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck45(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)

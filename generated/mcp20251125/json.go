@@ -1534,9 +1534,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1544,9 +1546,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1554,9 +1558,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1564,9 +1570,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1574,9 +1582,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1584,9 +1594,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ElicitResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -1601,9 +1613,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1611,9 +1625,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1621,9 +1637,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1631,9 +1649,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1641,9 +1661,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1651,9 +1673,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1661,9 +1685,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1671,9 +1697,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1686,9 +1714,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1696,9 +1726,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1706,9 +1738,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1716,9 +1750,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1726,9 +1762,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1736,9 +1774,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1746,9 +1786,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1756,9 +1798,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1771,9 +1815,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1781,9 +1827,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1791,9 +1839,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1801,9 +1851,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1811,9 +1863,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1821,9 +1875,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1831,9 +1887,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1841,9 +1899,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1856,9 +1916,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1866,9 +1928,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1876,9 +1940,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1886,9 +1952,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1896,9 +1964,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1906,9 +1976,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1916,9 +1988,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1926,9 +2000,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1941,9 +2017,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1951,9 +2029,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1961,9 +2041,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1971,9 +2053,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1981,9 +2065,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -1991,9 +2077,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2001,9 +2089,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2011,9 +2101,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2026,9 +2118,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2036,9 +2130,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2046,9 +2142,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2056,9 +2154,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2066,9 +2166,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2076,9 +2178,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2092,9 +2196,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2102,9 +2208,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2112,9 +2220,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2122,9 +2232,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2132,9 +2244,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -2142,9 +2256,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ElicitResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -3940,9 +4056,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3950,9 +4068,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3986,9 +4106,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -3996,9 +4118,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4006,9 +4130,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4021,9 +4147,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4031,9 +4159,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -5472,9 +5602,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5482,9 +5614,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5492,9 +5626,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5502,9 +5638,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5663,9 +5801,11 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -5673,9 +5813,11 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6973,9 +7115,11 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(UntitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6983,9 +7127,11 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7474,9 +7620,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7484,9 +7632,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7494,9 +7644,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7504,9 +7656,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7531,9 +7685,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7541,9 +7697,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -8310,9 +8468,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -8320,9 +8480,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -10122,9 +10284,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10132,9 +10296,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(InitializeResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10142,9 +10308,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListResourcesResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10152,9 +10320,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListResourceTemplatesResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10162,9 +10332,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ReadResourceResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10172,9 +10344,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListPromptsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10182,9 +10356,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10192,9 +10368,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListToolsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10202,9 +10380,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10212,9 +10392,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10222,9 +10404,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10232,9 +10416,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10249,9 +10435,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10259,9 +10447,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10269,9 +10459,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10279,9 +10471,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10289,9 +10483,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10299,9 +10495,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10309,9 +10507,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10319,9 +10519,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10329,9 +10531,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10339,9 +10543,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10349,9 +10555,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10359,9 +10567,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10369,9 +10579,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10379,9 +10591,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10394,9 +10608,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10404,9 +10620,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10414,9 +10632,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10424,9 +10644,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10434,9 +10656,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10444,9 +10668,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10454,9 +10680,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10464,9 +10692,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10474,9 +10704,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10484,9 +10716,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10494,9 +10728,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10504,9 +10740,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10514,9 +10752,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10524,9 +10764,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10539,9 +10781,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10549,9 +10793,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10559,9 +10805,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10569,9 +10817,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10579,9 +10829,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10589,9 +10841,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10599,9 +10853,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10609,9 +10865,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10619,9 +10877,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10629,9 +10889,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10639,9 +10901,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10649,9 +10913,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10659,9 +10925,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10669,9 +10937,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10684,9 +10954,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10694,9 +10966,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10704,9 +10978,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10714,9 +10990,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10724,9 +11002,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10734,9 +11014,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10744,9 +11026,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10754,9 +11038,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10764,9 +11050,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10774,9 +11062,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10784,9 +11074,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10794,9 +11086,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10804,9 +11098,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10814,9 +11110,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10829,9 +11127,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10839,9 +11139,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10849,9 +11151,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10859,9 +11163,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10869,9 +11175,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10879,9 +11187,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10889,9 +11199,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10899,9 +11211,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10909,9 +11223,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10919,9 +11235,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10929,9 +11247,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10939,9 +11259,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10949,9 +11271,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10959,9 +11283,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10974,9 +11300,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10984,9 +11312,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10994,9 +11324,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11004,9 +11336,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11014,9 +11348,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11024,9 +11360,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11034,9 +11372,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11044,9 +11384,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11054,9 +11396,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11064,9 +11408,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11074,9 +11420,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11084,9 +11432,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -11100,9 +11450,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11110,9 +11462,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(InitializeResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11120,9 +11474,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListResourcesResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11130,9 +11486,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListResourceTemplatesResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11140,9 +11498,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ReadResourceResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11150,9 +11510,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListPromptsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11160,9 +11522,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11170,9 +11534,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListToolsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11180,9 +11546,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11190,9 +11558,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11200,9 +11570,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11210,9 +11582,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -11401,9 +11775,11 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(UntitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -11411,9 +11787,11 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}

@@ -56,9 +56,9 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Annotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // AudioContent is #/$defs/AudioContent.
@@ -108,9 +108,9 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *AudioContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BaseMetadata is #/$defs/BaseMetadata.
@@ -159,9 +159,9 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BaseMetadata) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -207,9 +207,9 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -251,9 +251,9 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BooleanSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequest is #/$defs/CallToolRequest.
@@ -298,9 +298,9 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParams is #/$defs/CallToolRequestParams.
@@ -353,9 +353,9 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParamsMeta is #/$defs/CallToolRequestParams/properties/_meta.
@@ -397,9 +397,9 @@ func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResult is the server's response to a tool call.
@@ -456,9 +456,9 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelTaskRequest is a request to cancel a task.
@@ -501,9 +501,9 @@ func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelTaskRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelTaskRequestParams is the schema at #/$defs/CancelTaskRequest/properties/params.
@@ -542,9 +542,9 @@ func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelTaskRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelTaskResult is the response to a tasks/cancel request.
@@ -602,9 +602,9 @@ func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelTaskResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelTaskResultTTL is #/$defs/Task/properties/ttl.
@@ -673,9 +673,9 @@ func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CancelTaskResultTTL) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotification is #/$defs/CancelledNotification.
@@ -730,9 +730,9 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotificationParams is #/$defs/CancelledNotificationParams.
@@ -780,9 +780,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilities is #/$defs/ClientCapabilities.
@@ -829,9 +829,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesElicitation is #/$defs/ClientCapabilities/properties/elicitation.
@@ -869,9 +869,9 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesElicitation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesRoots is #/$defs/ClientCapabilities/properties/roots.
@@ -909,9 +909,9 @@ func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesSampling is #/$defs/ClientCapabilities/properties/sampling.
@@ -952,9 +952,9 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesSampling) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesTasks is #/$defs/ClientCapabilities/properties/tasks.
@@ -996,9 +996,9 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesTasks) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesTasksRequests specifies which request types can be augmented with tasks.
@@ -1036,9 +1036,9 @@ func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesTasksRequests) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesTasksRequestsElicitation is
@@ -1077,9 +1077,9 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) err
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesTasksRequestsSampling is
@@ -1118,9 +1118,9 @@ func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientNotification is the ClientNotification definition of the schema.
@@ -1173,9 +1173,9 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientRequest is the ClientRequest definition of the schema.
@@ -1244,9 +1244,9 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientResult is the ClientResult definition of the schema.
@@ -1301,9 +1301,9 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -1346,9 +1346,9 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParams is #/$defs/CompleteRequestParams.
@@ -1395,9 +1395,9 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -1438,9 +1438,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsContext is #/$defs/CompleteRequestParams/properties/context.
@@ -1478,9 +1478,9 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsMeta is #/$defs/CompleteRequestParams/properties/_meta.
@@ -1522,9 +1522,9 @@ func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
@@ -1572,9 +1572,9 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CompleteRequestParamsRef) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -1615,9 +1615,9 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
@@ -1662,9 +1662,9 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ContentBlock is the ContentBlock definition of the schema.
@@ -1714,9 +1714,9 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ContentBlock) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1761,9 +1761,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParams is #/$defs/CreateMessageRequestParams.
@@ -1844,9 +1844,9 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
@@ -1890,9 +1890,9 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsMeta is #/$defs/CreateMessageRequestParams/properties/_meta.
@@ -1934,9 +1934,9 @@ func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResult is the client's response to a sampling/createMessage request from the server.
@@ -1992,9 +1992,9 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
@@ -2048,9 +2048,9 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContentArray is the schema at
@@ -2082,9 +2082,9 @@ func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContentArray) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateTaskResult is a response to a task-augmented request.
@@ -2125,9 +2125,9 @@ func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateTaskResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -2158,9 +2158,9 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Cursor) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
@@ -2204,9 +2204,9 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from
@@ -2263,9 +2263,9 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestFormParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestFormParamsMeta is #/$defs/ElicitRequestFormParams/properties/_meta.
@@ -2307,9 +2307,9 @@ func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestFormParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
@@ -2352,9 +2352,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
@@ -2403,9 +2403,9 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
@@ -2462,9 +2462,9 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestURLParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestURLParamsMeta is #/$defs/ElicitRequestURLParams/properties/_meta.
@@ -2506,9 +2506,9 @@ func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestURLParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResult is the client's response to an elicitation request.
@@ -2557,9 +2557,9 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -2600,9 +2600,9 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultAction) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultContentValue is the schema at
@@ -2694,9 +2694,9 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultContentValue) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitationCompleteNotification is an optional notification from the server to the client,
@@ -2739,9 +2739,9 @@ func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitationCompleteNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitationCompleteNotificationParams is the schema at
@@ -2781,9 +2781,9 @@ func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitationCompleteNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
@@ -2831,9 +2831,9 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
@@ -2881,9 +2881,9 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EmbeddedResourceResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -2938,9 +2938,9 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Error is the Error definition of the schema.
@@ -2984,9 +2984,9 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Error) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequest is #/$defs/GetPromptRequest.
@@ -3031,9 +3031,9 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParams is #/$defs/GetPromptRequestParams.
@@ -3079,9 +3079,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParamsMeta is #/$defs/GetPromptRequestParams/properties/_meta.
@@ -3123,9 +3123,9 @@ func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResult is the server's response to a prompts/get request from the client.
@@ -3168,9 +3168,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskPayloadRequest is a request to retrieve the result of a completed task.
@@ -3213,9 +3213,9 @@ func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskPayloadRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskPayloadRequestParams is the schema at #/$defs/GetTaskPayloadRequest/properties/params.
@@ -3254,9 +3254,9 @@ func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskPayloadRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskPayloadResult is the response to a tasks/result request.
@@ -3295,9 +3295,9 @@ func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskPayloadResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskRequest is a request to retrieve the state of a task.
@@ -3340,9 +3340,9 @@ func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskRequestParams is the schema at #/$defs/GetTaskRequest/properties/params.
@@ -3381,9 +3381,9 @@ func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetTaskResult is the response to a tasks/get request.
@@ -3441,9 +3441,9 @@ func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetTaskResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Icon is an optionally-sized icon that can be displayed in a user interface.
@@ -3504,9 +3504,9 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Icon) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // IconTheme is #/$defs/Icon/properties/theme.
@@ -3549,9 +3549,9 @@ func (v *IconTheme) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v IconTheme) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Icons is #/$defs/Icons.
@@ -3597,9 +3597,9 @@ func (v *Icons) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Icons) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -3647,9 +3647,9 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Implementation describes the MCP implementation.
@@ -3715,9 +3715,9 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Implementation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequest is #/$defs/InitializeRequest.
@@ -3763,9 +3763,9 @@ func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequestParams is #/$defs/InitializeRequestParams.
@@ -3812,9 +3812,9 @@ func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeRequestParamsMeta is #/$defs/InitializeRequestParams/properties/_meta.
@@ -3856,9 +3856,9 @@ func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializeResult is #/$defs/InitializeResult.
@@ -3911,9 +3911,9 @@ func (v *InitializeResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializeResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InitializedNotification is #/$defs/InitializedNotification.
@@ -3957,9 +3957,9 @@ func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InitializedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
@@ -4000,9 +4000,9 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCErrorResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCMessage is #/$defs/JSONRPCMessage.
@@ -4054,9 +4054,9 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -4097,9 +4097,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -4141,9 +4141,9 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
@@ -4191,9 +4191,9 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
@@ -4234,9 +4234,9 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LegacyTitledEnumSchema is #/$defs/LegacyTitledEnumSchema.
@@ -4285,9 +4285,9 @@ func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LegacyTitledEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequest is #/$defs/ListPromptsRequest.
@@ -4332,9 +4332,9 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResult is the server's response to a prompts/list request from the client.
@@ -4378,9 +4378,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
@@ -4425,9 +4425,9 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
@@ -4472,9 +4472,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequest is #/$defs/ListResourcesRequest.
@@ -4519,9 +4519,9 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResult is the server's response to a resources/list request from the client.
@@ -4565,9 +4565,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequest is #/$defs/ListRootsRequest.
@@ -4618,9 +4618,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsResult is the client's response to a roots/list request from the server.
@@ -4663,9 +4663,9 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListTasksRequest is a request to retrieve a list of tasks.
@@ -4708,9 +4708,9 @@ func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListTasksRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListTasksResult is the response to a tasks/list request.
@@ -4754,9 +4754,9 @@ func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListTasksResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequest is #/$defs/ListToolsRequest.
@@ -4801,9 +4801,9 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResult is the server's response to a tools/list request from the client.
@@ -4847,9 +4847,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -4895,9 +4895,9 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v LoggingLevel) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotification is #/$defs/LoggingMessageNotification.
@@ -4942,9 +4942,9 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotificationParams is #/$defs/LoggingMessageNotificationParams.
@@ -4993,9 +4993,9 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelHint is #/$defs/ModelHint.
@@ -5045,9 +5045,9 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelHint) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelPreferences is the server's preferences for model selection, requested of the client during
@@ -5112,9 +5112,9 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelPreferences) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
@@ -5162,9 +5162,9 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v MultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -5203,9 +5203,9 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Notification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationParams is the NotificationParams definition of the schema.
@@ -5242,9 +5242,9 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -5287,9 +5287,9 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NumberSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
@@ -5326,9 +5326,9 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v NumberSchemaType) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -5370,9 +5370,9 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParams is #/$defs/PaginatedRequestParams.
@@ -5414,9 +5414,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParamsMeta is #/$defs/PaginatedRequestParams/properties/_meta.
@@ -5458,9 +5458,9 @@ func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -5500,9 +5500,9 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other party is
@@ -5546,9 +5546,9 @@ func (v *PingRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PingRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PrimitiveSchemaDefinition is #/$defs/PrimitiveSchemaDefinition.
@@ -5609,9 +5609,9 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v PrimitiveSchemaDefinition) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -5654,9 +5654,9 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotificationParams is #/$defs/ProgressNotificationParams.
@@ -5708,9 +5708,9 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the original
@@ -5779,9 +5779,9 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ProgressToken) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Prompt is a prompt or prompt template that the server offers.
@@ -5845,9 +5845,9 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Prompt) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -5898,9 +5898,9 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotification is an optional notification from the server to the client, informing
@@ -5944,9 +5944,9 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -5988,9 +5988,9 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptReference identifies a prompt.
@@ -6039,9 +6039,9 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequest is #/$defs/ReadResourceRequest.
@@ -6086,9 +6086,9 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParams is #/$defs/ReadResourceRequestParams.
@@ -6132,9 +6132,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParamsMeta is #/$defs/ReadResourceRequestParams/properties/_meta.
@@ -6176,9 +6176,9 @@ func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResult is the server's response to a resources/read request from the client.
@@ -6219,9 +6219,9 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -6270,9 +6270,9 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultContentsItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RelatedTaskMetadata is #/$defs/RelatedTaskMetadata.
@@ -6314,9 +6314,9 @@ func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RelatedTaskMetadata) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -6355,9 +6355,9 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Request) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
@@ -6425,9 +6425,9 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v RequestId) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParams is #/$defs/RequestParams.
@@ -6466,9 +6466,9 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParamsMeta is #/$defs/RequestParams/properties/_meta.
@@ -6510,9 +6510,9 @@ func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -6588,9 +6588,9 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Resource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -6634,9 +6634,9 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
@@ -6718,9 +6718,9 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceLink) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -6764,9 +6764,9 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceRequestParams is #/$defs/ResourceRequestParams.
@@ -6810,9 +6810,9 @@ func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceRequestParamsMeta is #/$defs/ResourceRequestParams/properties/_meta.
@@ -6854,9 +6854,9 @@ func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -6928,9 +6928,9 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -6971,9 +6971,9 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplateReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
@@ -7017,9 +7017,9 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotificationParams is #/$defs/ResourceUpdatedNotificationParams.
@@ -7064,9 +7064,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Result is the Result definition of the schema.
@@ -7103,9 +7103,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Result) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -7142,9 +7142,9 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Role) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Root represents a root directory or file that the server can operate on.
@@ -7192,9 +7192,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Root) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it that the
@@ -7239,9 +7239,9 @@ func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RootsListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -7283,9 +7283,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SamplingMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
@@ -7338,9 +7338,9 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
@@ -7371,9 +7371,9 @@ func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContentArray) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
@@ -7424,9 +7424,9 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContentBlock) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilities is #/$defs/ServerCapabilities.
@@ -7477,9 +7477,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
@@ -7517,9 +7517,9 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesResources is #/$defs/ServerCapabilities/properties/resources.
@@ -7559,9 +7559,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTasks is #/$defs/ServerCapabilities/properties/tasks.
@@ -7603,9 +7603,9 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTasks) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTasksRequests specifies which request types can be augmented with tasks.
@@ -7641,9 +7641,9 @@ func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTasksRequests) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTasksRequestsTools is
@@ -7682,9 +7682,9 @@ func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTools is #/$defs/ServerCapabilities/properties/tools.
@@ -7722,9 +7722,9 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerNotification is the ServerNotification definition of the schema.
@@ -7783,9 +7783,9 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerRequest is the ServerRequest definition of the schema.
@@ -7841,9 +7841,9 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerResult is the ServerResult definition of the schema.
@@ -7906,9 +7906,9 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -7951,9 +7951,9 @@ func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequestParams is #/$defs/SetLevelRequestParams.
@@ -7998,9 +7998,9 @@ func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SetLevelRequestParamsMeta is #/$defs/SetLevelRequestParams/properties/_meta.
@@ -8042,9 +8042,9 @@ func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SetLevelRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
@@ -8092,9 +8092,9 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -8139,9 +8139,9 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *StringSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
@@ -8180,9 +8180,9 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v StringSchemaFormat) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequest is #/$defs/SubscribeRequest.
@@ -8228,9 +8228,9 @@ func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequestParams is #/$defs/SubscribeRequestParams.
@@ -8274,9 +8274,9 @@ func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscribeRequestParamsMeta is #/$defs/SubscribeRequestParams/properties/_meta.
@@ -8318,9 +8318,9 @@ func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscribeRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Task is #/$defs/Task.
@@ -8377,9 +8377,9 @@ func (v *Task) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Task) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskAugmentedRequestParams is #/$defs/TaskAugmentedRequestParams.
@@ -8425,9 +8425,9 @@ func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TaskAugmentedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskAugmentedRequestParamsMeta is #/$defs/TaskAugmentedRequestParams/properties/_meta.
@@ -8469,9 +8469,9 @@ func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TaskAugmentedRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskMetadata is #/$defs/TaskMetadata.
@@ -8510,9 +8510,9 @@ func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TaskMetadata) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskStatus is the status of a task.
@@ -8552,9 +8552,9 @@ func (v *TaskStatus) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v TaskStatus) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskStatusNotification is an optional notification from the receiver to the requestor, informing
@@ -8597,9 +8597,9 @@ func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TaskStatusNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TaskStatusNotificationParams is #/$defs/TaskStatusNotificationParams.
@@ -8659,9 +8659,9 @@ func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TaskStatusNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContent is #/$defs/TextContent.
@@ -8709,9 +8709,9 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -8758,9 +8758,9 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
@@ -8813,9 +8813,9 @@ func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItems is #/$defs/TitledMultiSelectEnumSchema/properties/items.
@@ -8856,9 +8856,9 @@ func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
@@ -8900,9 +8900,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) erro
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
@@ -8951,9 +8951,9 @@ func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledSingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
@@ -8995,9 +8995,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Tool is #/$defs/Tool.
@@ -9078,9 +9078,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Tool) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolAnnotations is #/$defs/ToolAnnotations.
@@ -9150,9 +9150,9 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolChoice is #/$defs/ToolChoice.
@@ -9193,9 +9193,9 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolChoice) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolChoiceMode is #/$defs/ToolChoice/properties/mode.
@@ -9238,9 +9238,9 @@ func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ToolChoiceMode) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolExecution is #/$defs/ToolExecution.
@@ -9286,9 +9286,9 @@ func (v *ToolExecution) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolExecution) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolExecutionTaskSupport indicates whether this tool supports task-augmented execution.
@@ -9334,9 +9334,9 @@ func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ToolExecutionTaskSupport) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
@@ -9378,9 +9378,9 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
@@ -9424,9 +9424,9 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
@@ -9473,9 +9473,9 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolOutputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
@@ -9538,9 +9538,9 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
@@ -9593,9 +9593,9 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolUseContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // URLElicitationRequiredError is an error response that indicates that the server requires the client
@@ -9637,9 +9637,9 @@ func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *URLElicitationRequiredError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // URLElicitationRequiredErrorError is the schema at
@@ -9682,9 +9682,9 @@ func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *URLElicitationRequiredErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // URLElicitationRequiredErrorErrorData is the schema at
@@ -9723,9 +9723,9 @@ func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *URLElicitationRequiredErrorErrorData) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequest is #/$defs/UnsubscribeRequest.
@@ -9771,9 +9771,9 @@ func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequestParams is #/$defs/UnsubscribeRequestParams.
@@ -9817,9 +9817,9 @@ func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsubscribeRequestParamsMeta is #/$defs/UnsubscribeRequestParams/properties/_meta.
@@ -9861,9 +9861,9 @@ func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsubscribeRequestParamsMeta) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
@@ -9916,9 +9916,9 @@ func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
@@ -9961,9 +9961,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
@@ -10012,9 +10012,9 @@ func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Value is implemented by a pointer to every type of this package.

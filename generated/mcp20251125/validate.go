@@ -28,7 +28,14 @@ func (v *Annotations) validate(s *vstate) {
 func (v *AudioContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck1)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck1(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -60,7 +67,14 @@ func (v *BaseMetadata) validate(s *vstate) {
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck2)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck2(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Blob == "" {
@@ -108,7 +122,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
-		rawCheck(v.Arguments, s, rawCheck3)
+		if b := v.Arguments; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck3(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "arguments")
 	}
 	if v.missing&(1<<0) != 0 && v.Name == "" {
@@ -119,7 +140,14 @@ func (v *CallToolRequestParamsMeta) validate(s *vstate) {}
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck4)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck4(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Content == nil {
@@ -135,7 +163,14 @@ func (v *CallToolResult) validate(s *vstate) {
 	}
 	if v.StructuredContent != nil {
 		m := s.mark()
-		rawCheck(v.StructuredContent, s, rawCheck5)
+		if b := v.StructuredContent; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck5(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "structuredContent")
 	}
 }
@@ -165,7 +200,14 @@ func (v *CancelTaskRequestParams) validate(s *vstate) {
 func (v *CancelTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck6)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
@@ -207,7 +249,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck7)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck7(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -223,7 +272,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck8)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck8(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -244,12 +300,26 @@ func (v *ClientCapabilities) validate(s *vstate) {
 func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
 	if v.Form != nil {
 		m := s.mark()
-		rawCheck(v.Form, s, rawCheck9)
+		if b := v.Form; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck9(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "form")
 	}
 	if v.URL != nil {
 		m := s.mark()
-		rawCheck(v.URL, s, rawCheck10)
+		if b := v.URL; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "url")
 	}
 }
@@ -257,24 +327,52 @@ func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
 func (v *ClientCapabilitiesSampling) validate(s *vstate) {
 	if v.Context != nil {
 		m := s.mark()
-		rawCheck(v.Context, s, rawCheck11)
+		if b := v.Context; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "context")
 	}
 	if v.Tools != nil {
 		m := s.mark()
-		rawCheck(v.Tools, s, rawCheck12)
+		if b := v.Tools; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck12(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "tools")
 	}
 }
 func (v *ClientCapabilitiesTasks) validate(s *vstate) {
 	if v.Cancel != nil {
 		m := s.mark()
-		rawCheck(v.Cancel, s, rawCheck13)
+		if b := v.Cancel; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck13(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "cancel")
 	}
 	if v.List != nil {
 		m := s.mark()
-		rawCheck(v.List, s, rawCheck14)
+		if b := v.List; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck14(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "list")
 	}
 	if v.Requests != nil {
@@ -298,14 +396,28 @@ func (v *ClientCapabilitiesTasksRequests) validate(s *vstate) {
 func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate) {
 	if v.Create != nil {
 		m := s.mark()
-		rawCheck(v.Create, s, rawCheck15)
+		if b := v.Create; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck15(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "create")
 	}
 }
 func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate) {
 	if v.CreateMessage != nil {
 		m := s.mark()
-		rawCheck(v.CreateMessage, s, rawCheck16)
+		if b := v.CreateMessage; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck16(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "createMessage")
 	}
 }
@@ -384,7 +496,14 @@ func (v CompleteRequestParamsRef) validate(s *vstate) {
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck17)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck17(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -447,7 +566,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 	}
 	if v.Metadata != nil {
 		m := s.mark()
-		rawCheck(v.Metadata, s, rawCheck18)
+		if b := v.Metadata; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
@@ -481,7 +607,14 @@ func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {}
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck19)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck19(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
@@ -520,7 +653,14 @@ func (v CreateMessageResultContentArray) validate(s *vstate) {
 func (v *CreateTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck20)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck20(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -621,7 +761,14 @@ func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {}
 func (v *ElicitResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck21)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck21(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Action == "" {
@@ -663,7 +810,14 @@ func (v *ElicitationCompleteNotificationParams) validate(s *vstate) {
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck22)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck22(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -731,7 +885,14 @@ func (v *GetPromptRequestParamsMeta) validate(s *vstate) {}
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck23)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck23(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Messages == nil {
@@ -772,7 +933,14 @@ func (v *GetTaskPayloadRequestParams) validate(s *vstate) {
 func (v *GetTaskPayloadResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck24)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck24(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -802,7 +970,14 @@ func (v *GetTaskRequestParams) validate(s *vstate) {
 func (v *GetTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck6)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
@@ -862,7 +1037,14 @@ func (v *Icons) validate(s *vstate) {
 func (v *ImageContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck25)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck25(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -951,7 +1133,14 @@ func (v *InitializeRequestParamsMeta) validate(s *vstate) {}
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck26)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck26(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 {
@@ -1013,7 +1202,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck27)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck27(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1029,7 +1225,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck28)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck28(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1077,7 +1280,14 @@ func (v *ListPromptsRequest) validate(s *vstate) {
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck29)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck29(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Prompts == nil {
@@ -1106,7 +1316,14 @@ func (v *ListResourceTemplatesRequest) validate(s *vstate) {
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck30)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck30(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
@@ -1135,7 +1352,14 @@ func (v *ListResourcesRequest) validate(s *vstate) {
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck31)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck31(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Resources == nil {
@@ -1164,7 +1388,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck32)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck32(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Roots == nil {
@@ -1193,7 +1424,14 @@ func (v *ListTasksRequest) validate(s *vstate) {
 func (v *ListTasksResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck33)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck33(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Tasks == nil {
@@ -1222,7 +1460,14 @@ func (v *ListToolsRequest) validate(s *vstate) {
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck34)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck34(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Tools == nil {
@@ -1262,7 +1507,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck35)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck35(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Data == nil {
@@ -1322,14 +1574,28 @@ func (v *Notification) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck36)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck36(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck37)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck37(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1365,7 +1631,14 @@ func (v *PaginatedRequestParamsMeta) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck38)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck38(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1405,7 +1678,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck39)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck39(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Progress == 0 {
@@ -1419,7 +1699,14 @@ func (v ProgressToken) validate(s *vstate) {}
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck40)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck40(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Arguments != nil {
@@ -1519,7 +1806,14 @@ func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {}
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck41)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck41(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Contents == nil {
@@ -1552,7 +1846,14 @@ func (v *Request) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck42)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck42(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1562,7 +1863,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {}
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck43)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck43(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1595,7 +1903,14 @@ func (v *Resource) validate(s *vstate) {
 func (v *ResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck44)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck44(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.URI == "" {
@@ -1611,7 +1926,14 @@ func (v *ResourceContents) validate(s *vstate) {
 func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck45)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck45(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1672,7 +1994,14 @@ func (v *ResourceRequestParamsMeta) validate(s *vstate) {}
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck46)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck46(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -1734,7 +2063,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck47)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck47(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.URI == "" {
@@ -1750,7 +2086,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck6)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck6(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 }
@@ -1764,7 +2107,14 @@ func (v Role) validate(s *vstate) {
 func (v *Root) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck48)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck48(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.URI == "" {
@@ -1793,7 +2143,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck49)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck49(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
@@ -1836,7 +2193,14 @@ func (v SamplingMessageContentBlock) validate(s *vstate) {
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Completions != nil {
 		m := s.mark()
-		rawCheck(v.Completions, s, rawCheck50)
+		if b := v.Completions; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck50(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "completions")
 	}
 	if v.Experimental != nil {
@@ -1845,7 +2209,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Experimental {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck51)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck51(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -1854,7 +2225,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 	}
 	if v.Logging != nil {
 		m := s.mark()
-		rawCheck(v.Logging, s, rawCheck52)
+		if b := v.Logging; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck52(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "logging")
 	}
 	if v.Tasks != nil {
@@ -1868,12 +2246,26 @@ func (v *ServerCapabilitiesResources) validate(s *vstate) {}
 func (v *ServerCapabilitiesTasks) validate(s *vstate) {
 	if v.Cancel != nil {
 		m := s.mark()
-		rawCheck(v.Cancel, s, rawCheck53)
+		if b := v.Cancel; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck53(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "cancel")
 	}
 	if v.List != nil {
 		m := s.mark()
-		rawCheck(v.List, s, rawCheck54)
+		if b := v.List; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck54(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "list")
 	}
 	if v.Requests != nil {
@@ -1892,7 +2284,14 @@ func (v *ServerCapabilitiesTasksRequests) validate(s *vstate) {
 func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate) {
 	if v.Call != nil {
 		m := s.mark()
-		rawCheck(v.Call, s, rawCheck55)
+		if b := v.Call; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck55(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "call")
 	}
 }
@@ -2049,7 +2448,14 @@ func (v *TaskStatusNotification) validate(s *vstate) {
 func (v *TaskStatusNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck37)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck37(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
@@ -2075,7 +2481,14 @@ func (v *TaskStatusNotificationParams) validate(s *vstate) {
 func (v *TextContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck56)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck56(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Annotations != nil {
@@ -2093,7 +2506,14 @@ func (v *TextContent) validate(s *vstate) {
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck57)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck57(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Text == "" {
@@ -2169,7 +2589,14 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck58)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck58(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.Execution != nil {
@@ -2238,7 +2665,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck59)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck59(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -2269,7 +2703,14 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				rawCheck(x0, s, rawCheck60)
+				if b := x0; b == nil {
+					s.add("type", "no value")
+				} else {
+					var d decoder
+					d.initShared(b)
+					rawCheck60(&d, s)
+					d.rawDone(s)
+				}
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
@@ -2283,7 +2724,14 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 func (v *ToolResultContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck61)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck61(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.Content == nil {
@@ -2299,7 +2747,14 @@ func (v *ToolResultContent) validate(s *vstate) {
 	}
 	if v.StructuredContent != nil {
 		m := s.mark()
-		rawCheck(v.StructuredContent, s, rawCheck62)
+		if b := v.StructuredContent; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck62(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "structuredContent")
 	}
 	if v.missing&(1<<1) != 0 && v.ToolUseID == "" {
@@ -2312,7 +2767,14 @@ func (v *ToolResultContent) validate(s *vstate) {
 func (v *ToolUseContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
-		rawCheck(v.Meta, s, rawCheck63)
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck63(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "_meta")
 	}
 	if v.missing&(1<<0) != 0 && v.ID == "" {
@@ -2322,7 +2784,14 @@ func (v *ToolUseContent) validate(s *vstate) {
 		s.add("required", "missing required member \"input\"")
 	} else {
 		m := s.mark()
-		rawCheck(v.Input, s, rawCheck64)
+		if b := v.Input; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck64(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "input")
 	}
 	if v.missing&(1<<2) != 0 && v.Name == "" {

@@ -750,9 +750,11 @@ func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(InputRequiredResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -760,9 +762,11 @@ func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2918,9 +2922,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2928,9 +2934,11 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -2964,9 +2972,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2974,9 +2984,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2984,9 +2996,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -2999,9 +3013,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -3009,9 +3025,11 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -3422,9 +3440,11 @@ func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(InputRequiredResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -3432,9 +3452,11 @@ func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4038,9 +4060,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -4048,9 +4072,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -4065,9 +4091,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4075,9 +4103,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4085,9 +4115,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4100,9 +4132,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4110,9 +4144,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4120,9 +4156,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4135,9 +4173,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4145,9 +4185,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4155,9 +4197,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4170,9 +4214,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4180,9 +4226,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -4196,9 +4244,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -4206,9 +4256,11 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -4591,9 +4643,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4601,9 +4655,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4611,9 +4667,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4621,9 +4679,11 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4782,9 +4842,11 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -4792,9 +4854,11 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6605,9 +6669,11 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(UntitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -6615,9 +6681,11 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7112,9 +7180,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7122,9 +7192,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7132,9 +7204,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7142,9 +7216,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7169,9 +7245,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7179,9 +7257,11 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -7969,9 +8049,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -7979,9 +8061,11 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -8080,9 +8164,11 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -8090,9 +8176,11 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -8105,9 +8193,11 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -8115,9 +8205,11 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9722,9 +9814,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9732,9 +9826,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(InputRequiredResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9742,9 +9838,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(SubscriptionsListenResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9752,9 +9850,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9762,9 +9862,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9772,9 +9874,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -9789,9 +9893,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(DiscoverResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9799,9 +9905,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9809,9 +9917,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9819,9 +9929,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9829,9 +9941,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9839,9 +9953,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9849,9 +9965,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9859,9 +9977,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9869,9 +9989,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9879,9 +10001,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9889,9 +10013,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9899,9 +10025,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9914,9 +10042,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(DiscoverResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9924,9 +10054,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9934,9 +10066,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9944,9 +10078,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9954,9 +10090,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9964,9 +10102,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9974,9 +10114,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9984,9 +10126,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -9994,9 +10138,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10004,9 +10150,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10014,9 +10162,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10024,9 +10174,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10039,9 +10191,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10049,9 +10203,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10059,9 +10215,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10069,9 +10227,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10079,9 +10239,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10089,9 +10251,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
-					var vs vstate
-					x.validate(&vs)
-					if t.offer(&sd, len(vs.errs), x.extraCount()) {
+					vs := newVState()
+					x.validate(vs)
+					n := len(vs.errs)
+					vs.release()
+					if t.offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
@@ -10105,9 +10269,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10115,9 +10281,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(InputRequiredResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10125,9 +10293,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(SubscriptionsListenResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10135,9 +10305,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10145,9 +10317,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10155,9 +10329,11 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
-				var vs vstate
-				x.validate(&vs)
-				if t.offer(&sd, len(vs.errs), x.extraCount()) {
+				vs := newVState()
+				x.validate(vs)
+				n := len(vs.errs)
+				vs.release()
+				if t.offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
@@ -10185,9 +10361,11 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(UntitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
@@ -10195,9 +10373,11 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 			sd := d.sub()
 			x := new(TitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
-			var vs vstate
-			x.validate(&vs)
-			if t.offer(&sd, len(vs.errs), x.extraCount()) {
+			vs := newVState()
+			x.validate(vs)
+			n := len(vs.errs)
+			vs.release()
+			if t.offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}

@@ -5,6 +5,7 @@ package mcp20260728
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Violation is one way a JSON document or a Go value breaks the schema.
@@ -78,6 +79,29 @@ type rtViolation struct {
 // allocates only when a violation is recorded.
 type vstate struct {
 	errs []rtViolation
+}
+
+var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
+
+// newVState returns an empty vstate from a pool: Validate methods hand it
+// to interface methods, which would make a stack vstate escape.
+func newVState() *vstate { return vstatePool.Get().(*vstate) }
+
+// done returns the violations as an error and puts s back in the pool.
+func (s *vstate) done() error {
+	err := s.err()
+	s.release()
+	return err
+}
+
+// release empties s and puts it back in the pool; it reports whether s
+// had no violations.
+func (s *vstate) release() bool {
+	ok := len(s.errs) == 0
+	clear(s.errs)
+	s.errs = s.errs[:0]
+	vstatePool.Put(s)
+	return ok
 }
 
 // mark returns the current number of violations.

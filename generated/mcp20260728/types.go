@@ -56,9 +56,9 @@ func (v *Annotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Annotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // AudioContent is #/$defs/AudioContent.
@@ -106,9 +106,9 @@ func (v *AudioContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *AudioContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BaseMetadata is #/$defs/BaseMetadata.
@@ -157,9 +157,9 @@ func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BaseMetadata) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -203,9 +203,9 @@ func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -247,9 +247,9 @@ func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *BooleanSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CacheScope indicates the intended scope of the cached response, analogous to HTTP
@@ -295,9 +295,9 @@ func (v *CacheScope) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CacheScope) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CacheableResult is a result that supports a time-to-live (TTL) hint for client-side caching.
@@ -363,9 +363,9 @@ func (v *CacheableResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CacheableResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequest is #/$defs/CallToolRequest.
@@ -410,9 +410,9 @@ func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolRequestParams is #/$defs/CallToolRequestParams.
@@ -458,9 +458,9 @@ func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResult is the result returned by the server for a {@link CallToolRequesttools/call} request.
@@ -526,9 +526,9 @@ func (v *CallToolResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResultResponse is a successful response from the server for a {@link
@@ -570,9 +570,9 @@ func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CallToolResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CallToolResultResponseResult is the schema at #/$defs/CallToolResultResponse/properties/result.
@@ -620,9 +620,9 @@ func (v *CallToolResultResponseResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CallToolResultResponseResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotification is #/$defs/CancelledNotification.
@@ -678,9 +678,9 @@ func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CancelledNotificationParams is #/$defs/CancelledNotificationParams.
@@ -727,9 +727,9 @@ func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilities is #/$defs/ClientCapabilities.
@@ -781,9 +781,9 @@ func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesElicitation is #/$defs/ClientCapabilities/properties/elicitation.
@@ -821,9 +821,9 @@ func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesElicitation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientCapabilitiesSampling is #/$defs/ClientCapabilities/properties/sampling.
@@ -864,9 +864,9 @@ func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesSampling) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientNotification is #/$defs/ClientNotification.
@@ -922,9 +922,9 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientRequest is the ClientRequest definition of the schema.
@@ -984,9 +984,9 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ClientRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ClientResult is #/$defs/ClientResult.
@@ -1034,9 +1034,9 @@ func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParams is #/$defs/CompleteRequestParams.
@@ -1081,9 +1081,9 @@ func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -1124,9 +1124,9 @@ func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsContext is #/$defs/CompleteRequestParams/properties/context.
@@ -1164,9 +1164,9 @@ func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteRequestParamsContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
@@ -1214,9 +1214,9 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CompleteRequestParamsRef) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResult is the result returned by the server for a {@link
@@ -1264,9 +1264,9 @@ func (v *CompleteResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
@@ -1311,9 +1311,9 @@ func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CompleteResultResponse is a successful response from the server for a {@link
@@ -1355,9 +1355,9 @@ func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CompleteResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ContentBlock is the ContentBlock definition of the schema.
@@ -1407,9 +1407,9 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ContentBlock) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1451,9 +1451,9 @@ func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParams is #/$defs/CreateMessageRequestParams.
@@ -1525,9 +1525,9 @@ func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
@@ -1572,9 +1572,9 @@ func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResult is the result returned by the client for a {@link
@@ -1629,9 +1629,9 @@ func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
@@ -1685,9 +1685,9 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // CreateMessageResultContentArray is the schema at
@@ -1719,9 +1719,9 @@ func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v CreateMessageResultContentArray) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1752,9 +1752,9 @@ func (v *Cursor) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Cursor) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // DiscoverRequest is a request from the client asking the server to advertise its supported
@@ -1800,9 +1800,9 @@ func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *DiscoverRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // DiscoverResult is the result returned by the server for a {@link DiscoverRequestserver/discover}
@@ -1881,9 +1881,9 @@ func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *DiscoverResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // DiscoverResultResponse is a successful response from the server for a {@link
@@ -1925,9 +1925,9 @@ func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *DiscoverResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequest is a request from the server to elicit additional information from the user via the
@@ -1968,9 +1968,9 @@ func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from
@@ -2017,9 +2017,9 @@ func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestFormParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
@@ -2062,9 +2062,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
@@ -2113,9 +2113,9 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
@@ -2159,9 +2159,9 @@ func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitRequestURLParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResult is the result returned by the client for an {@link ElicitRequestelicitation/create}
@@ -2208,9 +2208,9 @@ func (v *ElicitResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ElicitResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -2251,9 +2251,9 @@ func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultAction) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ElicitResultContentValue is the schema at
@@ -2345,9 +2345,9 @@ func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ElicitResultContentValue) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
@@ -2393,9 +2393,9 @@ func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
@@ -2443,9 +2443,9 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EmbeddedResourceResource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // EmptyResult is #/$defs/EmptyResult.
@@ -2502,9 +2502,9 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v EnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Error is the Error definition of the schema.
@@ -2548,9 +2548,9 @@ func (v *Error) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Error) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequest is #/$defs/GetPromptRequest.
@@ -2595,9 +2595,9 @@ func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptRequestParams is #/$defs/GetPromptRequestParams.
@@ -2643,9 +2643,9 @@ func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResult is the result returned by the server for a {@link GetPromptRequestprompts/get}
@@ -2695,9 +2695,9 @@ func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResultResponse is a successful response from the server for a {@link
@@ -2739,9 +2739,9 @@ func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *GetPromptResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // GetPromptResultResponseResult is the schema at #/$defs/GetPromptResultResponse/properties/result.
@@ -2789,9 +2789,9 @@ func (v *GetPromptResultResponseResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v GetPromptResultResponseResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // HeaderMismatchError is #/$defs/HeaderMismatchError.
@@ -2837,9 +2837,9 @@ func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *HeaderMismatchError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // HeaderMismatchErrorError is the schema at #/$defs/HeaderMismatchError/properties/error.
@@ -2881,9 +2881,9 @@ func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *HeaderMismatchErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Icon is an optionally-sized icon that can be displayed in a user interface.
@@ -2944,9 +2944,9 @@ func (v *Icon) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Icon) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // IconTheme is #/$defs/Icon/properties/theme.
@@ -2989,9 +2989,9 @@ func (v *IconTheme) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v IconTheme) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Icons is #/$defs/Icons.
@@ -3037,9 +3037,9 @@ func (v *Icons) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Icons) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -3085,9 +3085,9 @@ func (v *ImageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ImageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Implementation describes the MCP implementation.
@@ -3154,9 +3154,9 @@ func (v *Implementation) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Implementation) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputRequest is the InputRequest definition of the schema.
@@ -3204,9 +3204,9 @@ func (v *InputRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v InputRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputRequests is a map of server-initiated requests that the client must fulfill.
@@ -3238,9 +3238,9 @@ func (v *InputRequests) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v InputRequests) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputRequiredResult is an InputRequiredResult sent by the server to indicate that additional input
@@ -3292,9 +3292,9 @@ func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InputRequiredResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputResponse is the InputResponse definition of the schema.
@@ -3343,9 +3343,9 @@ func (v *InputResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v InputResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputResponseRequestParams is the InputResponseRequestParams definition of the schema.
@@ -3385,9 +3385,9 @@ func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InputResponseRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InputResponses is a map of client responses to server-initiated requests.
@@ -3420,9 +3420,9 @@ func (v *InputResponses) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v InputResponses) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InternalError is a JSON-RPC error indicating that an internal error occurred on the receiver. This
@@ -3468,9 +3468,9 @@ func (v *InternalError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InternalError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InvalidParamsError is a JSON-RPC error indicating that the method parameters are invalid or
@@ -3524,9 +3524,9 @@ func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InvalidParamsError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // InvalidRequestError is a JSON-RPC error indicating that the request is not a valid request object.
@@ -3573,9 +3573,9 @@ func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *InvalidRequestError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONArray is the JSONArray definition of the schema.
@@ -3606,9 +3606,9 @@ func (v *JSONArray) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONArray) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONObject is the JSONObject definition of the schema.
@@ -3641,9 +3641,9 @@ func (v *JSONObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
@@ -3684,9 +3684,9 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCErrorResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCMessage is #/$defs/JSONRPCMessage.
@@ -3738,9 +3738,9 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -3781,9 +3781,9 @@ func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -3825,9 +3825,9 @@ func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
@@ -3875,9 +3875,9 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONRPCResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
@@ -3918,9 +3918,9 @@ func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *JSONRPCResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // JSONValue is the JSONValue definition of the schema.
@@ -3953,9 +3953,9 @@ func (v *JSONValue) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v JSONValue) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LegacyTitledEnumSchema is #/$defs/LegacyTitledEnumSchema.
@@ -4004,9 +4004,9 @@ func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LegacyTitledEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsRequest is #/$defs/ListPromptsRequest.
@@ -4051,9 +4051,9 @@ func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResult is the result returned by the server for a {@link ListPromptsRequestprompts/list}
@@ -4124,9 +4124,9 @@ func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListPromptsResultResponse is a successful response from the server for a {@link
@@ -4168,9 +4168,9 @@ func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListPromptsResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
@@ -4215,9 +4215,9 @@ func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResult is the result returned by the server for a {@link
@@ -4288,9 +4288,9 @@ func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourceTemplatesResultResponse is a successful response from the server for a {@link
@@ -4332,9 +4332,9 @@ func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourceTemplatesResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesRequest is #/$defs/ListResourcesRequest.
@@ -4379,9 +4379,9 @@ func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResult is the result returned by the server for a {@link
@@ -4452,9 +4452,9 @@ func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListResourcesResultResponse is a successful response from the server for a {@link
@@ -4496,9 +4496,9 @@ func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListResourcesResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequest is #/$defs/ListRootsRequest.
@@ -4546,9 +4546,9 @@ func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsRequestParams is the schema at #/$defs/ListRootsRequest/properties/params.
@@ -4583,9 +4583,9 @@ func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListRootsResult is the result returned by the client for a {@link ListRootsRequestroots/list}
@@ -4626,9 +4626,9 @@ func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListRootsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsRequest is #/$defs/ListToolsRequest.
@@ -4673,9 +4673,9 @@ func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResult is the result returned by the server for a {@link ListToolsRequesttools/list}
@@ -4746,9 +4746,9 @@ func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ListToolsResultResponse is a successful response from the server for a {@link
@@ -4790,9 +4790,9 @@ func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ListToolsResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -4838,9 +4838,9 @@ func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v LoggingLevel) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotification is #/$defs/LoggingMessageNotification.
@@ -4885,9 +4885,9 @@ func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // LoggingMessageNotificationParams is #/$defs/LoggingMessageNotificationParams.
@@ -4934,9 +4934,9 @@ func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MetaObject represents the contents of a `_meta` field, which clients and servers use to attach
@@ -4989,9 +4989,9 @@ func (v *MetaObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v MetaObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MethodNotFoundError is a JSON-RPC error indicating that the requested method does not exist or is
@@ -5043,9 +5043,9 @@ func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *MethodNotFoundError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MissingRequiredClientCapabilityError is #/$defs/MissingRequiredClientCapabilityError.
@@ -5090,9 +5090,9 @@ func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *MissingRequiredClientCapabilityError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MissingRequiredClientCapabilityErrorError is the schema at
@@ -5135,9 +5135,9 @@ func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) erro
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MissingRequiredClientCapabilityErrorErrorData is the schema at
@@ -5177,9 +5177,9 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelHint is #/$defs/ModelHint.
@@ -5229,9 +5229,9 @@ func (v *ModelHint) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelHint) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ModelPreferences is the server's preferences for model selection, requested of the client during
@@ -5296,9 +5296,9 @@ func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ModelPreferences) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
@@ -5346,9 +5346,9 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v MultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -5387,9 +5387,9 @@ func (v *Notification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Notification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationMetaObject is #/$defs/NotificationMetaObject.
@@ -5437,9 +5437,9 @@ func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationMetaObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NotificationParams is #/$defs/NotificationParams.
@@ -5476,9 +5476,9 @@ func (v *NotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -5521,9 +5521,9 @@ func (v *NumberSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *NumberSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
@@ -5560,9 +5560,9 @@ func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v NumberSchemaType) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -5604,9 +5604,9 @@ func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedRequestParams is #/$defs/PaginatedRequestParams.
@@ -5649,9 +5649,9 @@ func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -5700,9 +5700,9 @@ func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PaginatedResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ParseError is a JSON-RPC error indicating that invalid JSON was received by the server. This error
@@ -5747,9 +5747,9 @@ func (v *ParseError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ParseError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PrimitiveSchemaDefinition is #/$defs/PrimitiveSchemaDefinition.
@@ -5810,9 +5810,9 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v PrimitiveSchemaDefinition) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -5855,9 +5855,9 @@ func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressNotificationParams is #/$defs/ProgressNotificationParams.
@@ -5907,9 +5907,9 @@ func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the original
@@ -5978,9 +5978,9 @@ func (v *ProgressToken) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ProgressToken) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Prompt is a prompt or prompt template that the server offers.
@@ -6042,9 +6042,9 @@ func (v *Prompt) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Prompt) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -6095,9 +6095,9 @@ func (v *PromptArgument) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptArgument) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptListChangedNotification is an optional notification from the server to the client, informing
@@ -6142,9 +6142,9 @@ func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -6186,9 +6186,9 @@ func (v *PromptMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // PromptReference identifies a prompt.
@@ -6237,9 +6237,9 @@ func (v *PromptReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *PromptReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequest is #/$defs/ReadResourceRequest.
@@ -6284,9 +6284,9 @@ func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceRequestParams is #/$defs/ReadResourceRequestParams.
@@ -6330,9 +6330,9 @@ func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResult is the result returned by the server for a {@link
@@ -6400,9 +6400,9 @@ func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -6451,9 +6451,9 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultContentsItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultResponse is a successful response from the server for a {@link
@@ -6495,9 +6495,9 @@ func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ReadResourceResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ReadResourceResultResponseResult is the schema at
@@ -6546,9 +6546,9 @@ func (v *ReadResourceResultResponseResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ReadResourceResultResponseResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -6587,9 +6587,9 @@ func (v *Request) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Request) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
@@ -6657,9 +6657,9 @@ func (v *RequestId) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v RequestId) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestMetaObject is #/$defs/RequestMetaObject.
@@ -6735,9 +6735,9 @@ func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestMetaObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // RequestParams is #/$defs/RequestParams.
@@ -6777,9 +6777,9 @@ func (v *RequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *RequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -6853,9 +6853,9 @@ func (v *Resource) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Resource) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -6897,9 +6897,9 @@ func (v *ResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
@@ -6979,9 +6979,9 @@ func (v *ResourceLink) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceLink) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -7026,9 +7026,9 @@ func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceRequestParams is #/$defs/ResourceRequestParams.
@@ -7070,9 +7070,9 @@ func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -7142,9 +7142,9 @@ func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -7185,9 +7185,9 @@ func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceTemplateReference) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotification is a notification from the server to the client, informing it that a
@@ -7232,9 +7232,9 @@ func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResourceUpdatedNotificationParams is #/$defs/ResourceUpdatedNotificationParams.
@@ -7277,9 +7277,9 @@ func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Result is #/$defs/Result.
@@ -7327,9 +7327,9 @@ func (v *Result) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Result) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResultMetaObject is #/$defs/ResultMetaObject.
@@ -7378,9 +7378,9 @@ func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ResultMetaObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ResultType indicates the type of a {@link Result} object, allowing the client to
@@ -7417,9 +7417,9 @@ func (v *ResultType) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ResultType) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -7456,9 +7456,9 @@ func (v *Role) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v Role) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Root represents a root directory or file that the server can operate on.
@@ -7504,9 +7504,9 @@ func (v *Root) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Root) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -7546,9 +7546,9 @@ func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SamplingMessage) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
@@ -7601,9 +7601,9 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
@@ -7634,9 +7634,9 @@ func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContentArray) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
@@ -7687,9 +7687,9 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SamplingMessageContentBlock) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilities is #/$defs/ServerCapabilities.
@@ -7745,9 +7745,9 @@ func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
@@ -7785,9 +7785,9 @@ func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesResources is #/$defs/ServerCapabilities/properties/resources.
@@ -7827,9 +7827,9 @@ func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerCapabilitiesTools is #/$defs/ServerCapabilities/properties/tools.
@@ -7867,9 +7867,9 @@ func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerNotification is the ServerNotification definition of the schema.
@@ -7927,9 +7927,9 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ServerResult is the ServerResult definition of the schema.
@@ -7990,9 +7990,9 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ServerResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
@@ -8040,9 +8040,9 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v SingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -8087,9 +8087,9 @@ func (v *StringSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *StringSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
@@ -8128,9 +8128,9 @@ func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v StringSchemaFormat) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionFilter is the set of notification types a client may opt in to on a
@@ -8178,9 +8178,9 @@ func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionFilter) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsAcknowledgedNotification is #/$defs/SubscriptionsAcknowledgedNotification.
@@ -8233,9 +8233,9 @@ func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsAcknowledgedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsAcknowledgedNotificationParams is #/$defs/SubscriptionsAcknowledgedNotificationParams.
@@ -8281,9 +8281,9 @@ func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) er
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsListenRequest is #/$defs/SubscriptionsListenRequest.
@@ -8330,9 +8330,9 @@ func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsListenRequest) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsListenRequestParams is #/$defs/SubscriptionsListenRequestParams.
@@ -8376,9 +8376,9 @@ func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsListenRequestParams) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsListenResult is the response to a {@link
@@ -8429,9 +8429,9 @@ func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsListenResult) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsListenResultMetaObject is #/$defs/SubscriptionsListenResultMetaObject.
@@ -8489,9 +8489,9 @@ func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsListenResultMetaObject) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // SubscriptionsListenResultResponse is a successful response from the server for a {@link
@@ -8534,9 +8534,9 @@ func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *SubscriptionsListenResultResponse) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextContent is #/$defs/TextContent.
@@ -8582,9 +8582,9 @@ func (v *TextContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -8629,9 +8629,9 @@ func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TextResourceContents) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
@@ -8684,9 +8684,9 @@ func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItems is #/$defs/TitledMultiSelectEnumSchema/properties/items.
@@ -8727,9 +8727,9 @@ func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
@@ -8771,9 +8771,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) erro
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
@@ -8822,9 +8822,9 @@ func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledSingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
@@ -8866,9 +8866,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Tool is #/$defs/Tool.
@@ -8957,9 +8957,9 @@ func (v *Tool) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *Tool) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolAnnotations is #/$defs/ToolAnnotations.
@@ -9029,9 +9029,9 @@ func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolChoice is #/$defs/ToolChoice.
@@ -9072,9 +9072,9 @@ func (v *ToolChoice) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolChoice) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolChoiceMode is #/$defs/ToolChoice/properties/mode.
@@ -9117,9 +9117,9 @@ func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v ToolChoiceMode) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
@@ -9172,9 +9172,9 @@ func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolListChangedNotification is an optional notification from the server to the client, informing it
@@ -9219,9 +9219,9 @@ func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
@@ -9260,9 +9260,9 @@ func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolOutputSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
@@ -9323,9 +9323,9 @@ func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolResultContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
@@ -9375,9 +9375,9 @@ func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ToolUseContent) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsupportedProtocolVersionError is #/$defs/UnsupportedProtocolVersionError.
@@ -9423,9 +9423,9 @@ func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsupportedProtocolVersionError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsupportedProtocolVersionErrorError is the schema at
@@ -9468,9 +9468,9 @@ func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsupportedProtocolVersionErrorError) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UnsupportedProtocolVersionErrorErrorData is the schema at
@@ -9513,9 +9513,9 @@ func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
@@ -9568,9 +9568,9 @@ func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
@@ -9613,9 +9613,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
@@ -9664,9 +9664,9 @@ func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	var s vstate
-	v.validate(&s)
-	return s.err()
+	s := newVState()
+	v.validate(s)
+	return s.done()
 }
 
 // Value is implemented by a pointer to every type of this package.

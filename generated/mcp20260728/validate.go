@@ -151,7 +151,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 	}
 	if v.Arguments != nil {
 		m := s.mark()
-		rawCheck(v.Arguments, s, rawCheck1)
+		if b := v.Arguments; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck1(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "arguments")
 	}
 	if v.InputResponses != nil {
@@ -260,7 +267,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 	}
 	if v.Roots != nil {
 		m := s.mark()
-		rawCheck(v.Roots, s, rawCheck2)
+		if b := v.Roots; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck2(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "roots")
 	}
 	if v.Sampling != nil {
@@ -1014,7 +1028,14 @@ func (v JSONArray) validate(s *vstate) {
 	}
 }
 func (v JSONObject) validate(s *vstate) {
-	rawCheck(v, s, rawCheck3)
+	if b := v; b == nil {
+		s.add("type", "no value")
+	} else {
+		var d decoder
+		d.initShared(b)
+		rawCheck3(&d, s)
+		d.rawDone(s)
+	}
 }
 func (v *JSONRPCErrorResponse) validate(s *vstate) {
 	if v.missing&(1<<0) != 0 {
@@ -1044,7 +1065,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck4)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck4(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1060,7 +1088,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck5)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck5(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1087,7 +1122,14 @@ func (v *JSONRPCResultResponse) validate(s *vstate) {
 	}
 }
 func (v JSONValue) validate(s *vstate) {
-	rawCheck(v, s, rawCheck6)
+	if b := v; b == nil {
+		s.add("type", "no value")
+	} else {
+		var d decoder
+		d.initShared(b)
+		rawCheck6(&d, s)
+		d.rawDone(s)
+	}
 }
 func (v *LegacyTitledEnumSchema) validate(s *vstate) {
 	if v.missing&(1<<0) != 0 && v.Enum == nil {
@@ -1443,7 +1485,14 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 }
 func (v MetaObject) validate(s *vstate) {
 	u := json.RawMessage(v)
-	rawCheck(u, s, rawCheck7)
+	if b := u; b == nil {
+		s.add("type", "no value")
+	} else {
+		var d decoder
+		d.initShared(b)
+		rawCheck7(&d, s)
+		d.rawDone(s)
+	}
 }
 func (v *MethodNotFoundError) validate(s *vstate) {
 	if v.missing&(1<<0) != 0 {
@@ -1535,7 +1584,14 @@ func (v *Notification) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck8)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck8(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -1811,7 +1867,14 @@ func (v *Request) validate(s *vstate) {
 	}
 	if v.Params != nil {
 		m := s.mark()
-		rawCheck(v.Params, s, rawCheck9)
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck9(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "params")
 	}
 }
@@ -2468,7 +2531,14 @@ func (v *ToolUseContent) validate(s *vstate) {
 		s.add("required", "missing required member \"input\"")
 	} else {
 		m := s.mark()
-		rawCheck(v.Input, s, rawCheck10)
+		if b := v.Input; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
 		s.at(m, "input")
 	}
 	if v.missing&(1<<2) != 0 && v.Name == "" {
@@ -2669,29 +2739,30 @@ func rawCheck5(d *decoder, s *vstate) {
 
 // rawCheck6 checks one JSON value against #/$defs/JSONValue.
 func rawCheck6(d *decoder, s *vstate) {
+	c := d.peek()
 	{
 		n := 0
-		{
+		if c == '{' {
 			sd := d.sub()
-			var vs vstate
-			rawCheck15(&sd, &vs)
-			if len(vs.errs) == 0 {
+			vs := newVState()
+			rawCheck15(&sd, vs)
+			if vs.release() {
 				n++
 			}
 		}
-		{
+		if c == '[' {
 			sd := d.sub()
-			var vs vstate
-			rawCheck16(&sd, &vs)
-			if len(vs.errs) == 0 {
+			vs := newVState()
+			rawCheck16(&sd, vs)
+			if vs.release() {
 				n++
 			}
 		}
-		{
+		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
 			sd := d.sub()
-			var vs vstate
-			rawCheck17(&sd, &vs)
-			if len(vs.errs) == 0 {
+			vs := newVState()
+			rawCheck17(&sd, vs)
+			if vs.release() {
 				n++
 			}
 		}
