@@ -3,7 +3,7 @@ module github.com/mcpgen/mcpgen
 go 1.26
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
-	github.com/spf13/pflag v1.1.0 // indirect
+	github.com/dave/jennifer v1.7.1
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
+	github.com/spf13/pflag v1.1.0
 )

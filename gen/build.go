@@ -331,7 +331,7 @@ func numConstraints(s *schema.Schema) Constraints {
 }
 
 // formats the generated runtime can check.
-var knownFormats = []string{"uri", "iri", "uri-reference", "iri-reference", "uri-template", "byte",
+var knownFormats = []string{"uri", "iri", "uri-reference", "iri-reference", "uriref", "uri-template", "byte", "ip-address",
 	"date-time", "date", "time", "duration", "period", "hostname", "email", "ipv4", "ipv6",
 	"uuid", "json-pointer", "relative-json-pointer", "regex"}
 

@@ -70,7 +70,22 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 	x := "x" + strconv.Itoa(depth)
 	k := "k" + strconv.Itoa(depth)
 	switch t.Kind {
-	case TString, TInt, TFloat, TBool:
+	case TFloat:
+		if c := t.C; c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil {
+			m := "floatBounds"
+			if asPtr {
+				m += "Ptr"
+			}
+			str := func(p *string) jen.Code {
+				if p == nil {
+					return jen.Lit("")
+				}
+				return jen.Lit(*p)
+			}
+			return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call(str(c.Minimum), str(c.Maximum), str(c.ExclusiveMinimum), str(c.ExclusiveMaximum))}
+		}
+		fallthrough
+	case TString, TInt, TBool:
 		m := map[TKind]string{TString: "string", TInt: "int", TFloat: "float", TBool: "bool"}[t.Kind]
 		if asPtr {
 			m += "Ptr"

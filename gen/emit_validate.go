@@ -156,7 +156,8 @@ func scalarHasChecks(t *Type) bool {
 // formatFuncs maps a format to its runtime checker.
 var formatFuncs = map[string]string{
 	"uri": "formatURI", "iri": "formatURI", "uri-reference": "formatURIReference",
-	"iri-reference": "formatURIReference", "uri-template": "formatURITemplate", "byte": "formatByte",
+	"iri-reference": "formatURIReference", "uriref": "formatURIReference", "uri-template": "formatURITemplate",
+	"byte": "formatByte", "ip-address": "formatIPv4",
 	"date-time": "formatDateTime", "date": "formatDate", "time": "formatTime",
 	"duration": "formatDuration", "period": "formatPeriod", "hostname": "formatHostname",
 	"email": "formatEmail", "ipv4": "formatIPv4", "ipv6": "formatIPv6", "uuid": "formatUUID",

@@ -70,7 +70,7 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -1609,7 +1609,7 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -1971,7 +1971,7 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -3819,7 +3819,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CostPriority = d.floatPtr()
+			v.CostPriority = d.floatBoundsPtr("0", "1", "", "")
 		case "hints":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -3836,12 +3836,12 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IntelligencePriority = d.floatPtr()
+			v.IntelligencePriority = d.floatBoundsPtr("0", "1", "", "")
 		case "speedPriority":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.SpeedPriority = d.floatPtr()
+			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -5174,7 +5174,7 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -5498,7 +5498,7 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -6605,7 +6605,7 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)

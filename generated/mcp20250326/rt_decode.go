@@ -998,3 +998,48 @@ func rtPointerAt(data []byte, off int) string {
 		}
 	}
 }
+
+// floatBounds reads a number like float, and checks the bounds (empty
+// when absent) exactly where float64 cannot: a number that rounds onto a
+// bound ("1.00000000000000001" for a maximum of 1) is compared by its
+// text. Values clearly inside or outside are left to Validate.
+func (d *decoder) floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum string) float64 {
+	c := d.peek()
+	if !rtIsNumberStart(c) {
+		d.mismatch("number")
+		return 0
+	}
+	off := d.pos
+	text, ok := d.number()
+	if !ok {
+		return 0
+	}
+	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
+	if err != nil {
+		d.violate(off, "type", "number "+rtQuoteNum(text)+" is out of the range of float64")
+		return f
+	}
+	check := func(bound, keyword, want string, bad func(int) bool) {
+		if bound == "" {
+			return
+		}
+		b, _ := strconv.ParseFloat(bound, 64)
+		if f != b {
+			return // float64 order agrees with the exact order
+		}
+		if bad(rtCmpNumber(text, bound)) {
+			d.violate(off, keyword, "must be "+want+" "+bound+", got "+rtQuoteNum(text))
+		}
+	}
+	check(minimum, "minimum", ">=", func(c int) bool { return c < 0 })
+	check(exclusiveMinimum, "exclusiveMinimum", ">", func(c int) bool { return c <= 0 })
+	check(maximum, "maximum", "<=", func(c int) bool { return c > 0 })
+	check(exclusiveMaximum, "exclusiveMaximum", "<", func(c int) bool { return c >= 0 })
+	return f
+}
+
+// floatBoundsPtr is floatBounds into a new variable.
+func (d *decoder) floatBoundsPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum string) *float64 {
+	f := d.floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum)
+	return &f
+}

@@ -37,7 +37,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Priority = d.floatPtr()
+			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -4523,7 +4523,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CostPriority = d.floatPtr()
+			v.CostPriority = d.floatBoundsPtr("0", "1", "", "")
 		case "hints":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -4540,12 +4540,12 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IntelligencePriority = d.floatPtr()
+			v.IntelligencePriority = d.floatBoundsPtr("0", "1", "", "")
 		case "speedPriority":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.SpeedPriority = d.floatPtr()
+			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
