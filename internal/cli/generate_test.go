@@ -1,0 +1,206 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/cli"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+func run(t *testing.T, schemaDir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := cli.Env{Stdout: &out, Stderr: &errb, Locator: &schema.Locator{SchemaDir: schemaDir, Offline: true}}
+	code = cli.Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+// corpusCase is one golden/cli/*.json file (see golden/cli/README.md).
+type corpusCase struct {
+	Args         []string          `json:"args"`
+	Files        map[string]string `json:"files"`
+	SchemaDir    string            `json:"schemaDir"`
+	Exit         int               `json:"exit"`
+	Stderr       *string           `json:"stderr"`
+	StderrPrefix string            `json:"stderrPrefix"`
+	NoOutput     string            `json:"noOutput"`
+}
+
+// TestCLICorpus runs every command line of golden/cli: each must fail with
+// its exit status and exact message, and leave no output behind.
+func TestCLICorpus(t *testing.T) {
+	root := testenv.ModuleRoot(t)
+	schemas := testenv.SchemaDir(t)
+	paths, _ := filepath.Glob(filepath.Join(root, "golden", "cli", "*.json"))
+	if len(paths) < 8 {
+		t.Fatalf("only %d cases in golden/cli", len(paths))
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".json"), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c corpusCase
+			if err := json.Unmarshal(data, &c); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			tmp := t.TempDir()
+			expand := strings.NewReplacer("{{TMP}}", tmp, "{{SCHEMAS}}", schemas).Replace
+			for name, content := range c.Files {
+				p := filepath.Join(tmp, name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := schemas
+			if c.SchemaDir != "" {
+				dir = expand(c.SchemaDir)
+			}
+			var args []string
+			for _, a := range c.Args {
+				args = append(args, expand(a))
+			}
+			code, _, stderr := run(t, dir, args...)
+			if code != c.Exit {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", code, c.Exit, stderr)
+			}
+			switch {
+			case c.Stderr != nil:
+				if want := expand(*c.Stderr); stderr != want {
+					t.Errorf("stderr:\n%q\nwant:\n%q", stderr, want)
+				}
+			case c.StderrPrefix != "":
+				if want := expand(c.StderrPrefix); !strings.HasPrefix(stderr, want) {
+					t.Errorf("stderr:\n%q\nwant it to start with:\n%q", stderr, want)
+				}
+			default:
+				t.Fatal("the case has neither stderr nor stderrPrefix")
+			}
+			if c.NoOutput != "" {
+				if _, err := os.Stat(expand(c.NoOutput)); err == nil {
+					t.Errorf("%s exists after a failed run", expand(c.NoOutput))
+				}
+				entries, _ := os.ReadDir(filepath.Dir(expand(c.NoOutput)))
+				for _, e := range entries {
+					if strings.HasPrefix(e.Name(), ".mcpgen-") {
+						t.Errorf("temporary directory %s left behind", e.Name())
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSchemaErrorsThroughCLI runs each golden/err_* schema through
+// `mcpgen generate`: exit 2, the case's error.txt on stderr, nothing
+// written.
+func TestSchemaErrorsThroughCLI(t *testing.T) {
+	root := testenv.ModuleRoot(t)
+	cases, _ := filepath.Glob(filepath.Join(root, "golden", "err_*", "schema.json"))
+	if len(cases) < 10 {
+		t.Fatalf("only %d schema error cases", len(cases))
+	}
+	for _, path := range cases {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(dir, "error.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"generate", "--revision", "draft", "--schema", path, "--out", filepath.Join(t.TempDir(), "out")}
+			if _, err := os.Stat(filepath.Join(dir, "case.json")); err == nil {
+				args = append(args, "--strict")
+			}
+			code, _, stderr := run(t, "", args...)
+			if code != cli.ExitUsage {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+				line = strings.Replace(line, "schema.json: ", path+": ", 1)
+				if !strings.Contains(stderr, line+"\n") {
+					t.Errorf("stderr does not contain %q:\n%s", line, stderr)
+				}
+			}
+			if _, err := os.Stat(args[6]); err == nil {
+				t.Errorf("output written despite the error")
+			}
+		})
+	}
+}
+
+// TestGenerateWriteAndCheck covers the happy path: an unpinned revision
+// from --schema (its sha256 is printed), --check on fresh and stale
+// output, and a rewrite that removes what mcpgen no longer generates but
+// keeps the user's own files.
+func TestGenerateWriteAndCheck(t *testing.T) {
+	tmp := t.TempDir()
+	src := filepath.Join(testenv.ModuleRoot(t), "golden", "struct_fields", "schema.json")
+	data, _ := os.ReadFile(src)
+	out := filepath.Join(tmp, "pkg")
+	args := []string{"generate", "--revision", "next", "--schema", src, "--out", out, "--package", "next"}
+	code, _, stderr := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	if want := "mcpgen: revision next is not pinned; " + src + " has sha256 " + schema.SHA256(data); !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say the sha256", stderr)
+	}
+	for _, f := range []string{"types.go", "json.go", "validate.go", "doc.go", "README.md", "rt_decode.go"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	if code, _, stderr := run(t, "", append(args, "--check")...); code != 0 {
+		t.Errorf("--check on fresh output: exit %d\n%s", code, stderr)
+	}
+	// Make it stale: edit a file, add a stale generated file and a user file.
+	os.WriteFile(filepath.Join(out, "types.go"), []byte("// Code generated by mcpgen. DO NOT EDIT.\n\npackage next\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "old.go"), []byte("// Code generated by mcpgen. DO NOT EDIT.\n\npackage next\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "mine.go"), []byte("package next\n"), 0o644)
+	os.Remove(filepath.Join(out, "json.go"))
+	code, _, stderr = run(t, "", append(args, "--check")...)
+	if code != cli.ExitStale {
+		t.Errorf("--check on stale output: exit %d, want 1", code)
+	}
+	for _, want := range []string{"is stale (3 files differ)", "changed: types.go (+", "missing: json.go", "extra: old.go (generated by mcpgen, no longer produced)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--check output lacks %q:\n%s", want, stderr)
+		}
+	}
+	if code, _, stderr := run(t, "", args...); code != 0 {
+		t.Fatalf("regenerate: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "old.go")); !os.IsNotExist(err) {
+		t.Error("a generated file that is no longer produced was kept")
+	}
+	if _, err := os.Stat(filepath.Join(out, "mine.go")); err != nil {
+		t.Error("the user's own file was removed")
+	}
+	if code, _, stderr := run(t, "", append(args, "--check")...); code != 0 {
+		t.Errorf("--check after regenerating: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestStrictWarnings: a warning is printed with its pointer, and --strict
+// turns it into an error.
+func TestStrictWarnings(t *testing.T) {
+	src := filepath.Join(testenv.ModuleRoot(t), "golden", "warn_unknown_keyword", "schema.json")
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := run(t, "", "generate", "--revision", "x", "--schema", src, "--out", out)
+	if code != 0 || !strings.Contains(stderr, src+": /$defs/A/properties/n/multipleOf: warning: unknown keyword \"multipleOf\" is not supported; it is not enforced") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = run(t, "", "generate", "--revision", "x", "--schema", src, "--out", out+"2", "--strict")
+	if code != cli.ExitUsage || !strings.Contains(stderr, "(error in strict mode)") {
+		t.Errorf("--strict: exit %d, stderr:\n%s", code, stderr)
+	}
+}
