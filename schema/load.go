@@ -55,7 +55,17 @@ func Load(file string, data []byte, opts Options) (doc *Document, err error) {
 		nodes: map[string]*Schema{},
 		opts:  opts,
 	}
-	return l.load()
+	doc, err = l.load()
+	// The metaschema's verdict comes first, with the validator's own
+	// locations; mcpgen's checks follow.
+	if l.draft != 0 {
+		if meta := checkMetaschema(file, l.draft, data); len(meta) > 0 {
+			var own Errors
+			errors.As(err, &own)
+			return nil, append(meta, own...)
+		}
+	}
+	return doc, err
 }
 
 type loader struct {
