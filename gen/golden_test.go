@@ -93,6 +93,9 @@ func TestGolden(t *testing.T) {
 		})
 	}
 	if positive == 0 {
+		if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" {
+			return // a -run filter picked only failing cases
+		}
 		t.Fatal("no golden case generates code")
 	}
 	// Everything generated must compile and pass go vet.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
+	"sort"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -67,5 +69,12 @@ func checkMetaschema(file string, d Draft, data []byte) Errors {
 		}
 	}
 	leaves(ve)
-	return out
+	// The validator's order follows Go map iteration; sort for stable output.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	return slices.CompactFunc(out, func(a, b *Diagnostic) bool { return *a == *b })
 }
