@@ -132,7 +132,7 @@ func (b *builder) claim(name, ptr string) bool {
 
 // reservedNames are exported names the runtime declares in every package.
 var reservedNames = []string{"Violation", "ValidationError", "SyntaxError", "EncodeError", "ProtocolVersion",
-	"Member", "Members", "Value", "NewValue", "Definitions"}
+	"Member", "Members", "Value", "NewValue", "Definitions", "UnmarshalAndValidate"}
 
 func displayPtr(p string) string {
 	if p == "" {

@@ -4,6 +4,7 @@ package mcp20241105
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -449,4 +450,50 @@ func rtCmpAbs(a, b rtDec) int {
 		return 1
 	}
 	return strings.Compare(a.digits, b.digits)
+}
+
+// UnmarshalAndValidate decodes data into v and validates it, and returns
+// everything it finds as one *ValidationError (or a *SyntaxError when data
+// is not JSON). It is v.UnmarshalJSON then v.Validate, except that a
+// decoding problem does not hide the rest.
+func UnmarshalAndValidate(data []byte, v interface {
+	UnmarshalJSON([]byte) error
+	Validate() error
+}) error {
+	derr := v.UnmarshalJSON(data)
+	var dv *ValidationError
+	if derr != nil && !errors.As(derr, &dv) {
+		return derr
+	}
+	return mergeViolations(derr, v.Validate())
+}
+
+// mergeViolations joins what decoding found with what validation adds,
+// leaving out what validation says about values decoding already
+// rejected (they hold zero values).
+func mergeViolations(decodeErr, validateErr error) error {
+	var dv, vv *ValidationError
+	errors.As(decodeErr, &dv)
+	errors.As(validateErr, &vv)
+	switch {
+	case dv == nil && vv == nil:
+		return nil
+	case dv == nil:
+		return vv
+	case vv == nil:
+		return dv
+	}
+	all := &ValidationError{Violations: slices.Clone(dv.Violations)}
+	for _, v := range vv.Violations {
+		covered := false
+		for _, w := range dv.Violations {
+			if v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/") {
+				covered = true
+			}
+		}
+		if !covered {
+			all.Violations = append(all.Violations, v)
+		}
+	}
+	return all
 }

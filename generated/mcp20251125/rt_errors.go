@@ -29,9 +29,22 @@ func (v Violation) String() string {
 	return p + ": " + v.Message + " (" + v.Keyword + ")"
 }
 
+// Error returns the violation as text, so that a Violation is an error.
+func (v Violation) Error() string { return v.String() }
+
 // ValidationError lists every violation found in a document or value.
 type ValidationError struct {
 	Violations []Violation `json:"violations"`
+}
+
+// Unwrap returns the violations as errors (for errors.As and for code that
+// handles the ValidationError types of several generated packages alike).
+func (e *ValidationError) Unwrap() []error {
+	out := make([]error, len(e.Violations))
+	for i, v := range e.Violations {
+		out[i] = v
+	}
+	return out
 }
 
 func (e *ValidationError) Error() string {

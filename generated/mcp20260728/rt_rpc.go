@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
 )
 
 // This file is the JSON-RPC 2.0 machinery of a generated package that has
@@ -394,33 +393,12 @@ func decodeParams(raw []byte, p rpcParams, required bool) error {
 	if derr != nil && !errors.As(derr, &dv) {
 		return invalidParams(derr)
 	}
-	var s vstate
-	p.validate(&s)
-	verr := s.err()
-	if dv == nil {
-		if verr != nil {
-			return invalidParams(verr)
-		}
-		return nil
+	s := newVState()
+	p.validate(s)
+	if err := mergeViolations(derr, s.done()); err != nil {
+		return invalidParams(err)
 	}
-	// Report what decoding found and what validation adds, leaving out
-	// what validation says about values decoding already rejected.
-	all := &ValidationError{Violations: dv.Violations}
-	var vv *ValidationError
-	if errors.As(verr, &vv) {
-		for _, v := range vv.Violations {
-			covered := false
-			for _, w := range dv.Violations {
-				if v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/") {
-					covered = true
-				}
-			}
-			if !covered {
-				all.Violations = append(all.Violations, v)
-			}
-		}
-	}
-	return invalidParams(all)
+	return nil
 }
 
 // invalidResult reports a handler result that breaks the schema as an

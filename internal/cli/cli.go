@@ -42,11 +42,13 @@ Usage:
   mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
   mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]
+  mcpgen validate --revision R [--type DEFINITION] FILE...
   mcpgen revisions
 
 Commands:
   generate    write (or, with --check, compare) the Go package of a revision
   diff        print what changed for a Go user between two revisions
+  validate    check JSON documents against a revision's schema with its generated validators
   revisions   list the pinned revisions with their URL and sha256
 
 Run 'mcpgen COMMAND --help' for a command's flags.
@@ -107,10 +109,12 @@ func dispatch(ctx context.Context, args []string, env Env) error {
 		return runGenerate(ctx, args[1:], env)
 	case "diff":
 		return runDiff(ctx, args[1:], env)
+	case "validate":
+		return runValidate(args[1:], env)
 	case "revisions":
 		return runRevisions(args[1:], env)
 	}
-	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff or revisions)", args[0])}
+	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff, validate or revisions)", args[0])}
 }
 
 // newFlags returns a flag set that reports errors instead of exiting.
