@@ -216,3 +216,38 @@ func filesSize(f gen.Files) int {
 	}
 	return n
 }
+
+// The validators (both reference validators and mcpgen's Validate) reject
+// broken documents: a missing required member, a "byte" string that is not
+// base64, a "uri" that is not a URI, a priority above 1. So their rows time
+// real validation, format assertions included.
+func TestValidatorsReject(t *testing.T) {
+	broken := []struct{ def, doc string }{
+		{"TextContent", `{"type": "text"}`},
+		{"ImageContent", `{"type": "image", "data": "not base64!", "mimeType": "image/png"}`},
+		{"Resource", `{"uri": "not a uri", "name": "README.md"}`},
+		{"Resource", `{"uri": "file:///README.md", "name": "README.md", "annotations": {"priority": 1.5}}`},
+	}
+	s := theSchema(t, Revision)
+	var defs []string
+	for _, b := range broken {
+		defs = append(defs, b.def)
+	}
+	for name, compile := range map[string]func([]byte, []string) (map[string]Validator, error){"jsonschema/v5": V5, "jsonschema/v6": V6} {
+		vs, err := compile(s, defs)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, b := range broken {
+			if err := vs[b.def]([]byte(b.doc)); err == nil {
+				t.Errorf("%s accepts a broken %s: %s", name, b.def, b.doc)
+			}
+		}
+	}
+	for _, b := range broken {
+		v, _ := mcp20260728.NewValue(b.def)
+		if v.UnmarshalJSON([]byte(b.doc)) == nil && v.Validate() == nil {
+			t.Errorf("mcpgen accepts a broken %s: %s", b.def, b.doc)
+		}
+	}
+}
