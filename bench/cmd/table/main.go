@@ -131,6 +131,7 @@ var genRows = []struct{ bench, label string }{
 // check is one target: its text, and a verdict with the measured value.
 type check struct {
 	target string
+	short  string // the target in the result column
 	ok     bool
 	got    string
 	cpu    string // the verdict on CPU time, when it differs
@@ -141,9 +142,9 @@ func (c check) String() string {
 	if c.ok {
 		v = "PASS"
 	}
-	s := fmt.Sprintf("%s (%s)", v, c.got)
+	s := fmt.Sprintf("%s: %s %s", c.short, v, c.got)
 	if c.cpu != "" {
-		s += "; on CPU time: " + c.cpu
+		s += " (on CPU time: " + c.cpu + ")"
 	}
 	return s
 }
@@ -157,7 +158,9 @@ func verdict(ok bool) string {
 
 func main() {
 	var in io.Reader = os.Stdin
+	date := time.Now()
 	if len(os.Args) > 1 {
+		date = time.Time{}
 		var rs []io.Reader
 		for _, name := range os.Args[1:] {
 			f, err := os.Open(name)
@@ -166,6 +169,9 @@ func main() {
 				os.Exit(1)
 			}
 			defer f.Close()
+			if fi, err := f.Stat(); err == nil && fi.ModTime().After(date) {
+				date = fi.ModTime() // when the benchmarks last wrote it
+			}
 			rs = append(rs, f)
 		}
 		in = io.MultiReader(rs...)
@@ -179,10 +185,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "table: no benchmark results in the input")
 		os.Exit(1)
 	}
-	write(os.Stdout, p)
+	write(os.Stdout, p, date)
 }
 
-func write(w io.Writer, p *parsed) {
+func write(w io.Writer, p *parsed, date time.Time) {
 	procs := 0
 	runs := 0
 	for _, r := range p.results {
@@ -190,7 +196,7 @@ func write(w io.Writer, p *parsed) {
 		runs = max(runs, r.runs())
 	}
 	fmt.Fprintf(w, "Machine: %s, GOMAXPROCS=%d, %s %s/%s. Date: %s. Medians of %d runs.\n",
-		cpuModel(p.goCPU), procs, runtime.Version(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 MST"), runs)
+		cpuModel(p.goCPU), procs, runtime.Version(), runtime.GOOS, runtime.GOARCH, date.UTC().Format("2006-01-02 15:04 MST"), runs)
 	if len(p.loads) > 0 {
 		fmt.Fprintf(w, "Load average (1, 5, 15 min) around the runs: %s.\n", strings.Join(p.loads, "; "))
 	}
@@ -224,14 +230,14 @@ func write(w io.Writer, p *parsed) {
 		var checks []check
 		switch row.bench {
 		case "McpgenDecodeValidate":
-			checks = append(checks, ratioCheck("≤ 3× json.Valid", x, xc, 3))
+			checks = append(checks, ratioCheck("≤ 3× json.Valid", "≤ 3×", x, xc, 3))
 			a, _ := r.median("allocs/KB")
-			checks = append(checks, check{target: "≤ 20 allocs/KB", ok: a <= 20, got: fmt.Sprintf("%.1f", a)})
+			checks = append(checks, check{target: "≤ 20 allocs/KB", short: "≤ 20/KB", ok: a <= 20, got: fmt.Sprintf("%.1f", a)})
 		case "McpgenDecodeValidateEncode":
-			checks = append(checks, ratioCheck("≤ 5× json.Valid", x, xc, 5))
+			checks = append(checks, ratioCheck("≤ 5× json.Valid", "≤ 5×", x, xc, 5))
 		case "McpgenValidate":
 			a := r.max("allocs/op")
-			checks = append(checks, check{target: "0 allocs/op", ok: a == 0, got: fmt.Sprintf("%g allocs/op in the worst run", a)})
+			checks = append(checks, check{target: "0 allocs/op", short: "0 allocs", ok: a == 0, got: fmt.Sprintf("%g allocs/op in the worst run", a)})
 		}
 		target, res := "", ""
 		if len(checks) > 0 {
@@ -261,26 +267,26 @@ func write(w io.Writer, p *parsed) {
 		switch row.bench {
 		case "GenerateFiveRevisions":
 			cpu, _ := r.median("cpu-ms")
-			c := check{target: "< 1 s", ok: t < 1e9, got: fmt.Sprintf("%.0f ms", t/1e6)}
+			c := check{target: "< 1 s", short: "< 1 s", ok: t < 1e9, got: fmt.Sprintf("%.0f ms", t/1e6)}
 			if cok := cpu < 1000; cok != c.ok {
-				c.cpu = fmt.Sprintf("%s (%.0f ms)", verdict(cok), cpu)
+				c.cpu = fmt.Sprintf("%s %.0f ms", verdict(cok), cpu)
 			}
 			checks = append(checks, c)
 			peak, _ := r.median("peak-heap-MB")
-			checks = append(checks, check{target: "< 200 MB peak", ok: peak < 200, got: fmt.Sprintf("%.0f MB peak heap", peak)})
+			checks = append(checks, check{target: "< 200 MB peak", short: "< 200 MB", ok: peak < 200, got: fmt.Sprintf("%.0f MB peak heap", peak)})
 		case "GenerateSynthetic10x":
 			if one := p.results["Generate20260728"]; one != nil {
 				t1, _ := one.median("ns/op")
 				c1, _ := one.median("cpu-ms")
 				c10, _ := r.median("cpu-ms")
 				x := t / t1
-				c := check{target: "≤ 12× the time of 2026-07-28", ok: x <= 12, got: fmt.Sprintf("%.2f×", x)}
+				c := check{target: "≤ 12× the time of 2026-07-28", short: "≤ 12×", ok: x <= 12, got: fmt.Sprintf("%.2f×", x)}
 				if c1 > 0 {
 					xc := c10 / c1
 					if cok := xc <= 12; cok != c.ok {
-						c.cpu = fmt.Sprintf("%s (%.2f×)", verdict(cok), xc)
+						c.cpu = fmt.Sprintf("%s %.2f×", verdict(cok), xc)
 					} else {
-						c.got += fmt.Sprintf("; %.2f× on CPU time", xc)
+						c.got += fmt.Sprintf(" (%.2f× on CPU time)", xc)
 					}
 				}
 				checks = append(checks, c)
@@ -307,11 +313,11 @@ func write(w io.Writer, p *parsed) {
 	}
 }
 
-func ratioCheck(target string, x, xc, limit float64) check {
-	c := check{target: target, ok: x <= limit, got: fmt.Sprintf("%.2f×", x)}
+func ratioCheck(target, short string, x, xc, limit float64) check {
+	c := check{target: target, short: short, ok: x <= limit, got: fmt.Sprintf("%.2f×", x)}
 	if xc > 0 {
 		if cok := xc <= limit; cok != c.ok {
-			c.cpu = fmt.Sprintf("%s (%.2f×)", verdict(cok), xc)
+			c.cpu = fmt.Sprintf("%s %.2f×", verdict(cok), xc)
 		}
 	}
 	return c
