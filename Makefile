@@ -3,7 +3,7 @@ MCPGEN_SCHEMA_DIR ?= ../shared/mcp-spec/schema
 export MCPGEN_SCHEMA_DIR
 GO ?= go
 
-.PHONY: all generate test check vet
+.PHONY: all generate test check vet bench
 
 all: check
 
@@ -22,3 +22,15 @@ test:
 check:
 	$(GO) run -tags mcpgen_bootstrap ./cmd/mcpgen generate --all --check
 	$(MAKE) test
+
+# Benchmarks (bench/, a module of its own): first its tests (lossless round
+# trips, every anchor decodes what it claims), then the corpus benchmarks and
+# the generator benchmarks BENCH_COUNT times each, then a Markdown table of
+# the medians (bench/cmd/table). The raw output is left in bench/bench.out.
+BENCH_COUNT ?= 5
+BENCH_ENV = MCPGEN_SCHEMA_DIR=$(abspath $(MCPGEN_SCHEMA_DIR))
+bench:
+	cd bench && $(BENCH_ENV) $(GO) test -count=1 .
+	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench . -skip '^BenchmarkGenerate' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && $(GO) run ./cmd/table bench.out

@@ -1,0 +1,359 @@
+// Command table reads the output of `go test -bench` run on the bench
+// module (from the files named as arguments, or standard input) and prints
+// a Markdown table: one row per benchmark with the median of each metric
+// over the runs, the ratio to json.Valid measured in the same output, and
+// the targets mcpgen is measured against, as pass/fail.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// result is what the runs of one benchmark reported: every value of every
+// unit, in the order read.
+type result struct {
+	name    string
+	procs   int
+	metrics map[string][]float64
+}
+
+func (r *result) median(unit string) (float64, bool) {
+	v := r.metrics[unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2], true
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2, true
+}
+
+func (r *result) max(unit string) float64 {
+	m := math.Inf(-1)
+	for _, v := range r.metrics[unit] {
+		m = math.Max(m, v)
+	}
+	return m
+}
+
+func (r *result) runs() int { return len(r.metrics["ns/op"]) }
+
+var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-(\d+))?\s+(\d+)\s+(.*)$`)
+
+type parsed struct {
+	results map[string]*result
+	order   []string
+	goCPU   string   // the "cpu:" header line of go test
+	loads   []string // loadavg-… lines printed by the bench module's TestMain
+}
+
+func parse(r io.Reader) (*parsed, error) {
+	p := &parsed{results: map[string]*result{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "cpu:"):
+			p.goCPU = strings.TrimSpace(strings.TrimPrefix(line, "cpu:"))
+			continue
+		case strings.HasPrefix(line, "loadavg-"):
+			// "loadavg-start: 0.52 0.58 0.59 1/123 456": keep the averages.
+			when, rest, _ := strings.Cut(strings.TrimPrefix(line, "loadavg-"), ":")
+			if f := strings.Fields(rest); len(f) >= 3 {
+				p.loads = append(p.loads, when+" "+strings.Join(f[:3], " "))
+			}
+			continue
+		}
+		m := benchLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name := m[1]
+		procs := 1
+		if m[2] != "" {
+			procs, _ = strconv.Atoi(m[2])
+		}
+		res := p.results[name]
+		if res == nil {
+			res = &result{name: name, procs: procs, metrics: map[string][]float64{}}
+			p.results[name] = res
+			p.order = append(p.order, name)
+		}
+		f := strings.Fields(m[4])
+		if len(f)%2 != 0 {
+			return nil, fmt.Errorf("cannot read the metrics of: %s", line)
+		}
+		for i := 0; i < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return nil, fmt.Errorf("cannot read %q in: %s", f[i], line)
+			}
+			res.metrics[f[i+1]] = append(res.metrics[f[i+1]], v)
+		}
+	}
+	return p, sc.Err()
+}
+
+// The rows of the corpus table, in order, and their labels.
+var corpusRows = []struct{ bench, label string }{
+	{"JSONValid", "json.Valid (the floor)"},
+	{"JSONUnmarshalAny", "json.Unmarshal into any"},
+	{"JSONSchemaV5DecodeValidate", "jsonschema/v5 v5.3.1: decode (UseNumber) + validate"},
+	{"JSONSchemaV6DecodeValidate", "jsonschema/v6 v6.0.3: decode (UseNumber) + validate"},
+	{"GoSDKDecode", "go-sdk v1.8.0 types: decode"},
+	{"GoSDKDecodeEncode", "go-sdk v1.8.0 types: decode + encode"},
+	{"MCPGoDecode", "mcp-go v1.2.1 types: decode"},
+	{"MCPGoDecodeEncode", "mcp-go v1.2.1 types: decode + encode"},
+	{"McpgenDecodeValidate", "mcpgen: decode + validate"},
+	{"McpgenDecodeValidateEncode", "mcpgen: decode + validate + encode"},
+	{"McpgenValidate", "mcpgen: Validate on decoded values"},
+}
+
+var genRows = []struct{ bench, label string }{
+	{"GenerateFiveRevisions", "generator: five revisions"},
+	{"Generate20260728", "generator: 2026-07-28"},
+	{"GenerateSynthetic10x", "generator: synthetic 10x 2026-07-28"},
+}
+
+// check is one target: its text, and a verdict with the measured value.
+type check struct {
+	target string
+	short  string // the target in the result column
+	ok     bool
+	got    string
+	cpu    string // the verdict on CPU time, when it differs
+}
+
+func (c check) String() string {
+	v := "**FAIL**"
+	if c.ok {
+		v = "PASS"
+	}
+	s := fmt.Sprintf("%s: %s %s", c.short, v, c.got)
+	if c.cpu != "" {
+		s += " (on CPU time: " + c.cpu + ")"
+	}
+	return s
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+func main() {
+	var in io.Reader = os.Stdin
+	date := time.Now()
+	if len(os.Args) > 1 {
+		date = time.Time{}
+		var rs []io.Reader
+		for _, name := range os.Args[1:] {
+			f, err := os.Open(name)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "table:", err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			if fi, err := f.Stat(); err == nil && fi.ModTime().After(date) {
+				date = fi.ModTime() // when the benchmarks last wrote it
+			}
+			rs = append(rs, f)
+		}
+		in = io.MultiReader(rs...)
+	}
+	p, err := parse(in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "table:", err)
+		os.Exit(1)
+	}
+	if len(p.results) == 0 {
+		fmt.Fprintln(os.Stderr, "table: no benchmark results in the input")
+		os.Exit(1)
+	}
+	write(os.Stdout, p, date)
+}
+
+func write(w io.Writer, p *parsed, date time.Time) {
+	procs := 0
+	runs := 0
+	for _, r := range p.results {
+		procs = max(procs, r.procs)
+		runs = max(runs, r.runs())
+	}
+	fmt.Fprintf(w, "Machine: %s, GOMAXPROCS=%d, %s %s/%s. Date: %s. Medians of %d runs.\n",
+		cpuModel(p.goCPU), procs, runtime.Version(), runtime.GOOS, runtime.GOARCH, date.UTC().Format("2006-01-02 15:04 MST"), runs)
+	if len(p.loads) > 0 {
+		fmt.Fprintf(w, "Load average (1, 5, 15 min) around the runs: %s.\n", strings.Join(p.loads, "; "))
+	}
+	fmt.Fprintln(w)
+
+	floor, haveFloor := 0.0, false
+	floorCPU := 0.0
+	if r := p.results["JSONValid"]; r != nil {
+		floor, haveFloor = r.median("ns/byte")
+		floorCPU, _ = r.median("cpu-ns/byte")
+	}
+	ratio := func(r *result, unit string, base float64) (float64, bool) {
+		v, ok := r.median(unit)
+		if !ok || !haveFloor || base == 0 {
+			return 0, false
+		}
+		return v / base, true
+	}
+
+	fmt.Fprintln(w, "| # | Benchmark | examples | ns/byte | × json.Valid | cpu-ns/byte | × json.Valid (cpu) | MB/s | allocs/KB | allocs/op | target | result |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	seen := map[string]bool{}
+	for i, row := range corpusRows {
+		r := p.results[row.bench]
+		if r == nil {
+			continue
+		}
+		seen[row.bench] = true
+		x, _ := ratio(r, "ns/byte", floor)
+		xc, _ := ratio(r, "cpu-ns/byte", floorCPU)
+		var checks []check
+		switch row.bench {
+		case "McpgenDecodeValidate":
+			checks = append(checks, ratioCheck("≤ 3× json.Valid", "≤ 3×", x, xc, 3))
+			a, _ := r.median("allocs/KB")
+			checks = append(checks, check{target: "≤ 20 allocs/KB", short: "≤ 20/KB", ok: a <= 20, got: fmt.Sprintf("%.1f", a)})
+		case "McpgenDecodeValidateEncode":
+			checks = append(checks, ratioCheck("≤ 5× json.Valid", "≤ 5×", x, xc, 5))
+		case "McpgenValidate":
+			a := r.max("allocs/op")
+			checks = append(checks, check{target: "0 allocs/op", short: "0 allocs", ok: a == 0, got: fmt.Sprintf("%g allocs/op in the worst run", a)})
+		}
+		target, res := "", ""
+		if len(checks) > 0 {
+			var ts, rs []string
+			for _, c := range checks {
+				ts = append(ts, c.target)
+				rs = append(rs, c.String())
+			}
+			target, res = strings.Join(ts, "; "), strings.Join(rs, "; ")
+		}
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", i+1, row.label,
+			num(r, "examples", "%.0f"), num(r, "ns/byte", "%.2f"), fmtRatio(x, row.bench), num(r, "cpu-ns/byte", "%.2f"), fmtRatio(xc, row.bench),
+			num(r, "MB/s", "%.1f"), num(r, "allocs/KB", "%.1f"), num(r, "allocs/op", "%.0f"), target, res)
+	}
+
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Benchmark | time/op (ms) | cpu-ms/op | wall-ms of one run | peak heap (MB) | allocated MB/op | target | result |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---|")
+	for _, row := range genRows {
+		r := p.results[row.bench]
+		if r == nil {
+			continue
+		}
+		seen[row.bench] = true
+		t, _ := r.median("ns/op")
+		var checks []check
+		switch row.bench {
+		case "GenerateFiveRevisions":
+			cpu, _ := r.median("cpu-ms")
+			c := check{target: "< 1 s", short: "< 1 s", ok: t < 1e9, got: fmt.Sprintf("%.0f ms", t/1e6)}
+			if cok := cpu < 1000; cok != c.ok {
+				c.cpu = fmt.Sprintf("%s %.0f ms", verdict(cok), cpu)
+			}
+			checks = append(checks, c)
+			peak, _ := r.median("peak-heap-MB")
+			checks = append(checks, check{target: "< 200 MB peak", short: "< 200 MB", ok: peak < 200, got: fmt.Sprintf("%.0f MB peak heap", peak)})
+		case "GenerateSynthetic10x":
+			if one := p.results["Generate20260728"]; one != nil {
+				t1, _ := one.median("ns/op")
+				c1, _ := one.median("cpu-ms")
+				c10, _ := r.median("cpu-ms")
+				x := t / t1
+				c := check{target: "≤ 12× the time of 2026-07-28", short: "≤ 12×", ok: x <= 12, got: fmt.Sprintf("%.2f×", x)}
+				if c1 > 0 {
+					xc := c10 / c1
+					if cok := xc <= 12; cok != c.ok {
+						c.cpu = fmt.Sprintf("%s %.2f×", verdict(cok), xc)
+					} else {
+						c.got += fmt.Sprintf(" (%.2f× on CPU time)", xc)
+					}
+				}
+				checks = append(checks, c)
+			}
+		}
+		var ts, rs []string
+		for _, c := range checks {
+			ts = append(ts, c.target)
+			rs = append(rs, c.String())
+		}
+		fmt.Fprintf(w, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", row.label, t/1e6,
+			num(r, "cpu-ms", "%.0f"), num(r, "wall-ms", "%.0f"), num(r, "peak-heap-MB", "%.0f"), num(r, "alloc-MB", "%.0f"),
+			strings.Join(ts, "; "), strings.Join(rs, "; "))
+	}
+
+	var other []string
+	for _, name := range p.order {
+		if !seen[name] {
+			other = append(other, name)
+		}
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(w, "\nNot tabulated: %s.\n", strings.Join(other, ", "))
+	}
+}
+
+func ratioCheck(target, short string, x, xc, limit float64) check {
+	c := check{target: target, short: short, ok: x <= limit, got: fmt.Sprintf("%.2f×", x)}
+	if xc > 0 {
+		if cok := xc <= limit; cok != c.ok {
+			c.cpu = fmt.Sprintf("%s %.2f×", verdict(cok), xc)
+		}
+	}
+	return c
+}
+
+func fmtRatio(x float64, bench string) string {
+	if bench == "JSONValid" {
+		return "1"
+	}
+	if x == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func num(r *result, unit, format string) string {
+	v, ok := r.median(unit)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo, or what go test
+// printed.
+func cpuModel(fallback string) string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	if fallback != "" {
+		return fallback
+	}
+	return "unknown CPU"
+}

@@ -1,0 +1,24 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestMain prints the load average before and after the run: the
+// benchmarks time wall-clock time, so a busy machine shows in them, and
+// cmd/table reports these lines.
+func TestMain(m *testing.M) {
+	loadavg("start")
+	code := m.Run()
+	loadavg("end")
+	os.Exit(code)
+}
+
+func loadavg(when string) {
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("loadavg-%s: %s\n", when, strings.TrimSpace(string(b)))
+	}
+}
