@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"sort"
 	"strings"
@@ -9,11 +10,29 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// Options say what to generate.
+// Options say what to generate. The zero value of the customisations
+// generates everything with the default names.
 type Options struct {
 	Package  string // Go package name
 	Revision string
 	Source   SourceInfo
+	// Rename gives definitions other Go names (definition -> Go name).
+	Rename map[string]string
+	// External maps definitions to existing Go types (definition -> type),
+	// used instead of generating one. They must encode and decode
+	// themselves with encoding/json; a Validate() error method, if they
+	// have one, is called by the generated validators.
+	External map[string]ExternalType
+	// NoValidators leaves out Validate and the validation code.
+	NoValidators bool
+	// NoDispatcher leaves out the method table, handlers and dispatchers.
+	NoDispatcher bool
+}
+
+// ExternalType is an existing Go type: import path and name.
+type ExternalType struct {
+	ImportPath string
+	Name       string
 }
 
 // Build turns a loaded schema into the IR of its Go package. Errors are
@@ -66,8 +85,34 @@ func (b *builder) build() *Package {
 	b.defTypes = map[*schema.Schema]*Type{}
 	b.self = map[*schema.Schema]bool{}
 	// Decide every definition's Go name first: they are the contract.
+	for name := range b.opts.Rename {
+		if b.doc.Def(name) == nil {
+			b.errorf("", "rename: the schema has no definition %q", name)
+		}
+	}
+	for name := range b.opts.External {
+		if b.doc.Def(name) == nil {
+			b.errorf("", "external type: the schema has no definition %q", name)
+		}
+	}
 	for _, d := range b.doc.Defs {
-		name, err := definitionGoName(d.Name)
+		if ext, ok := b.opts.External[d.Name]; ok {
+			if !token.IsIdentifier(ext.Name) || !token.IsExported(ext.Name) || ext.ImportPath == "" {
+				b.errorf(d.Pointer, "external type %q for %s is not an import path and an exported type name", ext.ImportPath+"."+ext.Name, d.Name)
+			}
+			b.defNames[d] = ext.Name
+			continue
+		}
+		var name string
+		var err error
+		if to, ok := b.opts.Rename[d.Name]; ok {
+			name = to
+			if !token.IsIdentifier(to) || !token.IsExported(to) {
+				err = fmt.Errorf("rename: %q (for %s) is not an exported Go identifier", to, d.Name)
+			}
+		} else {
+			name, err = definitionGoName(d.Name)
+		}
 		if err != nil {
 			b.errorf(d.Pointer, "%v", err)
 			continue
@@ -93,7 +138,14 @@ func (b *builder) build() *Package {
 			b.planUnion(u)
 		}
 	}
-	protocol := b.buildProtocol()
+	var protocol *Protocol
+	if !b.opts.NoDispatcher {
+		protocol = b.buildProtocol()
+	}
+	if protocol != nil && b.opts.NoValidators {
+		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
+		protocol = nil
+	}
 	if protocol != nil {
 		for _, n := range protocolNames() {
 			if prev, ok := b.owners[n]; ok {
@@ -102,11 +154,12 @@ func (b *builder) build() *Package {
 		}
 	}
 	return &Package{
-		Name:     b.opts.Package,
-		Revision: b.opts.Revision,
-		Source:   b.opts.Source,
-		Decls:    b.decls,
-		Protocol: protocol,
+		Name:       b.opts.Package,
+		Revision:   b.opts.Revision,
+		Source:     b.opts.Source,
+		Decls:      b.decls,
+		Protocol:   protocol,
+		Validators: !b.opts.NoValidators,
 	}
 }
 
@@ -152,6 +205,11 @@ func (b *builder) defType(d *schema.Schema) *Type {
 		return t
 	}
 	name := b.defNames[d]
+	if ext, ok := b.opts.External[d.Name]; ok {
+		t := &Type{Kind: TExternal, Ext: &ext}
+		b.defTypes[d] = t
+		return t
+	}
 	info := DeclInfo{Name: name, Doc: docText(name, d), Pointer: d.Pointer, Definition: d.Name}
 	if b.opaque[d] {
 		r := &Raw{DeclInfo: info, Schema: d}

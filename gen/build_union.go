@@ -83,6 +83,10 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
 		if t.Kind == TDecl {
 			return t
 		}
+		if t.Kind == TExternal {
+			b.errorf(br.Pointer, "%s is mapped to the external type %s.%s, but it is a branch of the union %s, which needs its own type for the branch", br.Ref.Name, t.Ext.ImportPath, t.Ext.Name, union)
+			return nil
+		}
 	}
 	if d := b.sameAsDef(br); d != nil && b.isDef(d) {
 		return b.defType(d)
@@ -228,6 +232,8 @@ func kindsOf(t *Type, seen map[Decl]bool) []Kind {
 		return []Kind{KArray}
 	case TMap:
 		return []Kind{KObject}
+	case TExternal:
+		return all
 	case TRaw:
 		if t.C.Raw != nil && len(t.C.Raw.Types) > 0 {
 			return schemaKinds(t.C.Raw.Types)

@@ -71,7 +71,11 @@ func Emit(pkg *Package) (Files, error) {
 	e.emitRawChecks()
 	e.emitPatterns()
 	out := Files{}
-	for name, f := range map[string]*jen.File{"types.go": e.types, "json.go": e.codec, "validate.go": e.validate} {
+	files := map[string]*jen.File{"types.go": e.types, "json.go": e.codec}
+	if pkg.Validators {
+		files["validate.go"] = e.validate
+	}
+	for name, f := range files {
 		b, err := render(f)
 		if err != nil {
 			return nil, fmt.Errorf("emit %s: %w", name, err)
@@ -142,4 +146,13 @@ func commentText(doc string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// validateFunc starts a validate method in validate.go, or in a file that
+// is thrown away when the package has no validators.
+func (e *emitter) validateFunc() *jen.Statement {
+	if !e.pkg.Validators {
+		return jen.Func()
+	}
+	return e.validate.Func()
 }

@@ -109,5 +109,5 @@ func (e *emitter) emitKinds(k *Kinds) {
 	if len(val) > 0 {
 		body = []jen.Code{jen.Switch(jen.Id("v").Dot("kind")).Block(val...)}
 	}
-	e.validate.Func().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validateFunc().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
 }

@@ -42,7 +42,7 @@ func (e *emitter) emitEnum(en *Enum) {
 	if en.Base == KInt {
 		show = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("v")), jen.Lit(10))
 	}
-	e.validate.Func().Params(jen.Id("v").Id(en.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+	e.validateFunc().Params(jen.Id("v").Id(en.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
 		jen.Switch(jen.Id("v")).Block(
 			jen.Case(cases...),
 			jen.Default().Block(jen.Id("s").Dot("add").Call(jen.Lit("enum"), show.Op("+").Lit(" is not one of "+enumValuesList(en)))),
@@ -87,7 +87,7 @@ func (e *emitter) emitNamed(n *Named) {
 		body = append(body, jen.Id("u").Op(":=").Add(goType(n.Type)).Call(jen.Id("v")))
 		body = append(body, checks...)
 	}
-	e.validate.Func().Params(jen.Id("v").Id(n.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validateFunc().Params(jen.Id("v").Id(n.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
 }
 
 // emitRaw writes an opaque JSON type that keeps its exact bytes.
@@ -96,7 +96,7 @@ func (e *emitter) emitRaw(r *Raw) {
 	docComment(e.types.Line(), doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
 	e.emitPublic(r.Name, false)
 	e.emitConverted(r.Name, &Type{Kind: TRaw})
-	e.validate.Func().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+	e.validateFunc().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
 		e.rawCall(r.Schema, jen.Id("v"))...,
 	)
 }

@@ -10,12 +10,15 @@ import (
 func (e *emitter) emitRegistry() {
 	f := e.types
 	f.Comment(commentText("Value is implemented by a pointer to every type of this package."))
-	f.Type().Id("Value").Interface(
+	methods := []jen.Code{
 		jen.Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()),
 		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
 		jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()),
-		jen.Id("Validate").Params().Error(),
-	)
+	}
+	if e.pkg.Validators {
+		methods = append(methods, jen.Id("Validate").Params().Error())
+	}
+	f.Type().Id("Value").Interface(methods...)
 	var names []jen.Code
 	var cases []jen.Code
 	for _, d := range e.pkg.Decls {

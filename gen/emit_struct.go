@@ -35,6 +35,9 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 		jen.Id("v").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
 		jen.Return(jen.Id("d").Dot("finish").Call()),
 	)
+	if !e.pkg.Validators {
+		return
+	}
 	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError,\nor returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
 		jen.Id("s").Op(":=").Id("newVState").Call(),
@@ -277,15 +280,19 @@ func encodeField(f *Field, lv *jen.Statement) []jen.Code {
 }
 
 // derefScalar dereferences an optional scalar field; methods of declared
-// types are called through the pointer.
+// types are called through the pointer, and external values are passed as
+// the pointer.
 func derefScalar(f *Field, lv *jen.Statement) *jen.Statement {
-	if f.Pointer() && f.Type.Kind != TDecl {
+	if f.Pointer() && f.Type.Kind != TDecl && f.Type.Kind != TExternal {
 		return jen.Op("*").Add(lv)
 	}
 	return lv
 }
 
 func (e *emitter) emitStructValidate(st *Struct) {
+	if !e.pkg.Validators {
+		return
+	}
 	var body []jen.Code
 	for _, f := range st.Fields {
 		lv := jen.Id("v").Dot(f.Name)

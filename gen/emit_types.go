@@ -35,6 +35,8 @@ func goType(t *Type) *jen.Statement {
 		return jen.Index().Add(goType(t.Elem))
 	case TMap:
 		return jen.Map(jen.String()).Add(goType(t.Elem))
+	case TExternal:
+		return jen.Qual(t.Ext.ImportPath, t.Ext.Name)
 	}
 	panic(fmt.Sprintf("goType: kind %d", t.Kind))
 }
@@ -93,6 +95,14 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 		return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call()}
 	case TRaw:
 		return []jen.Code{lv.Clone().Op("=").Id("d").Dot("raw").Call()}
+	case TExternal:
+		if asPtr {
+			return []jen.Code{
+				lv.Clone().Op("=").New(goType(t)),
+				jen.Id("d").Dot("external").Call(lv.Clone()),
+			}
+		}
+		return []jen.Code{jen.Id("d").Dot("external").Call(jen.Op("&").Add(lv))}
 	case TDecl:
 		if asPtr {
 			// lv = new(T); lv.decodeJSON(d)
@@ -152,6 +162,8 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 		return []jen.Code{jen.Id("e").Dot("bool").Call(expr)}
 	case TRaw:
 		return []jen.Code{jen.Id("e").Dot("raw").Call(expr)}
+	case TExternal:
+		return []jen.Code{jen.Id("e").Dot("external").Call(expr)}
 	case TDecl:
 		if isStruct(t) && !addressable {
 			x := "x" + strconv.Itoa(depth)

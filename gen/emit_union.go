@@ -39,11 +39,14 @@ func (e *emitter) emitUnion(u *Union) {
 		jen.Id("Value").Id(u.Iface),
 	)
 	e.types.Comment(commentText(fmt.Sprintf("%s is implemented by the branches of %s: %s.", u.Iface, u.Name, branchNames(u))))
-	e.types.Type().Id(u.Iface).Interface(
+	methods := []jen.Code{
 		jen.Id(u.Marker).Params(),
 		jen.Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")),
-		jen.Id("validate").Params(jen.Id("s").Op("*").Id("vstate")),
-	)
+	}
+	if e.pkg.Validators {
+		methods = append(methods, jen.Id("validate").Params(jen.Id("s").Op("*").Id("vstate")))
+	}
+	e.types.Type().Id(u.Iface).Interface(methods...)
 	for _, br := range u.Branches {
 		recv := branchGoType(br.Type.Resolve())
 		e.types.Func().Params(recv).Id(u.Marker).Params().Block()
@@ -57,6 +60,9 @@ func (e *emitter) emitUnion(u *Union) {
 	)
 	e.emitUnionDecode(u)
 
+	if !e.pkg.Validators {
+		return
+	}
 	// validate: the branch checks itself; oneOf also needs no other branch to match.
 	keyword := "anyOf"
 	if u.OneOf {
@@ -194,13 +200,20 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 		}
 		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call()}
 		block = append(block, newValue(br)...)
+		block = append(block, jen.Id("x").Dot("decodeJSON").Call(jen.Op("&").Id("sd")))
+		violations := jen.Lit(0)
+		if e.pkg.Validators {
+			// The branch the value is valid against wins.
+			block = append(block,
+				jen.Id("vs").Op(":=").Id("newVState").Call(),
+				jen.Id("x").Dot("validate").Call(jen.Id("vs")),
+				jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("errs")),
+				jen.Id("vs").Dot("release").Call(),
+			)
+			violations = jen.Id("n")
+		}
 		block = append(block,
-			jen.Id("x").Dot("decodeJSON").Call(jen.Op("&").Id("sd")),
-			jen.Id("vs").Op(":=").Id("newVState").Call(),
-			jen.Id("x").Dot("validate").Call(jen.Id("vs")),
-			jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("errs")),
-			jen.Id("vs").Dot("release").Call(),
-			jen.If(jen.Id("t").Dot("offer").Call(jen.Op("&").Id("sd"), jen.Id("n"), extra)).Block(
+			jen.If(jen.Id("t").Dot("offer").Call(jen.Op("&").Id("sd"), violations, extra)).Block(
 				jen.Id("best").Op("=").Id("x"),
 			),
 		)

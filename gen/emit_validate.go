@@ -28,6 +28,8 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 			return nil
 		}
 		return e.rawCall(t.C.Raw, expr)
+	case TExternal:
+		return []jen.Code{jen.Id("validateExternal").Call(expr, jen.Id("s"))}
 	case TDecl:
 		if !e.needsValidate(t.Decl, map[Decl]bool{}) {
 			return nil
@@ -102,6 +104,8 @@ func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
 			return hasChecksElem(e, t.Elem, seen)
 		case TRaw:
 			return t.C.Raw != nil
+		case TExternal:
+			return true
 		}
 		return scalarHasChecks(t)
 	}
@@ -142,6 +146,8 @@ func hasChecksElem(e *emitter, t *Type, seen map[Decl]bool) bool {
 		return hasChecksElem(e, t.Elem, seen)
 	case TRaw:
 		return t.C.Raw != nil
+	case TExternal:
+		return true
 	}
 	return scalarHasChecks(t)
 }

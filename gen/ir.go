@@ -15,6 +15,8 @@ type Package struct {
 	// Protocol is the JSON-RPC layer: the method table and what the
 	// revision's era needs. Nil when the schema defines no methods.
 	Protocol *Protocol
+	// Validators says whether to emit Validate and the validation code.
+	Validators bool
 }
 
 // Protocol is what the dispatcher emitters need to know about a revision.
@@ -233,18 +235,20 @@ const (
 	TInt
 	TFloat
 	TBool
-	TRaw   // json.RawMessage
-	TDecl  // a named declaration
-	TSlice // []Elem
-	TMap   // map[string]Elem
+	TRaw      // json.RawMessage
+	TDecl     // a named declaration
+	TSlice    // []Elem
+	TMap      // map[string]Elem
+	TExternal // an existing Go type (Ext)
 )
 
 // Type is how a use site (a field, an element, a map value) is typed, with
 // the validation that applies there.
 type Type struct {
 	Kind TKind
-	Decl Decl  // TDecl
-	Elem *Type // TSlice, TMap
+	Decl Decl          // TDecl
+	Elem *Type         // TSlice, TMap
+	Ext  *ExternalType // TExternal
 	C    Constraints
 }
 
@@ -252,7 +256,7 @@ type Type struct {
 // (to tell absent from zero).
 func (t *Type) NeedsPointer() bool {
 	switch t.Kind {
-	case TString, TInt, TFloat, TBool:
+	case TString, TInt, TFloat, TBool, TExternal:
 		return true
 	case TDecl:
 		switch d := t.Decl.(type) {

@@ -497,3 +497,38 @@ func mergeViolations(decodeErr, validateErr error) error {
 	}
 	return all
 }
+
+// external decodes a value of a type mcpgen did not generate (mapped to an
+// existing Go type) with encoding/json.
+func (d *decoder) external(v any) {
+	d.peek()
+	off := d.pos
+	raw := d.raw()
+	if d.failed() {
+		return
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		d.violate(off, "type", err.Error())
+	}
+}
+
+// external encodes a value of an existing Go type with encoding/json.
+func (e *encoder) external(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		e.fail(err.Error())
+		e.null()
+		return
+	}
+	e.buf = append(e.buf, b...)
+}
+
+// validateExternal runs the Validate method of an existing Go type, if it
+// has one.
+func validateExternal(v any, s *vstate) {
+	if x, ok := v.(interface{ Validate() error }); ok {
+		if err := x.Validate(); err != nil {
+			s.add("external", err.Error())
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -30,7 +30,24 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 	all := fs.Bool("all", false, "generate every pinned revision, each into OUT/<package>")
 	check := fs.Bool("check", false, "compare with the files on disk instead of writing; exit 1 when they differ")
 	strict := fs.Bool("strict", false, "treat warnings (unknown keywords, unknown formats) as errors")
+	configPath := fs.String("config", "", "read customisations from this JSON file (see README: mcpgen.json)")
+	renames := fs.StringArray("rename", nil, "give a definition another Go name: DEFINITION=GoName (repeatable)")
+	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
+	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
+	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
+		return err
+	}
+	var cfg *config
+	if *configPath != "" {
+		c, err := readConfig(*configPath)
+		if err != nil {
+			return err
+		}
+		cfg = c
+	}
+	var custom gen.Options
+	if err := cfg.apply(&custom, *renames, *externals, *noValidators, *noDispatcher); err != nil {
 		return err
 	}
 	var jobs []job
@@ -38,6 +55,9 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 	case *all:
 		if *revision != "" || *schemaRef != "" || *pkg != "" {
 			return &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
+		}
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher {
+			return &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
 		}
 		dir := *out
 		if dir == "" {
@@ -64,7 +84,7 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 	}
 	stale := 0
 	for _, j := range jobs {
-		files, err := generateOne(ctx, j, *strict, env)
+		files, err := generateOne(ctx, j, *strict, custom, env)
 		if err != nil {
 			return err
 		}
@@ -93,7 +113,7 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 }
 
 // generateOne finds the schema of a job and generates its files.
-func generateOne(ctx context.Context, j job, strict bool, env Env) (gen.Files, error) {
+func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, env Env) (gen.Files, error) {
 	src, err := locate(ctx, env, j.revision, j.schemaRef)
 	if err != nil {
 		return nil, err
@@ -104,6 +124,8 @@ func generateOne(ctx context.Context, j job, strict bool, env Env) (gen.Files, e
 		opts = gen.PinnedOptions(*src.Pin)
 		opts.Package = j.pkg
 	}
+	opts.Rename, opts.External = custom.Rename, custom.External
+	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{Strict: strict})
 	printWarnings(env, warns)
 	return files, err

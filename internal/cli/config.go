@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen"
+)
+
+// config is mcpgen.json: the customisations of a generated package. JSON,
+// so that mcpgen needs no YAML library. Example:
+//
+//	{
+//	  "rename":   {"ContentBlock": "Content"},
+//	  "external": {"Implementation": "example.com/app/info.Info"},
+//	  "emit":     ["types", "validators"]
+//	}
+type config struct {
+	// Rename gives definitions other Go names.
+	Rename map[string]string `json:"rename"`
+	// External maps definitions to existing Go types, "import/path.Type".
+	External map[string]string `json:"external"`
+	// Emit lists the parts to generate: "types" (always), "validators",
+	// "dispatcher". Absent means all three.
+	Emit []string `json:"emit"`
+}
+
+var emitParts = []string{"types", "validators", "dispatcher"}
+
+// readConfig reads and checks a config file.
+func readConfig(path string) (*config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var c config
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("%s: %v (see README: \"mcpgen.json\")", path, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: data after the JSON object", path)
+	}
+	for _, p := range c.Emit {
+		if !slices.Contains(emitParts, p) {
+			return nil, fmt.Errorf("%s: emit: unknown part %q (want %s)", path, p, strings.Join(emitParts, ", "))
+		}
+	}
+	if c.Emit != nil && !slices.Contains(c.Emit, "types") {
+		return nil, fmt.Errorf("%s: emit: \"types\" is always generated; list it", path)
+	}
+	return &c, nil
+}
+
+// apply merges the config and the command-line customisations into opts.
+func (c *config) apply(opts *gen.Options, renames, externals []string, noValidators, noDispatcher bool) error {
+	rename := map[string]string{}
+	external := map[string]gen.ExternalType{}
+	if c != nil {
+		for k, v := range c.Rename {
+			rename[k] = v
+		}
+		for k, v := range c.External {
+			t, err := parseExternal(v)
+			if err != nil {
+				return fmt.Errorf("external %s: %v", k, err)
+			}
+			external[k] = t
+		}
+		if c.Emit != nil {
+			noValidators = noValidators || !slices.Contains(c.Emit, "validators")
+			noDispatcher = noDispatcher || !slices.Contains(c.Emit, "dispatcher")
+		}
+	}
+	for _, r := range renames {
+		k, v, ok := strings.Cut(r, "=")
+		if !ok || k == "" || v == "" {
+			return &usageError{fmt.Sprintf("--rename %q: want DEFINITION=GoName", r)}
+		}
+		rename[k] = v
+	}
+	for _, r := range externals {
+		k, v, ok := strings.Cut(r, "=")
+		if !ok || k == "" {
+			return &usageError{fmt.Sprintf("--external %q: want DEFINITION=import/path.Type", r)}
+		}
+		t, err := parseExternal(v)
+		if err != nil {
+			return &usageError{fmt.Sprintf("--external %q: %v", r, err)}
+		}
+		external[k] = t
+	}
+	for k := range rename {
+		if _, ok := external[k]; ok {
+			return &usageError{fmt.Sprintf("definition %s is both renamed and mapped to an external type", k)}
+		}
+	}
+	if len(rename) > 0 {
+		opts.Rename = rename
+	}
+	if len(external) > 0 {
+		opts.External = external
+	}
+	opts.NoValidators, opts.NoDispatcher = noValidators, noDispatcher
+	return nil
+}
+
+// parseExternal splits "import/path.Type".
+func parseExternal(s string) (gen.ExternalType, error) {
+	i := strings.LastIndexByte(s, '.')
+	if i <= 0 || i == len(s)-1 || strings.LastIndexByte(s, '/') > i {
+		return gen.ExternalType{}, fmt.Errorf("%q is not import/path.Type", s)
+	}
+	return gen.ExternalType{ImportPath: s[:i], Name: s[i+1:]}, nil
+}
