@@ -3,7 +3,7 @@ MCPGEN_SCHEMA_DIR ?= ../shared/mcp-spec/schema
 export MCPGEN_SCHEMA_DIR
 GO ?= go
 
-.PHONY: all generate test check vet
+.PHONY: all generate test check vet interop
 
 all: check
 
@@ -20,3 +20,9 @@ test:
 check:
 	$(GO) run ./cmd/mcpgen generate --all --check
 	$(MAKE) test
+
+# Interoperability tests: examples/discover-server against the official Go
+# SDK client and raw JSON-RPC (interop/ is a module of its own, so that the
+# main module does not depend on the SDK).
+interop:
+	cd interop && $(GO) vet ./... && $(GO) test ./...
