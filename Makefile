@@ -3,7 +3,7 @@ MCPGEN_SCHEMA_DIR ?= ../shared/mcp-spec/schema
 export MCPGEN_SCHEMA_DIR
 GO ?= go
 
-.PHONY: all generate test check vet bench
+.PHONY: all generate test check vet bench interop
 
 all: check
 
@@ -34,3 +34,9 @@ bench:
 	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench . -skip '^BenchmarkGenerate' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
 	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
+
+# Interoperability tests: examples/discover-server against the official Go
+# SDK client and raw JSON-RPC (interop/ is a module of its own, so that the
+# main module does not depend on the SDK).
+interop:
+	cd interop && $(GO) vet ./... && $(GO) test ./...

@@ -4,6 +4,10 @@
 // "add", which adds two integers.
 //
 //	go run ./examples/discover-server
+//
+// With DISCOVER_SERVER_SLEEP=1 it also offers "sleep", which waits for ms
+// milliseconds or until the request is cancelled (notifications/cancelled);
+// the interop tests use it to cancel an in-flight request.
 package main
 
 import (
@@ -19,12 +23,6 @@ import (
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
-// server implements the methods it serves; UnimplementedServerHandler
-// answers the rest with "method not found".
-type server struct {
-	mcp.UnimplementedServerHandler
-}
-
 var addTool = mcp.Tool{
 	Name:        "add",
 	Description: new("Adds two integers."),
@@ -34,15 +32,39 @@ var addTool = mcp.Tool{
 	}},
 }
 
-func (server) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+var sleepTool = mcp.Tool{
+	Name:        "sleep",
+	Description: new("Waits for ms milliseconds, or until the request is cancelled."),
+	InputSchema: mcp.ToolInputSchema{Extra: mcp.Members{
+		{Name: "properties", Value: json.RawMessage(`{"ms":{"type":"integer"}}`)},
+		{Name: "required", Value: json.RawMessage(`["ms"]`)},
+	}},
+}
+
+// server implements the methods it serves; UnimplementedServerHandler
+// answers the rest with "method not found".
+type server struct {
+	mcp.UnimplementedServerHandler
+	sleep bool // offer the "sleep" tool
+	logf  func(format string, args ...any)
+}
+
+func (s server) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	tools := []mcp.Tool{addTool}
+	if s.sleep {
+		tools = append(tools, sleepTool)
+	}
 	return &mcp.ListToolsResult{
-		Tools:      []mcp.Tool{addTool},
+		Tools:      tools,
 		TTLMs:      (5 * time.Minute).Milliseconds(),
 		CacheScope: mcp.CacheScopePublic,
 	}, nil
 }
 
-func (server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func (s server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	if p.Name == "sleep" && s.sleep {
+		return s.callSleep(ctx, p)
+	}
 	if p.Name != "add" {
 		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown tool " + strconv.Quote(p.Name)}
 	}
@@ -57,17 +79,36 @@ func (server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.
 	}, nil
 }
 
+func (s server) callSleep(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	var args struct{ Ms int64 }
+	if err := json.Unmarshal(p.Arguments, &args); err != nil {
+		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{text("bad arguments: " + err.Error())}}, nil
+	}
+	id := string(mcp.RequestFromContext(ctx).ID)
+	s.logf("sleep %s: started", id)
+	select {
+	case <-time.After(time.Duration(args.Ms) * time.Millisecond):
+		s.logf("sleep %s: done", id)
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{text("slept")}}, nil
+	case <-ctx.Done():
+		s.logf("sleep %s: cancelled", id)
+		return nil, ctx.Err()
+	}
+}
+
 func text(s string) mcp.ContentBlock {
 	return mcp.ContentBlock{Value: &mcp.TextContent{Text: s}}
 }
 
 func main() {
-	d := mcp.NewServerDispatcher(server{}, mcp.ServerOptions{
+	logf := log.New(os.Stderr, "discover-server: ", 0).Printf
+	s := server{sleep: os.Getenv("DISCOVER_SERVER_SLEEP") == "1", logf: logf}
+	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{
 		ServerInfo:   mcp.Implementation{Name: "discover-server", Version: "1.0.0"},
 		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
 		Instructions: "Call the add tool to add two integers.",
 		DiscoverTTL:  time.Hour,
-		Logf:         log.New(os.Stderr, "discover-server: ", 0).Printf,
+		Logf:         logf,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

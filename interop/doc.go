@@ -1,0 +1,14 @@
+// Package interop holds the interoperability tests of mcpgen's generated
+// 2026-07-28 server (examples/discover-server, built on
+// generated/mcp20260728) against the official Go SDK client
+// (github.com/modelcontextprotocol/go-sdk) and against raw JSON-RPC over
+// stdio.
+//
+// It is a separate module so that the main module does not depend on the
+// SDK. The server is built from this module's tool directive, which the
+// replace directive points at the parent directory:
+//
+//	cd interop && go test ./...
+//
+// Disagreements the tests find are written up in FINDINGS.md.
+package interop
