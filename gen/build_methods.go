@@ -133,6 +133,14 @@ func (b *builder) buildProtocol() *Protocol {
 			}
 		}
 	}
+	for _, name := range []string{"JSONRPCErrorResponse", "JSONRPCError"} {
+		if st := structOf(name); st != nil {
+			if f := fieldByJSON(st, "id"); f != nil && !f.Required {
+				p.ErrorIDOptional = true
+			}
+			break
+		}
+	}
 	for _, e := range b.enumsByName("CacheScope") {
 		p.CacheScope = e
 	}

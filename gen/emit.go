@@ -121,7 +121,9 @@ func newFile(pkg string) *jen.File {
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, err
+		// jennifer appends the whole unformatted source; keep the error.
+		msg, _, _ := strings.Cut(err.Error(), " while formatting source")
+		return nil, fmt.Errorf("generated code does not parse (a bug in mcpgen): %s", msg)
 	}
 	return format.Source(buf.Bytes())
 }

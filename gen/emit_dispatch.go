@@ -293,12 +293,20 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		jen.Id("rpc").Id("rpcDispatcher"),
 	)
 	var table []jen.Code
+	hasInitialize := false
 	for _, m := range ms {
 		entry := []jen.Code{jen.Id("call").Op(":").Id("d").Dot(callName(m))}
 		if m.Notification {
 			entry = append([]jen.Code{jen.Id("notification").Op(":").True()}, entry...)
 		}
 		table = append(table, jen.Id(m.Const).Op(":").Values(entry...))
+		hasInitialize = hasInitialize || m.Name == "initialize"
+	}
+	rejectInit := p.Modern && s.dir == ClientToServer && !hasInitialize
+	if rejectInit {
+		// A legacy client opens with initialize: name the versions this
+		// server speaks (basic/versioning: backward compatibility).
+		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
 	body := []jen.Code{}
 	if s.dir == ClientToServer {
@@ -315,6 +323,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		jen.Id("d").Op(":=").Op("&").Id(s.dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
 		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(
 			jen.Id("batches").Op(":").Lit(p.Batches),
+			jen.Id("omitUnknownID").Op(":").Lit(p.ErrorIDOptional),
 			jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
 			jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
 		),
@@ -331,6 +340,11 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
+	if rejectInit {
+		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(
+			jen.Return(jen.Nil(), jen.Id("rejectInitialize").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions"))),
+		)
+	}
 	finishers := map[string]bool{}
 	for _, m := range ms {
 		e.emitCall(f, p, s, m)

@@ -28,6 +28,10 @@ type Protocol struct {
 	Modern bool
 	// Batches is set when the revision allows JSON-RPC batches (2025-03-26).
 	Batches bool
+	// ErrorIDOptional is set when an error response may leave out its id
+	// (2025-11-25 and later), which it then does when the id could not be
+	// read; earlier revisions require the id and get null.
+	ErrorIDOptional bool
 	// Types the dispatcher uses by role; nil when the revision lacks them.
 	Implementation     *Struct // serverInfo / clientInfo
 	ServerCapabilities *Struct

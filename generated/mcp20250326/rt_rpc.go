@@ -85,6 +85,9 @@ type rpcDispatcher struct {
 	onResponse func(msg []byte)
 	// logf reports handler panics and dropped notifications, if set.
 	logf func(format string, args ...any)
+	// omitUnknownID leaves the id out of an error response to a message
+	// whose id could not be read, instead of writing null.
+	omitUnknownID bool
 }
 
 // envelope is what the dispatcher reads of a message before routing it.
@@ -110,10 +113,10 @@ func (r *rpcDispatcher) handle(ctx context.Context, msg []byte) []byte {
 
 func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
 	if !rtValidJSON(msg) {
-		return rpcErrorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
+		return r.errorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
 	}
 	if !r.batches {
-		return rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
+		return r.errorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
 	}
 	var d decoder
 	d.initShared(msg)
@@ -123,7 +126,7 @@ func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
 		items = append(items, d.raw())
 	}
 	if len(items) == 0 {
-		return rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: empty batch", nil)
+		return r.errorResponse(nil, CodeInvalidRequest, "invalid request: empty batch", nil)
 	}
 	out := []byte{'['}
 	n := 0
@@ -160,21 +163,21 @@ func syntaxText(msg []byte) string {
 
 // readEnvelope reads the members the dispatcher needs; it returns an
 // error response when the message is not a valid request or notification.
-func readEnvelope(msg []byte) (env envelope, errResp []byte) {
+func (r *rpcDispatcher) readEnvelope(msg []byte) (env envelope, errResp []byte) {
 	if !rtValidJSON(msg) {
 		d := decoder{data: msg}
 		d.skip()
 		err := d.finish()
 		var se *SyntaxError
 		if errors.As(err, &se) && se.dup != "" {
-			return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+strconv.Quote(se.dup), nil)
+			return env, r.errorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+strconv.Quote(se.dup), nil)
 		}
-		return env, rpcErrorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
+		return env, r.errorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
 	}
 	var d decoder
 	d.initShared(msg)
 	if d.peek() != '{' {
-		return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: a message must be a JSON object", nil)
+		return env, r.errorResponse(nil, CodeInvalidRequest, "invalid request: a message must be a JSON object", nil)
 	}
 	d.object()
 	var jsonrpc string
@@ -216,19 +219,19 @@ func readEnvelope(msg []byte) (env envelope, errResp []byte) {
 	}
 	switch {
 	case !hasJSONRPC:
-		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: missing "jsonrpc": "2.0"`, nil)
+		return env, r.errorResponse(id, CodeInvalidRequest, `invalid request: missing "jsonrpc": "2.0"`, nil)
 	case jsonrpc != "2.0":
-		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+		return env, r.errorResponse(id, CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
 	case env.response && !hasMethod:
 		return env, nil
 	case !hasMethod:
-		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: missing "method"`, nil)
+		return env, r.errorResponse(id, CodeInvalidRequest, `invalid request: missing "method"`, nil)
 	case !methodOK:
-		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "method" must be a string`, nil)
+		return env, r.errorResponse(id, CodeInvalidRequest, `invalid request: "method" must be a string`, nil)
 	case env.id != nil && !env.idOK:
-		return env, rpcErrorResponse(nil, CodeInvalidRequest, "invalid request: the id must be a string or an integer, not "+rtQuote(string(env.id)), nil)
+		return env, r.errorResponse(nil, CodeInvalidRequest, "invalid request: the id must be a string or an integer, not "+rtQuote(string(env.id)), nil)
 	case env.params != nil && env.params[0] != '{' && env.params[0] != '[':
-		return env, rpcErrorResponse(id, CodeInvalidRequest, `invalid request: "params" must be an object`, nil)
+		return env, r.errorResponse(id, CodeInvalidRequest, `invalid request: "params" must be an object`, nil)
 	}
 	return env, nil
 }
@@ -250,7 +253,7 @@ func rtIsRequestID(raw []byte) bool {
 }
 
 func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
-	env, errResp := readEnvelope(msg)
+	env, errResp := r.readEnvelope(msg)
 	if errResp != nil {
 		return errResp
 	}
@@ -268,9 +271,9 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 			return nil
 		}
 		if ok {
-			return rpcErrorResponse(env.id, CodeInvalidRequest, "invalid request: "+strconv.Quote(env.method)+" is a notification and must not have an id", nil)
+			return r.errorResponse(env.id, CodeInvalidRequest, "invalid request: "+strconv.Quote(env.method)+" is a notification and must not have an id", nil)
 		}
-		return rpcErrorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
+		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
 	ctx = context.WithValue(ctx, requestInfoKey{}, &RequestInfo{ID: env.id, Method: env.method, Params: env.params})
 	res, err := r.call(ctx, m, env)
@@ -281,7 +284,7 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 		return nil
 	}
 	if err != nil {
-		return errorResponseFor(env.id, err)
+		return r.errorResponseFor(env.id, err)
 	}
 	e := encoder{buf: make([]byte, 0, 256)}
 	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
@@ -290,7 +293,7 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 	res.encodeJSON(&e)
 	e.buf = append(e.buf, '}')
 	if e.err != nil {
-		return rpcErrorResponse(env.id, CodeInternalError, "internal error: cannot encode the result: "+e.err.Error(), nil)
+		return r.errorResponse(env.id, CodeInternalError, "internal error: cannot encode the result: "+e.err.Error(), nil)
 	}
 	return e.buf
 }
@@ -313,27 +316,33 @@ func (r *rpcDispatcher) log(format string, args ...any) {
 }
 
 // errorResponseFor maps a handler error to an error response.
-func errorResponseFor(id []byte, err error) []byte {
+func (r *rpcDispatcher) errorResponseFor(id []byte, err error) []byte {
 	var re *RPCError
 	switch {
 	case errors.As(err, &re):
-		return rpcErrorResponse(id, re.Code, re.Message, re.Data)
+		return r.errorResponse(id, re.Code, re.Message, re.Data)
 	case errors.Is(err, errNotImplemented):
-		return rpcErrorResponse(id, CodeMethodNotFound, "method not found", nil)
+		return r.errorResponse(id, CodeMethodNotFound, "method not found", nil)
 	}
-	return rpcErrorResponse(id, CodeInternalError, err.Error(), nil)
+	return r.errorResponse(id, CodeInternalError, err.Error(), nil)
 }
 
-// rpcErrorResponse encodes an error response. A nil id is written as null.
-func rpcErrorResponse(id []byte, code int64, message string, data []byte) []byte {
+// errorResponse encodes an error response. A nil id (one that could not be
+// read) is written as null, or left out where the revision's schema makes
+// the id of an error response optional (2025-11-25 and later: null is not a
+// RequestId there).
+func (r *rpcDispatcher) errorResponse(id []byte, code int64, message string, data []byte) []byte {
 	e := encoder{buf: make([]byte, 0, 128)}
-	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
-	if id == nil {
-		e.null()
-	} else {
+	e.buf = append(e.buf, `{"jsonrpc":"2.0",`...)
+	switch {
+	case id != nil:
+		e.buf = append(e.buf, `"id":`...)
 		e.buf = append(e.buf, id...)
+		e.buf = append(e.buf, ',')
+	case !r.omitUnknownID:
+		e.buf = append(e.buf, `"id":null,`...)
 	}
-	e.buf = append(e.buf, `,"error":{"code":`...)
+	e.buf = append(e.buf, `"error":{"code":`...)
 	e.int(code)
 	e.buf = append(e.buf, `,"message":`...)
 	e.string(message)

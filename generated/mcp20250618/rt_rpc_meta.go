@@ -293,3 +293,23 @@ func rtTTL(ms int64) time.Duration {
 	}
 	return time.Duration(ms) * time.Millisecond
 }
+
+// rejectInitialize answers the legacy initialize request on a server that
+// only speaks revisions without a handshake: the specification asks such a
+// server to name the versions it supports, the only diagnostic a legacy
+// client can show.
+func rejectInitialize(params []byte, supported []string) error {
+	requested := ""
+	if raw := rtMember(params, "protocolVersion"); raw != nil && raw[0] == '"' {
+		var d decoder
+		d.initShared(raw)
+		requested = d.string()
+	}
+	data, _ := json.Marshal(struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}{supported, requested})
+	return &RPCError{Code: CodeUnsupportedProtocolVersion,
+		Message: "this server has no initialize handshake; it supports protocol versions " + rtQuoteList(supported) + " (send server/discover)",
+		Data:    data}
+}

@@ -24,8 +24,13 @@ type rpcConn struct {
 	out      io.Writer
 	wmu      sync.Mutex
 	mu       sync.Mutex
-	inflight map[string]context.CancelFunc
+	inflight map[string]context.CancelCauseFunc
 }
+
+// errCancelledByPeer is the cause of a request context cancelled by a
+// notifications/cancelled message: the response is then not sent, as the
+// specification requires.
+var errCancelledByPeer = errors.New("cancelled by the peer")
 
 type connKey struct{}
 
@@ -34,7 +39,7 @@ type connKey struct{}
 // line. A notifications/cancelled message cancels the context of the
 // request it names.
 func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelFunc{}}
+	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelCauseFunc{}}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	ctx = context.WithValue(ctx, connKey{}, c)
@@ -83,7 +88,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 }
 
 func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) {
-	env, errResp := readEnvelope(msg)
+	env, errResp := c.d.readEnvelope(msg)
 	if errResp != nil {
 		c.write(errResp)
 		return
@@ -99,7 +104,7 @@ func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) 
 		return
 	}
 	key := string(env.id)
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := context.WithCancelCause(ctx)
 	c.mu.Lock()
 	c.inflight[key] = cancel
 	c.mu.Unlock()
@@ -110,9 +115,14 @@ func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) 
 			c.mu.Lock()
 			delete(c.inflight, key)
 			c.mu.Unlock()
-			cancel()
+			cancel(nil)
 		}()
-		if resp := c.d.handle(rctx, msg); resp != nil {
+		resp := c.d.handle(rctx, msg)
+		if errors.Is(context.Cause(rctx), errCancelledByPeer) {
+			c.d.log("mcp: request %s was cancelled by the peer; not answering it", key)
+			return
+		}
+		if resp != nil {
 			c.write(resp)
 		}
 	}()
@@ -140,7 +150,7 @@ func (c *rpcConn) cancel(params []byte) {
 		cancel := c.inflight[string(id)]
 		c.mu.Unlock()
 		if cancel != nil {
-			cancel()
+			cancel(errCancelledByPeer)
 		}
 		return
 	}

@@ -330,7 +330,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.DiscoverCacheScope = CacheScopePublic
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}}
 	return d
 }
 
@@ -346,6 +346,9 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // the request it names.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
+}
+func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (rpcResult, error) {
+	return nil, rejectInitialize(raw, d.opts.SupportedVersions)
 }
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
@@ -898,7 +901,7 @@ type ClientDispatcher struct {
 // NewClientDispatcher returns a dispatcher for h.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
 	return d
 }
 
