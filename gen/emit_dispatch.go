@@ -168,11 +168,21 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 		}
 		seen[m.Name] = true
 		var body []jen.Code
-		if m.InputRequired && p.InputRequired != nil {
-			body = append(body, jen.If(jen.Id("rtIsInputRequired").Call(jen.Id("result"))).Block(
-				jen.Id("v").Op(":=").New(jen.Id(p.InputRequired.Name)),
-				jen.Return(jen.Id("v"), jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("result"))),
-			))
+		if p.Modern {
+			// resultType picks InputRequiredResult, or rejects a value the
+			// client does not know.
+			ir := jen.Id("_")
+			if m.InputRequired && p.InputRequired != nil {
+				ir = jen.Id("ir")
+			}
+			body = append(body, jen.List(ir, jen.Id("err")).Op(":=").Id("resultKind").Call(jen.Id("result"), jen.Lit(m.InputRequired && p.InputRequired != nil)),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))
+			if m.InputRequired && p.InputRequired != nil {
+				body = append(body, jen.If(jen.Id("ir")).Block(
+					jen.Id("v").Op(":=").New(jen.Id(p.InputRequired.Name)),
+					jen.Return(jen.Id("v"), jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("result"))),
+				))
+			}
 		}
 		body = append(body,
 			jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
@@ -183,7 +193,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 	doc := "DecodeResult decodes the result member of a response to a request of method."
 	if p.Modern && p.InputRequired != nil {
 		doc += "\nFor a method that may need more input, a result whose resultType is \"input_required\"\ncomes back as *" +
-			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision)."
+			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision), and any other resultType is an error."
 	}
 	f.Comment(commentText(doc))
 	f.Func().Id("DecodeResult").Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
@@ -372,6 +382,9 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("ir").Dot("AppendJSON").Call(jen.Nil()),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
+				jen.If(jen.Id("err").Op(":=").Id("checkInputRequired").Call(jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			),
 			jen.If(jen.Id("err").Op(":=").Id("inputRequestCapabilities").Call(jen.Id("params"), jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			jen.Return(jen.Id("res"), jen.Nil()),
 		)

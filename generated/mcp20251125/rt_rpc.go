@@ -112,14 +112,17 @@ func (r *rpcDispatcher) handle(ctx context.Context, msg []byte) []byte {
 }
 
 func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
-	if !rtValidJSON(msg) {
+	// A duplicate member inside an item is that item's problem (an invalid
+	// request), not the batch's.
+	whole := decoder{data: msg, allowDup: true}
+	whole.skip()
+	if err := whole.finish(); err != nil {
 		return r.errorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
 	}
 	if !r.batches {
 		return r.errorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
 	}
-	var d decoder
-	d.initShared(msg)
+	d := decoder{data: msg, allowDup: true}
 	d.array()
 	var items [][]byte
 	for first := true; d.elem(&first); {
@@ -248,8 +251,10 @@ func rtIsRequestID(raw []byte) bool {
 	if !rtIsNumberStart(raw[0]) {
 		return false
 	}
-	_, isInt, inRange := rtParseInt(raw)
-	return isInt && inRange
+	// Any integral number: the id is kept as raw JSON and echoed, so its
+	// size does not matter.
+	_, isInt, _ := rtParseInt(raw)
+	return isInt
 }
 
 func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {

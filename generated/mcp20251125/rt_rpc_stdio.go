@@ -37,31 +37,61 @@ type connKey struct{}
 // serve reads messages from in until it ends or ctx is done, handles each
 // request in its own goroutine, and writes the responses to out, one per
 // line. A notifications/cancelled message cancels the context of the
-// request it names.
+// request it names. When ctx is done, serve cancels the requests in flight,
+// waits for them and returns ctx.Err(); a read blocked on in is left behind
+// (an io.Reader cannot be interrupted).
 func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelCauseFunc{}}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	ctx = context.WithValue(ctx, connKey{}, c)
 	var wg sync.WaitGroup
-	defer wg.Wait()
-	r := bufio.NewReaderSize(in, 64<<10)
+	type read struct {
+		line []byte
+		err  error
+	}
+	lines := make(chan read)
+	go func() {
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := readLine(r)
+			select {
+			case lines <- read{line, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, errTooLong) {
+				return
+			}
+		}
+	}()
 	for {
-		line, err := readLine(r)
-		if len(bytes.TrimSpace(line)) > 0 {
-			c.dispatch(ctx, &wg, line)
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
+		select {
+		case <-ctx.Done():
+			wg.Wait()
 			return ctx.Err()
+		case l := <-lines:
+			switch {
+			case errors.Is(l.err, errTooLong):
+				// The rest of the line was skipped: answer and go on.
+				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+l.err.Error(), nil))
+				continue
+			case len(bytes.TrimSpace(l.line)) > 0:
+				c.dispatch(ctx, &wg, l.line)
+			}
+			if l.err != nil {
+				wg.Wait()
+				if l.err == io.EOF {
+					return nil
+				}
+				return l.err
+			}
 		}
 	}
 }
+
+// errTooLong is a line longer than MaxMessageSize; readLine has skipped it.
+var errTooLong = fmt.Errorf("message longer than %d bytes", MaxMessageSize)
 
 // readLine reads one line without its newline, up to MaxMessageSize.
 func readLine(r *bufio.Reader) ([]byte, error) {
@@ -73,7 +103,10 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
-			return nil, fmt.Errorf("message longer than %d bytes", MaxMessageSize)
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+				return nil, err
+			}
+			return nil, errTooLong
 		}
 		line = append(line, chunk...)
 		switch {
@@ -88,6 +121,18 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 }
 
 func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) {
+	if bytes.TrimLeft(msg, " \t\r")[0] == '[' {
+		// A batch (or an array where the revision has none): answered as a
+		// whole by handle, concurrently like a request.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if resp := c.d.handle(ctx, msg); resp != nil {
+				c.write(resp)
+			}
+		}()
+		return
+	}
 	env, errResp := c.d.readEnvelope(msg)
 	if errResp != nil {
 		c.write(errResp)

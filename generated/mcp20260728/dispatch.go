@@ -163,49 +163,89 @@ var Methods = []MethodInfo{
 // DecodeResult decodes the result member of a response to a request of method.
 // For a method that may need more input, a result whose resultType is "input_required"
 // comes back as *InputRequiredResult; a missing resultType counts as "complete" (a server of an
-// earlier revision).
+// earlier revision), and any other resultType is an error.
 func DecodeResult(method string, result []byte) (Value, error) {
 	switch method {
 	case MethodComplete:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(CompleteResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodGetPrompt:
-		if rtIsInputRequired(result) {
+		ir, err := resultKind(result, true)
+		if err != nil {
+			return nil, err
+		}
+		if ir {
 			v := new(InputRequiredResult)
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(GetPromptResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodListPrompts:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(ListPromptsResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodListResources:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(ListResourcesResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodReadResource:
-		if rtIsInputRequired(result) {
+		ir, err := resultKind(result, true)
+		if err != nil {
+			return nil, err
+		}
+		if ir {
 			v := new(InputRequiredResult)
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(ReadResourceResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodListResourceTemplates:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(ListResourceTemplatesResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodDiscover:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(DiscoverResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodSubscriptionsListen:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(SubscriptionsListenResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodCallTool:
-		if rtIsInputRequired(result) {
+		ir, err := resultKind(result, true)
+		if err != nil {
+			return nil, err
+		}
+		if ir {
 			v := new(InputRequiredResult)
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(CallToolResult)
 		return v, v.UnmarshalJSON(result)
 	case MethodListTools:
+		_, err := resultKind(result, false)
+		if err != nil {
+			return nil, err
+		}
 		v := new(ListToolsResult)
 		return v, v.UnmarshalJSON(result)
 	}
@@ -799,6 +839,11 @@ func (d *ServerDispatcher) needInput(params []byte, r rpcResult) (rpcResult, err
 	b, err := ir.AppendJSON(nil)
 	if err != nil {
 		return nil, err
+	}
+	if !d.opts.SkipResultValidation {
+		if err := checkInputRequired(b); err != nil {
+			return nil, err
+		}
 	}
 	if err := inputRequestCapabilities(params, b); err != nil {
 		return nil, err

@@ -34,6 +34,9 @@ type decoder struct {
 	scratch []byte // room for unescaped strings
 	// oneOfConflict is set when a oneOf union matched more than one branch.
 	oneOfConflict bool
+	// allowDup lets skip accept duplicate member names (splitting a batch
+	// whose items are checked one by one).
+	allowDup bool
 }
 
 // decodeViolation is recorded at a byte offset; its pointer is worked out
@@ -770,7 +773,9 @@ func (d *decoder) skip() {
 				if !ok {
 					return
 				}
-				if f.set != nil {
+				if d.allowDup {
+					// no duplicate check
+				} else if f.set != nil {
 					if f.set[k] {
 						d.dup(k)
 						return

@@ -5,6 +5,7 @@ package mcp20260728
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -276,12 +277,6 @@ func asInputRequired(err error) (rpcResult, bool) {
 	return nil, false
 }
 
-// rtIsInputRequired reports whether a result's resultType is
-// "input_required".
-func rtIsInputRequired(result []byte) bool {
-	return string(rtMember(result, "resultType")) == `"input_required"`
-}
-
 // rtTTL turns ttlMs into a duration: negative counts as 0, and a value
 // too large for a Duration is the largest one.
 func rtTTL(ms int64) time.Duration {
@@ -312,4 +307,30 @@ func rejectInitialize(params []byte, supported []string) error {
 	return &RPCError{Code: CodeUnsupportedProtocolVersion,
 		Message: "this server has no initialize handshake; it supports protocol versions " + rtQuoteList(supported) + " (send server/discover)",
 		Data:    data}
+}
+
+// checkInputRequired enforces what the schema cannot say: an
+// InputRequiredResult carries inputRequests or requestState (basic/patterns/mrtr).
+func checkInputRequired(result []byte) error {
+	if rtMember(result, "inputRequests") == nil && rtMember(result, "requestState") == nil {
+		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's InputRequiredResult has neither inputRequests nor requestState"}
+	}
+	return nil
+}
+
+// resultKind reads the resultType of a result: "complete" (also when
+// absent: a server of an earlier revision) or "input_required" (where the
+// method allows it). Any other value is an error: the specification says a
+// client must treat an unrecognized resultType as invalid.
+func resultKind(result []byte, inputRequired bool) (isInputRequired bool, err error) {
+	raw := rtMember(result, "resultType")
+	switch string(raw) {
+	case "", `"complete"`:
+		return false, nil
+	case `"input_required"`:
+		if inputRequired {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("mcp: unrecognized resultType %s", raw)
 }
