@@ -115,7 +115,7 @@ func (b *builder) buildProtocol() *Protocol {
 		}
 	}
 	p := &Protocol{
-		Implementation:     structOf("Implementation"),
+		Implementation:     typeOfDef(defs, b, "Implementation"),
 		ServerCapabilities: structOf("ServerCapabilities"),
 		ClientCapabilities: structOf("ClientCapabilities"),
 		InputRequired:      structOf("InputRequiredResult"),
@@ -267,4 +267,34 @@ func (b *builder) enumsByName(name string) []*Enum {
 		}
 	}
 	return out
+}
+
+// typeOfDef is the type of a definition: a struct declaration, or the
+// external type the user mapped it to; nil otherwise.
+func typeOfDef(defs map[string]Decl, b *builder, name string) *Type {
+	if d, ok := defs[name]; ok {
+		if t := (&Type{Kind: TDecl, Decl: d}).Resolve(); isStruct(t) {
+			return t
+		}
+		return nil
+	}
+	if ext, ok := b.opts.External[name]; ok {
+		return &Type{Kind: TExternal, Ext: &ext}
+	}
+	return nil
+}
+
+// sameType reports whether t is the type u names (through aliases).
+func sameType(t, u *Type) bool {
+	if t == nil || u == nil {
+		return false
+	}
+	t, u = t.Resolve(), u.Resolve()
+	switch {
+	case t.Kind == TDecl && u.Kind == TDecl:
+		return t.Decl == u.Decl
+	case t.Kind == TExternal && u.Kind == TExternal:
+		return *t.Ext == *u.Ext
+	}
+	return false
 }

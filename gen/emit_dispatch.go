@@ -255,7 +255,7 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 	if s.dir == ClientToServer {
 		if p.Implementation != nil {
 			fields = append(fields, jen.Comment(commentText("ServerInfo names the server (serverInfo).")))
-			fields = append(fields, jen.Id("ServerInfo").Id(p.Implementation.Name))
+			fields = append(fields, jen.Id("ServerInfo").Add(goType(p.Implementation)))
 		}
 		if p.ServerCapabilities != nil {
 			fields = append(fields, jen.Comment(commentText("Capabilities are the server's capabilities, as default answers report them.")))
@@ -501,7 +501,7 @@ func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
 				}
 				var si *Field
 				for _, x := range ms.Fields {
-					if x.JSONName == "io.modelcontextprotocol/serverInfo" && isStruct(x.Type) && x.Pointer() {
+					if x.JSONName == "io.modelcontextprotocol/serverInfo" && sameType(x.Type, p.Implementation) && x.Pointer() {
 						si = x
 					}
 				}
@@ -601,7 +601,7 @@ func (e *emitter) defaultAnswer(p *Protocol, m *Method, st *Struct) []jen.Code {
 				}
 			}
 		case "serverInfo":
-			if p.Implementation != nil && t.Kind == TDecl && t.Decl == Decl(p.Implementation) {
+			if sameType(t, p.Implementation) {
 				if fl.Pointer() {
 					body = append(body, jen.Id("info").Op(":=").Add(opts.Clone().Dot("ServerInfo")), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("info"))
 				} else {

@@ -33,7 +33,7 @@ type Protocol struct {
 	// read; earlier revisions require the id and get null.
 	ErrorIDOptional bool
 	// Types the dispatcher uses by role; nil when the revision lacks them.
-	Implementation     *Struct // serverInfo / clientInfo
+	Implementation     *Type // serverInfo / clientInfo (a struct, or an external type)
 	ServerCapabilities *Struct
 	ClientCapabilities *Struct
 	InputRequired      *Struct // InputRequiredResult (modern)

@@ -1,0 +1,152 @@
+// Package downstream tests mcpgen as a downstream repository uses it: a
+// module of its own that records mcpgen as a tool (Go 1.24+ `go get
+// -tool`), regenerates with `go generate`, and builds and runs a program
+// against the output.
+package downstream
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
+)
+
+// The downstream module, with a mcpgen.json that renames a definition and
+// maps another to a type of the module's own.
+var files = map[string]string{
+	"info/info.go": `// Package info is the downstream module's own type for an MCP Implementation.
+package info
+
+import "errors"
+
+// Info names a client or server.
+type Info struct {
+	Name    string ` + "`json:\"name\"`" + `
+	Version string ` + "`json:\"version\"`" + `
+}
+
+// Validate checks an Info.
+func (i Info) Validate() error {
+	if i.Name == "" {
+		return errors.New("name is empty")
+	}
+	return nil
+}
+`,
+	"mcpgen.json": `{
+  "rename": {"ContentBlock": "Content"},
+  "external": {"Implementation": "example.com/downstream/info.Info"}
+}
+`,
+	"gen.go": `package main
+
+//go:generate go tool mcpgen generate --revision 2026-07-28 --out ./mcp --package mcp --config mcpgen.json
+`,
+	"main.go": `package main
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/downstream/info"
+	"example.com/downstream/mcp"
+)
+
+type server struct{ mcp.UnimplementedServerHandler }
+
+func main() {
+	var req mcp.CallToolRequest
+	err := req.UnmarshalJSON([]byte(` + "`" + `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"","version":"1"}},"name":"add"}}` + "`" + `))
+	fmt.Println("decode:", err)
+	fmt.Println("validate:", req.Validate())
+	c := mcp.Content{Value: &mcp.TextContent{Text: "hi"}}
+	b, _ := c.MarshalJSON()
+	fmt.Println(string(b))
+	d := mcp.NewServerDispatcher(server{}, mcp.ServerOptions{ServerInfo: info.Info{Name: "s", Version: "1"}})
+	fmt.Println(string(d.Handle(context.Background(), []byte(` + "`" + `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "`" + `))))
+}
+`,
+}
+
+const wantOutput = `decode: <nil>
+validate: invalid: /params/_meta/io.modelcontextprotocol~1clientInfo: name is empty (external)
+{"text":"hi","type":"text"}
+{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"cacheScope":"public","capabilities":{},"resultType":"complete","supportedVersions":["2026-07-28"],"ttlMs":0}}
+`
+
+func TestGoGenerateInDownstreamModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a separate module")
+	}
+	root := testenv.ModuleRoot(t)
+	schemas := testenv.SchemaDir(t)
+	dir := t.TempDir()
+	env := append(os.Environ(),
+		"GOWORK=off", "GOFLAGS=-mod=mod",
+		// mcpgen's dependencies are in the module cache (this test's own
+		// build needed them); nothing else may be fetched.
+		"GOPROXY=off",
+		"MCPGEN_SCHEMA_DIR="+schemas, "MCPGEN_OFFLINE=1")
+	run := func(want int, name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s %v: %v", name, args, err)
+		}
+		if code != want {
+			t.Fatalf("%s %s: exit %d, want %d\n%s", name, strings.Join(args, " "), code, want, out)
+		}
+		return string(out)
+	}
+	gomod := "module example.com/downstream\n\ngo 1.26\n\n" +
+		"require github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000\n\n" +
+		"replace github.com/mcpgen/mcpgen => " + root + "\n"
+	write := func(name, content string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", gomod)
+	if sum, err := os.ReadFile(filepath.Join(root, "go.sum")); err == nil {
+		write("go.sum", string(sum))
+	}
+	for name, content := range files {
+		write(name, content)
+	}
+
+	run(0, "go", "get", "-tool", "github.com/mcpgen/mcpgen/cmd/mcpgen")
+	if mod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(mod), "tool github.com/mcpgen/mcpgen/cmd/mcpgen") {
+		t.Fatalf("go get -tool did not record the tool:\n%s", mod)
+	}
+	run(0, "go", "generate", "./...")
+	for _, f := range []string{"types.go", "json.go", "validate.go", "dispatch.go", "doc.go"} {
+		if _, err := os.Stat(filepath.Join(dir, "mcp", f)); err != nil {
+			t.Errorf("go generate did not write mcp/%s", f)
+		}
+	}
+	run(0, "go", "vet", "./...")
+	if got := run(0, "go", "run", "."); got != wantOutput {
+		t.Errorf("the program printed:\n%s\nwant:\n%s", got, wantOutput)
+	}
+
+	// --check, as a CI step of the downstream repository would run it.
+	check := []string{"tool", "mcpgen", "generate", "--revision", "2026-07-28", "--out", "./mcp", "--package", "mcp", "--config", "mcpgen.json", "--check"}
+	run(0, "go", check...)
+	write("mcp/types.go", "// Code generated by mcpgen. DO NOT EDIT.\n\npackage mcp\n")
+	if out := run(1, "go", check...); !strings.Contains(out, "mcp is stale (1 file differs)") || !strings.Contains(out, "changed: types.go") {
+		t.Errorf("--check on stale output printed:\n%s", out)
+	}
+	// The pre-1.24 form: go run on the package path.
+	run(0, "go", "run", "github.com/mcpgen/mcpgen/cmd/mcpgen", "generate", "--revision", "2026-07-28", "--out", "./mcp", "--package", "mcp", "--config", "mcpgen.json")
+	run(0, "go", check...)
+}
