@@ -13,10 +13,15 @@ all: check
 generate:
 	$(GO) run -tags mcpgen_bootstrap ./cmd/mcpgen generate --all
 
-# The test command (README, .ci/run).
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# The test command (README, .ci/run): vet and staticcheck (on mcpgen and on
+# every generated package), the tests, and the interoperability tests.
 test:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
+	cd interop && $(GO) vet ./... && $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:

@@ -26,7 +26,7 @@ type serveable interface {
 	Serve(context.Context, io.Reader, io.Writer) error
 }
 
-var errServeReturned = errors.New("Serve returned")
+var errServeReturned = errors.New("the dispatcher's Serve returned")
 
 // conn is a dispatcher being served over a pair of pipes.
 type conn struct {

@@ -95,7 +95,8 @@ func TestRequestIdKinds(t *testing.T) {
 	if _, ok := id.AsInteger(); ok {
 		t.Error("a string id reports an integer")
 	}
-	if mcp.RequestIdFromInteger(7) != mcp.RequestIdFromInteger(7) || mcp.RequestIdFromString("7") == mcp.RequestIdFromInteger(7) {
+	seven, otherSeven := mcp.RequestIdFromInteger(7), mcp.RequestIdFromInteger(7)
+	if seven != otherSeven || mcp.RequestIdFromString("7") == seven {
 		t.Error("RequestId must compare by kind and value")
 	}
 	for _, bad := range []string{`1.5`, `null`, `true`, `{}`} {

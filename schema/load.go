@@ -30,10 +30,6 @@ var dialects = map[string]Draft{
 var (
 	annotationKeywords = []string{"$comment", "title", "description", "examples", "default",
 		"deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "$schema", "$id"}
-	knownKeywords = []string{"$ref", "type", "properties", "required", "additionalProperties",
-		"items", "anyOf", "oneOf", "allOf", "const", "enum", "minimum", "maximum",
-		"exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength",
-		"pattern", "format", "definitions", "$defs"}
 	jsonTypes = []string{"null", "boolean", "object", "array", "number", "string", "integer"}
 )
 

@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 the runtime is for generated code; gen/rt alone does not use all of it
+
 package rt
 
 import (
