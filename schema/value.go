@@ -269,6 +269,9 @@ func (p *parser) value(ptr string, depth int) (*Value, error) {
 					return nil, p.syntax(err)
 				}
 				k := kt.(string)
+				for koff < int64(len(p.data)) && strings.IndexByte(" \t\r\n,", p.data[koff]) >= 0 {
+					koff++
+				}
 				if seen[k] {
 					return nil, p.errAt(koff, "duplicate member %q in object %s", k, displayPointer(ptr))
 				}
