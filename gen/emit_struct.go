@@ -189,10 +189,7 @@ func (e *emitter) decodeExtra(st *Struct) []jen.Code {
 				jen.Id("d").Dot("dup").Call(jen.Id("d").Dot("key")),
 				jen.Return(),
 			),
-			jen.Id("v").Dot(st.Extra.Name).Op("=").Append(jen.Id("v").Dot(st.Extra.Name), jen.Id("Member").Values(
-				jen.Id("Name").Op(":").Id("d").Dot("key"),
-				jen.Id("Value").Op(":").Id("d").Dot("raw").Call(),
-			)),
+			jen.Id("v").Dot(st.Extra.Name).Dot("add").Call(jen.Id("d").Dot("key"), jen.Id("d").Dot("raw").Call()),
 		}
 	}
 	x := jen.Id("x")

@@ -113,12 +113,18 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 		}
 		return []jen.Code{lv.Clone().Dot("decodeJSON").Call(jen.Id("d"))}
 	case TSlice:
-		// if d.array() { lv = []T{}; for first := true; d.elem(&first); { var x T; ...; lv = append(lv, x) } }
+		// Elements go to a small array on the stack first, then into a
+		// slice of the exact length: one allocation for most arrays.
+		//
+		//	if d.array() { var buf [8]T; s := buf[:0]; for ... { var x T; ...; s = append(s, x) }; lv = append(make([]T, 0, len(s)), s...) }
+		buf, sl := "buf"+strconv.Itoa(depth), "s"+strconv.Itoa(depth)
 		body := append([]jen.Code{jen.Var().Id(x).Add(goType(t.Elem))}, decodeValueN(t.Elem, jen.Id(x), false, depth+1)...)
-		body = append(body, lv.Clone().Op("=").Append(lv.Clone(), jen.Id(x)))
+		body = append(body, jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(x)))
 		return []jen.Code{jen.If(jen.Id("d").Dot("array").Call()).Block(
-			lv.Clone().Op("=").Add(goType(t)).Values(),
+			jen.Var().Id(buf).Index(jen.Lit(8)).Add(goType(t.Elem)),
+			jen.Id(sl).Op(":=").Id(buf).Index(jen.Empty(), jen.Lit(0)),
 			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
+			lv.Clone().Op("=").Append(jen.Make(goType(t), jen.Lit(0), jen.Len(jen.Id(sl))), jen.Id(sl).Op("...")),
 		)}
 	case TMap:
 		// if d.object() { m := map[string]T{}; for first := true; d.member(&first); { k := d.key; dup check; var x T; ...; m[k] = x }; lv = m }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -191,7 +192,12 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 		jen.Var().Id("t").Id("trial"),
 		jen.Var().Id("best").Id(u.Iface),
 	}
-	for _, i := range cands {
+	// A branch that requires a member the object lacks cannot be valid:
+	// one look at the object's member names rules such branches out before
+	// any is decoded. When none is left, all are tried, to report the
+	// closest.
+	guards := e.requiredGuards(u, cands, &out)
+	for ci, i := range cands {
 		br := u.Branches[i]
 		extra := jen.Lit(0)
 		if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
@@ -217,11 +223,72 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 				jen.Id("best").Op("=").Id("x"),
 			),
 		)
-		out = append(out, jen.Block(block...))
+		if guards != nil && guards[ci] != "" {
+			out = append(out, jen.If(jen.Id(guards[ci])).Block(block...))
+		} else {
+			out = append(out, jen.Block(block...))
+		}
 	}
 	out = append(out,
 		jen.Id("t").Dot("finish").Call(jen.Id("d"), jen.Lit(u.OneOf)),
 		jen.Id("v").Dot("Value").Op("=").Id("best"),
 	)
 	return out
+}
+
+// requiredGuards emits, for object candidates that require members, a
+// boolean per candidate saying whether the object has them all, and
+// returns the variable names ("" for a candidate without a guard).
+//
+//	keys := d.peekKeys([]string{"id", "jsonrpc", "method"})
+//	ok0 := keys&0b111 == 0b111
+//	...
+//	if !(ok0 || ok1 ...) { ok0, ok1 = true, true }
+func (e *emitter) requiredGuards(u *Union, cands []int, out *[]jen.Code) []string {
+	var names []string
+	index := map[string]int{}
+	any := false
+	for _, i := range cands {
+		if !kindsHave(u.Branches[i].Kinds, KObject) {
+			return nil
+		}
+		for _, r := range u.Branches[i].Required {
+			if _, ok := index[r]; !ok {
+				index[r] = len(names)
+				names = append(names, r)
+			}
+			any = true
+		}
+	}
+	if !any || len(names) > 64 {
+		return nil
+	}
+	var lits []jen.Code
+	for _, n := range names {
+		lits = append(lits, jen.Lit(n))
+	}
+	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("peekKeys").Call(jen.Index().String().Values(lits...)))
+	guards := make([]string, len(cands))
+	var all, trues, vars []jen.Code
+	for ci, i := range cands {
+		var mask uint64
+		for _, r := range u.Branches[i].Required {
+			mask |= 1 << uint(index[r])
+		}
+		g := "ok" + strconv.Itoa(ci)
+		guards[ci] = g
+		*out = append(*out, jen.Id(g).Op(":=").Id("keys").Op("&").Lit(int(mask)).Op("==").Lit(int(mask)))
+		all = append(all, jen.Id(g))
+		vars = append(vars, jen.Id(g))
+		trues = append(trues, jen.True())
+	}
+	cond := jen.Null()
+	for i, a := range all {
+		if i > 0 {
+			cond.Op("||")
+		}
+		cond.Add(a)
+	}
+	*out = append(*out, jen.If(jen.Op("!").Parens(cond)).Block(jen.List(vars...).Op("=").List(trues...)))
+	return guards
 }

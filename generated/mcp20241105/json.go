@@ -27,7 +27,7 @@ func (v *Annotated) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -59,12 +59,14 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -76,7 +78,7 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -132,7 +134,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -188,7 +190,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -239,7 +241,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -283,12 +285,14 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []CallToolResultContentItem{}
+				var buf0 [8]CallToolResultContentItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 CallToolResultContentItem
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]CallToolResultContentItem, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -300,7 +304,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -397,7 +401,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -448,7 +452,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -516,7 +520,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -566,7 +570,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -723,7 +727,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&1 == 1
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -735,7 +745,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -754,7 +764,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "assistant":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&7 == 7
+				ok1 := keys&0 == 0
+				ok2 := keys&8 == 8
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -766,7 +783,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -778,7 +795,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -795,7 +812,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "user":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&7 == 7
+				ok1 := keys&0 == 0
+				ok2 := keys&8 == 8
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -807,7 +831,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -819,7 +843,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -836,7 +860,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"roots"})
+				ok0 := keys&0 == 0
+				ok1 := keys&1 == 1
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -848,7 +878,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -866,7 +896,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&1 == 1
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -878,7 +914,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -920,7 +956,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -971,7 +1007,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1023,7 +1059,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1110,7 +1146,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1159,19 +1195,21 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Values = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Values = append(v.Values, x0)
+					s0 = append(s0, x0)
 				}
+				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1229,7 +1267,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1281,12 +1319,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []SamplingMessage{}
+				var buf0 [8]SamplingMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 SamplingMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -1304,12 +1344,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.StopSequences = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.StopSequences = append(v.StopSequences, x0)
+					s0 = append(s0, x0)
 				}
+				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
 			if !d.once(&seen[0], (1 << 6)) {
@@ -1326,7 +1368,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1436,7 +1478,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1553,7 +1595,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1598,12 +1640,14 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -1615,7 +1659,7 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1656,7 +1700,13 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best EmbeddedResourceResourceValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -1668,7 +1718,7 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -1709,7 +1759,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1773,7 +1823,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1827,19 +1877,21 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []PromptMessage{}
+				var buf0 [8]PromptMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1908,7 +1960,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1960,12 +2012,14 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -1977,7 +2031,7 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2028,7 +2082,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2080,7 +2134,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2136,7 +2190,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2210,7 +2264,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2278,7 +2332,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2321,7 +2375,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2368,7 +2422,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2431,7 +2485,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2477,7 +2531,15 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCMessageValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		ok2 := keys&11 == 11
+		ok3 := keys&19 == 19
+		if !(ok0 || ok1 || ok2 || ok3) {
+			ok0, ok1, ok2, ok3 = true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -2489,7 +2551,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -2501,7 +2563,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
@@ -2513,7 +2575,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
@@ -2560,7 +2622,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2610,7 +2672,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2663,7 +2725,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2721,7 +2783,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2758,7 +2820,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2805,7 +2867,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2864,7 +2926,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2907,7 +2969,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2949,19 +3011,21 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Prompts = []Prompt{}
+				var buf0 [8]Prompt
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Prompt
 					x0.decodeJSON(d)
-					v.Prompts = append(v.Prompts, x0)
+					s0 = append(s0, x0)
 				}
+				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3020,7 +3084,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3063,7 +3127,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3105,19 +3169,21 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceTemplates = []ResourceTemplate{}
+				var buf0 [8]ResourceTemplate
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ResourceTemplate
 					x0.decodeJSON(d)
-					v.ResourceTemplates = append(v.ResourceTemplates, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3176,7 +3242,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3219,7 +3285,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3261,19 +3327,21 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Resources = []Resource{}
+				var buf0 [8]Resource
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Resource
 					x0.decodeJSON(d)
-					v.Resources = append(v.Resources, x0)
+					s0 = append(s0, x0)
 				}
+				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3332,7 +3400,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3376,7 +3444,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3413,7 +3481,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3450,19 +3518,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Roots = []Root{}
+				var buf0 [8]Root
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Root
 					x0.decodeJSON(d)
-					v.Roots = append(v.Roots, x0)
+					s0 = append(s0, x0)
 				}
+				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3517,7 +3587,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3560,7 +3630,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3602,19 +3672,21 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3681,7 +3753,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3737,7 +3809,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3788,7 +3860,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3825,12 +3897,14 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Hints = []ModelHint{}
+				var buf0 [8]ModelHint
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ModelHint
 					x0.decodeJSON(d)
-					v.Hints = append(v.Hints, x0)
+					s0 = append(s0, x0)
 				}
+				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -3847,7 +3921,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3907,7 +3981,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3951,7 +4025,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3994,7 +4068,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4038,7 +4112,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4080,7 +4154,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4127,7 +4201,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4171,7 +4245,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4208,7 +4282,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4250,7 +4324,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4306,7 +4380,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4375,12 +4449,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Arguments = []PromptArgument{}
+				var buf0 [8]PromptArgument
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptArgument
 					x0.decodeJSON(d)
-					v.Arguments = append(v.Arguments, x0)
+					s0 = append(s0, x0)
 				}
+				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -4397,7 +4473,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4460,7 +4536,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4514,7 +4590,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4557,7 +4633,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4599,7 +4675,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4690,7 +4766,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4741,7 +4817,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4787,7 +4863,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4827,19 +4903,21 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Contents = []ReadResourceResultContentsItem{}
+				var buf0 [8]ReadResourceResultContentsItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
 					x0.decodeJSON(d)
-					v.Contents = append(v.Contents, x0)
+					s0 = append(s0, x0)
 				}
+				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4883,7 +4961,13 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ReadResourceResultContentsItemValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -4895,7 +4979,7 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -4937,7 +5021,7 @@ func (v *Request) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5005,7 +5089,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5042,7 +5126,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5105,7 +5189,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5163,12 +5247,14 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -5180,7 +5266,7 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5231,7 +5317,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5281,7 +5367,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5324,7 +5410,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5366,7 +5452,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5433,7 +5519,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5487,12 +5573,14 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -5504,7 +5592,7 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5555,7 +5643,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5601,7 +5689,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5641,7 +5729,7 @@ func (v *Result) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5692,7 +5780,7 @@ func (v *Root) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5742,7 +5830,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5785,7 +5873,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5827,7 +5915,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5945,7 +6033,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6003,7 +6091,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6045,7 +6133,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6086,7 +6174,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6212,7 +6300,21 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ServerResultValue
-		{
+		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
+		ok0 := keys&0 == 0
+		ok1 := keys&7 == 7
+		ok2 := keys&8 == 8
+		ok3 := keys&16 == 16
+		ok4 := keys&32 == 32
+		ok5 := keys&64 == 64
+		ok6 := keys&128 == 128
+		ok7 := keys&256 == 256
+		ok8 := keys&512 == 512
+		ok9 := keys&1024 == 1024
+		if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9) {
+			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
@@ -6224,7 +6326,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
@@ -6236,7 +6338,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
@@ -6248,7 +6350,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
@@ -6260,7 +6362,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok4 {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
@@ -6272,7 +6374,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok5 {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
@@ -6284,7 +6386,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok6 {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
@@ -6296,7 +6398,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok7 {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
@@ -6308,7 +6410,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok8 {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
@@ -6320,7 +6422,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok9 {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
@@ -6361,7 +6463,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6407,7 +6509,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6452,7 +6554,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6498,7 +6600,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6549,7 +6651,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6594,12 +6696,14 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -6611,7 +6715,7 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6667,7 +6771,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6728,7 +6832,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6792,12 +6896,14 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -6809,7 +6915,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6872,7 +6978,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6915,7 +7021,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6957,7 +7063,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7003,7 +7109,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

@@ -21,12 +21,14 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -38,7 +40,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -100,7 +102,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -167,7 +169,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -223,7 +225,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -274,7 +276,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -318,12 +320,14 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []CallToolResultContentItem{}
+				var buf0 [8]CallToolResultContentItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 CallToolResultContentItem
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]CallToolResultContentItem, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -335,7 +339,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -436,7 +440,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -487,7 +491,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -555,7 +559,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -605,7 +609,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -762,7 +766,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&1 == 1
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -774,7 +784,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -793,7 +803,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "assistant":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&7 == 7
+				ok1 := keys&0 == 0
+				ok2 := keys&8 == 8
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -805,7 +822,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -817,7 +834,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -834,7 +851,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "user":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&7 == 7
+				ok1 := keys&0 == 0
+				ok2 := keys&8 == 8
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -846,7 +870,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -858,7 +882,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -875,7 +899,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"roots"})
+				ok0 := keys&0 == 0
+				ok1 := keys&1 == 1
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -887,7 +917,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -905,7 +935,13 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&1 == 1
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -917,7 +953,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -959,7 +995,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1010,7 +1046,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1062,7 +1098,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1149,7 +1185,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1198,19 +1234,21 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Values = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Values = append(v.Values, x0)
+					s0 = append(s0, x0)
 				}
+				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1268,7 +1306,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1320,12 +1358,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []SamplingMessage{}
+				var buf0 [8]SamplingMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 SamplingMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -1343,12 +1383,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.StopSequences = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.StopSequences = append(v.StopSequences, x0)
+					s0 = append(s0, x0)
 				}
+				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
 			if !d.once(&seen[0], (1 << 6)) {
@@ -1365,7 +1407,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1475,7 +1517,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1596,7 +1638,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1641,7 +1683,13 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best EmbeddedResourceResourceValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -1653,7 +1701,7 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -1694,7 +1742,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1758,7 +1806,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1812,19 +1860,21 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []PromptMessage{}
+				var buf0 [8]PromptMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1893,7 +1943,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1955,7 +2005,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2007,7 +2057,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2063,7 +2113,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2137,7 +2187,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2205,7 +2255,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2248,7 +2298,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2270,12 +2320,14 @@ func (v *InitializedNotificationParams) extraCount() int {
 func (v *JSONRPCBatchRequest) decodeJSON(d *decoder) {
 	var u []JSONRPCBatchRequestItem
 	if d.array() {
-		u = []JSONRPCBatchRequestItem{}
+		var buf0 [8]JSONRPCBatchRequestItem
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 JSONRPCBatchRequestItem
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]JSONRPCBatchRequestItem, 0, len(s0)), s0...)
 	}
 	*v = JSONRPCBatchRequest(u)
 }
@@ -2301,7 +2353,13 @@ func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCBatchRequestItemValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -2313,7 +2371,7 @@ func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -2334,12 +2392,14 @@ func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
 func (v *JSONRPCBatchResponse) decodeJSON(d *decoder) {
 	var u []JSONRPCBatchResponseItem
 	if d.array() {
-		u = []JSONRPCBatchResponseItem{}
+		var buf0 [8]JSONRPCBatchResponseItem
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 JSONRPCBatchResponseItem
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]JSONRPCBatchResponseItem, 0, len(s0)), s0...)
 	}
 	*v = JSONRPCBatchResponse(u)
 }
@@ -2365,7 +2425,13 @@ func (v *JSONRPCBatchResponseItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCBatchResponseItemValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&11 == 11
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
@@ -2377,7 +2443,7 @@ func (v *JSONRPCBatchResponseItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
@@ -2423,7 +2489,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2486,7 +2552,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2561,7 +2627,15 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCMessageValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		ok2 := keys&11 == 11
+		ok3 := keys&19 == 19
+		if !(ok0 || ok1 || ok2 || ok3) {
+			ok0, ok1, ok2, ok3 = true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -2573,7 +2647,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -2585,7 +2659,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
@@ -2597,7 +2671,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
@@ -2644,7 +2718,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2694,7 +2768,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2747,7 +2821,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2805,7 +2879,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2842,7 +2916,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2889,7 +2963,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2948,7 +3022,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2991,7 +3065,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3033,19 +3107,21 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Prompts = []Prompt{}
+				var buf0 [8]Prompt
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Prompt
 					x0.decodeJSON(d)
-					v.Prompts = append(v.Prompts, x0)
+					s0 = append(s0, x0)
 				}
+				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3104,7 +3180,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3147,7 +3223,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3189,19 +3265,21 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceTemplates = []ResourceTemplate{}
+				var buf0 [8]ResourceTemplate
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ResourceTemplate
 					x0.decodeJSON(d)
-					v.ResourceTemplates = append(v.ResourceTemplates, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3260,7 +3338,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3303,7 +3381,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3345,19 +3423,21 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Resources = []Resource{}
+				var buf0 [8]Resource
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Resource
 					x0.decodeJSON(d)
-					v.Resources = append(v.Resources, x0)
+					s0 = append(s0, x0)
 				}
+				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3416,7 +3496,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3460,7 +3540,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3497,7 +3577,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3534,19 +3614,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Roots = []Root{}
+				var buf0 [8]Root
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Root
 					x0.decodeJSON(d)
-					v.Roots = append(v.Roots, x0)
+					s0 = append(s0, x0)
 				}
+				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3601,7 +3683,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3644,7 +3726,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3686,19 +3768,21 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3765,7 +3849,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3821,7 +3905,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3872,7 +3956,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3909,12 +3993,14 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Hints = []ModelHint{}
+				var buf0 [8]ModelHint
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ModelHint
 					x0.decodeJSON(d)
-					v.Hints = append(v.Hints, x0)
+					s0 = append(s0, x0)
 				}
+				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -3931,7 +4017,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3991,7 +4077,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4035,7 +4121,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4078,7 +4164,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4122,7 +4208,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4164,7 +4250,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4211,7 +4297,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4255,7 +4341,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4292,7 +4378,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4334,7 +4420,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4395,7 +4481,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4468,12 +4554,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Arguments = []PromptArgument{}
+				var buf0 [8]PromptArgument
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptArgument
 					x0.decodeJSON(d)
-					v.Arguments = append(v.Arguments, x0)
+					s0 = append(s0, x0)
 				}
+				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -4490,7 +4578,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4553,7 +4641,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4607,7 +4695,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4650,7 +4738,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4692,7 +4780,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4787,7 +4875,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4838,7 +4926,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4884,7 +4972,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4924,19 +5012,21 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Contents = []ReadResourceResultContentsItem{}
+				var buf0 [8]ReadResourceResultContentsItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
 					x0.decodeJSON(d)
-					v.Contents = append(v.Contents, x0)
+					s0 = append(s0, x0)
 				}
+				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4980,7 +5070,13 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ReadResourceResultContentsItemValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -4992,7 +5088,7 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -5034,7 +5130,7 @@ func (v *Request) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5102,7 +5198,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5139,7 +5235,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5202,7 +5298,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5270,7 +5366,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5320,7 +5416,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5363,7 +5459,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5405,7 +5501,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5472,7 +5568,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5536,7 +5632,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5582,7 +5678,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5622,7 +5718,7 @@ func (v *Result) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5673,7 +5769,7 @@ func (v *Root) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5723,7 +5819,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5766,7 +5862,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5808,7 +5904,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5935,7 +6031,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5997,7 +6093,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6039,7 +6135,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6080,7 +6176,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6206,7 +6302,21 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ServerResultValue
-		{
+		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
+		ok0 := keys&0 == 0
+		ok1 := keys&7 == 7
+		ok2 := keys&8 == 8
+		ok3 := keys&16 == 16
+		ok4 := keys&32 == 32
+		ok5 := keys&64 == 64
+		ok6 := keys&128 == 128
+		ok7 := keys&256 == 256
+		ok8 := keys&512 == 512
+		ok9 := keys&1024 == 1024
+		if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9) {
+			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
@@ -6218,7 +6328,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
@@ -6230,7 +6340,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
@@ -6242,7 +6352,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
@@ -6254,7 +6364,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok4 {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
@@ -6266,7 +6376,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok5 {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
@@ -6278,7 +6388,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok6 {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
@@ -6290,7 +6400,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok7 {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
@@ -6302,7 +6412,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok8 {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
@@ -6314,7 +6424,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok9 {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
@@ -6355,7 +6465,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6401,7 +6511,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6446,7 +6556,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6492,7 +6602,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6543,7 +6653,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6603,7 +6713,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6670,7 +6780,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6745,7 +6855,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6811,12 +6921,14 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -6828,7 +6940,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6891,7 +7003,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6934,7 +7046,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6976,7 +7088,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7022,7 +7134,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

@@ -39,6 +39,13 @@ type decoder struct {
 	// allowDup lets skip accept duplicate member names (splitting a batch
 	// whose items are checked one by one).
 	allowDup bool
+	// Slabs for the variables of optional members (*string, *int64,
+	// *float64, *bool): one allocation serves several members. A slab is
+	// only appended to, so earlier addresses stay valid; a full one is
+	// replaced, not grown.
+	strs  []string
+	nums  []uint64
+	bools []bool
 }
 
 // decodeViolation is recorded at a byte offset; its pointer is worked out
@@ -285,8 +292,11 @@ func (d *decoder) string() string {
 
 // stringPtr reads a string into a new variable.
 func (d *decoder) stringPtr() *string {
-	s := d.string()
-	return &s
+	if len(d.strs) == cap(d.strs) {
+		d.strs = make([]string, 0, 8)
+	}
+	d.strs = append(d.strs, d.string())
+	return &d.strs[len(d.strs)-1]
 }
 
 // str reads the string at d.pos (which is '"').
@@ -522,8 +532,11 @@ func (d *decoder) int() int64 {
 
 // intPtr reads an integer into a new variable.
 func (d *decoder) intPtr() *int64 {
-	n := d.int()
-	return &n
+	if len(d.nums) == cap(d.nums) {
+		d.nums = make([]uint64, 0, 8)
+	}
+	d.nums = append(d.nums, uint64(d.int()))
+	return (*int64)(unsafe.Pointer(&d.nums[len(d.nums)-1]))
 }
 
 func rtQuoteNum(text []byte) string {
@@ -651,8 +664,16 @@ func (d *decoder) float() float64 {
 
 // floatPtr reads a number into a new variable.
 func (d *decoder) floatPtr() *float64 {
-	f := d.float()
-	return &f
+	return d.floatSlot(d.float())
+}
+
+// floatSlot stores f in the decoder's number slab and returns its address.
+func (d *decoder) floatSlot(f float64) *float64 {
+	if len(d.nums) == cap(d.nums) {
+		d.nums = make([]uint64, 0, 8)
+	}
+	d.nums = append(d.nums, math.Float64bits(f))
+	return (*float64)(unsafe.Pointer(&d.nums[len(d.nums)-1]))
 }
 
 // bool reads true or false.
@@ -670,8 +691,11 @@ func (d *decoder) bool() bool {
 
 // boolPtr reads a boolean into a new variable.
 func (d *decoder) boolPtr() *bool {
-	b := d.bool()
-	return &b
+	if len(d.bools) == cap(d.bools) {
+		d.bools = make([]bool, 0, 8)
+	}
+	d.bools = append(d.bools, d.bool())
+	return &d.bools[len(d.bools)-1]
 }
 
 // raw returns the bytes of the next value, after checking its syntax.
@@ -842,6 +866,16 @@ func (d *decoder) adopt(s *decoder) {
 	d.pos, d.depth = s.pos, s.depth
 	if s.scratch != nil {
 		d.scratch = s.scratch
+	}
+	// The sub decoder filled slabs of its own; carry on with them.
+	if s.strs != nil {
+		d.strs = s.strs
+	}
+	if s.nums != nil {
+		d.nums = s.nums
+	}
+	if s.bools != nil {
+		d.bools = s.bools
 	}
 	d.errs = append(d.errs, s.errs...)
 	if s.syntax != nil && d.syntax == nil {
@@ -1047,6 +1081,5 @@ func (d *decoder) floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaxim
 
 // floatBoundsPtr is floatBounds into a new variable.
 func (d *decoder) floatBoundsPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum string) *float64 {
-	f := d.floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum)
-	return &f
+	return d.floatSlot(d.floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum))
 }

@@ -21,12 +21,14 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "lastModified":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -43,7 +45,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -114,7 +116,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -180,7 +182,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -239,7 +241,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -309,7 +311,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -365,7 +367,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -416,7 +418,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -460,12 +462,14 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []ContentBlock{}
+				var buf0 [8]ContentBlock
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -482,7 +486,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -544,7 +548,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -595,7 +599,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -668,7 +672,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -722,7 +726,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -879,7 +883,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&7 == 7
+			ok2 := keys&8 == 8
+			if !(ok0 || ok1 || ok2) {
+				ok0, ok1, ok2 = true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -891,7 +902,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -903,7 +914,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -922,7 +933,15 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "accept":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&0 == 0
+				ok2 := keys&14 == 14
+				ok3 := keys&16 == 16
+				if !(ok0 || ok1 || ok2 || ok3) {
+					ok0, ok1, ok2, ok3 = true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -934,7 +953,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -946,7 +965,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -958,7 +977,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -975,7 +994,15 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "cancel":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&0 == 0
+				ok2 := keys&14 == 14
+				ok3 := keys&16 == 16
+				if !(ok0 || ok1 || ok2 || ok3) {
+					ok0, ok1, ok2, ok3 = true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -987,7 +1014,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -999,7 +1026,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1011,7 +1038,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1028,7 +1055,15 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "decline":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&0 == 0
+				ok2 := keys&14 == 14
+				ok3 := keys&16 == 16
+				if !(ok0 || ok1 || ok2 || ok3) {
+					ok0, ok1, ok2, ok3 = true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -1040,7 +1075,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1052,7 +1087,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1064,7 +1099,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1081,7 +1116,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&0 == 0
+				ok1 := keys&7 == 7
+				ok2 := keys&8 == 8
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1093,7 +1135,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1105,7 +1147,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1123,7 +1165,14 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			ok0 := keys&0 == 0
+			ok1 := keys&7 == 7
+			ok2 := keys&8 == 8
+			if !(ok0 || ok1 || ok2) {
+				ok0, ok1, ok2 = true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -1135,7 +1184,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -1147,7 +1196,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -1189,7 +1238,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1246,7 +1295,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1302,7 +1351,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1362,7 +1411,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1444,7 +1493,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1493,19 +1542,21 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Values = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Values = append(v.Values, x0)
+					s0 = append(s0, x0)
 				}
+				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1610,7 +1661,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1662,12 +1713,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []SamplingMessage{}
+				var buf0 [8]SamplingMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 SamplingMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -1685,12 +1738,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.StopSequences = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.StopSequences = append(v.StopSequences, x0)
+					s0 = append(s0, x0)
 				}
+				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
 			if !d.once(&seen[0], (1 << 6)) {
@@ -1707,7 +1762,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1817,7 +1872,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1932,7 +1987,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1983,7 +2038,7 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2043,12 +2098,14 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -2060,7 +2117,7 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2143,7 +2200,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2249,7 +2306,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2298,7 +2355,13 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best EmbeddedResourceResourceValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -2310,7 +2373,7 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -2346,24 +2409,28 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "enumNames":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
 			if d.array() {
-				v.EnumNames = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.EnumNames = append(v.EnumNames, x0)
+					s0 = append(s0, x0)
 				}
+				v.EnumNames = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -2380,7 +2447,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2453,7 +2520,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2517,7 +2584,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2571,19 +2638,21 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []PromptMessage{}
+				var buf0 [8]PromptMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2657,7 +2726,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2728,7 +2797,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2784,7 +2853,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2840,7 +2909,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2914,7 +2983,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2982,7 +3051,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3025,7 +3094,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3072,7 +3141,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3135,7 +3204,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3181,7 +3250,15 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCMessageValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		ok2 := keys&11 == 11
+		ok3 := keys&19 == 19
+		if !(ok0 || ok1 || ok2 || ok3) {
+			ok0, ok1, ok2, ok3 = true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -3193,7 +3270,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -3205,7 +3282,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(JSONRPCResponse)
 			x.decodeJSON(&sd)
@@ -3217,7 +3294,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(JSONRPCError)
 			x.decodeJSON(&sd)
@@ -3264,7 +3341,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3314,7 +3391,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3367,7 +3444,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3425,7 +3502,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3462,7 +3539,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3509,7 +3586,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3568,7 +3645,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3611,7 +3688,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3653,19 +3730,21 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Prompts = []Prompt{}
+				var buf0 [8]Prompt
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Prompt
 					x0.decodeJSON(d)
-					v.Prompts = append(v.Prompts, x0)
+					s0 = append(s0, x0)
 				}
+				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3724,7 +3803,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3767,7 +3846,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3809,19 +3888,21 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceTemplates = []ResourceTemplate{}
+				var buf0 [8]ResourceTemplate
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ResourceTemplate
 					x0.decodeJSON(d)
-					v.ResourceTemplates = append(v.ResourceTemplates, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3880,7 +3961,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3923,7 +4004,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3965,19 +4046,21 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Resources = []Resource{}
+				var buf0 [8]Resource
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Resource
 					x0.decodeJSON(d)
-					v.Resources = append(v.Resources, x0)
+					s0 = append(s0, x0)
 				}
+				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4036,7 +4119,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4080,7 +4163,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4117,7 +4200,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4154,19 +4237,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Roots = []Root{}
+				var buf0 [8]Root
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Root
 					x0.decodeJSON(d)
-					v.Roots = append(v.Roots, x0)
+					s0 = append(s0, x0)
 				}
+				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4221,7 +4306,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4264,7 +4349,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4306,19 +4391,21 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4385,7 +4472,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4441,7 +4528,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4492,7 +4579,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4529,12 +4616,14 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Hints = []ModelHint{}
+				var buf0 [8]ModelHint
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ModelHint
 					x0.decodeJSON(d)
-					v.Hints = append(v.Hints, x0)
+					s0 = append(s0, x0)
 				}
+				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -4551,7 +4640,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4611,7 +4700,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4655,7 +4744,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4712,7 +4801,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -4783,7 +4872,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4827,7 +4916,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4869,7 +4958,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4916,7 +5005,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4960,7 +5049,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4997,7 +5086,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5036,7 +5125,13 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			case "string":
 				var t trial
 				var best PrimitiveSchemaDefinitionValue
-				{
+				keys := d.peekKeys([]string{"type", "enum"})
+				ok0 := keys&1 == 1
+				ok1 := keys&3 == 3
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
@@ -5048,7 +5143,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(EnumSchema)
 					x.decodeJSON(&sd)
@@ -5107,7 +5202,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5168,7 +5263,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5246,12 +5341,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Arguments = []PromptArgument{}
+				var buf0 [8]PromptArgument
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptArgument
 					x0.decodeJSON(d)
-					v.Arguments = append(v.Arguments, x0)
+					s0 = append(s0, x0)
 				}
+				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -5273,7 +5370,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5349,7 +5446,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5407,7 +5504,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5450,7 +5547,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5492,7 +5589,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5549,7 +5646,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5604,7 +5701,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5650,7 +5747,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5690,19 +5787,21 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Contents = []ReadResourceResultContentsItem{}
+				var buf0 [8]ReadResourceResultContentsItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
 					x0.decodeJSON(d)
-					v.Contents = append(v.Contents, x0)
+					s0 = append(s0, x0)
 				}
+				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5746,7 +5845,13 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ReadResourceResultContentsItemValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -5758,7 +5863,7 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -5800,7 +5905,7 @@ func (v *Request) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5868,7 +5973,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5905,7 +6010,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5978,7 +6083,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6059,7 +6164,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6148,7 +6253,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6231,7 +6336,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6274,7 +6379,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6342,7 +6447,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6414,7 +6519,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6465,7 +6570,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6511,7 +6616,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6551,7 +6656,7 @@ func (v *Result) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6607,7 +6712,7 @@ func (v *Root) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6661,7 +6766,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6704,7 +6809,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6746,7 +6851,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6873,7 +6978,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6935,7 +7040,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6977,7 +7082,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7018,7 +7123,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7148,7 +7253,21 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ServerResultValue
-		{
+		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
+		ok0 := keys&0 == 0
+		ok1 := keys&7 == 7
+		ok2 := keys&8 == 8
+		ok3 := keys&16 == 16
+		ok4 := keys&32 == 32
+		ok5 := keys&64 == 64
+		ok6 := keys&128 == 128
+		ok7 := keys&256 == 256
+		ok8 := keys&512 == 512
+		ok9 := keys&1024 == 1024
+		if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9) {
+			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)
@@ -7160,7 +7279,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(InitializeResult)
 			x.decodeJSON(&sd)
@@ -7172,7 +7291,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(ListResourcesResult)
 			x.decodeJSON(&sd)
@@ -7184,7 +7303,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(ListResourceTemplatesResult)
 			x.decodeJSON(&sd)
@@ -7196,7 +7315,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok4 {
 			sd := d.sub()
 			x := new(ReadResourceResult)
 			x.decodeJSON(&sd)
@@ -7208,7 +7327,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok5 {
 			sd := d.sub()
 			x := new(ListPromptsResult)
 			x.decodeJSON(&sd)
@@ -7220,7 +7339,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok6 {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
@@ -7232,7 +7351,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok7 {
 			sd := d.sub()
 			x := new(ListToolsResult)
 			x.decodeJSON(&sd)
@@ -7244,7 +7363,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok8 {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
@@ -7256,7 +7375,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok9 {
 			sd := d.sub()
 			x := new(CompleteResult)
 			x.decodeJSON(&sd)
@@ -7297,7 +7416,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7343,7 +7462,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7409,7 +7528,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -7482,7 +7601,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7528,7 +7647,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7584,7 +7703,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7653,7 +7772,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7740,7 +7859,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -7827,7 +7946,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7893,12 +8012,14 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -7910,7 +8031,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7973,7 +8094,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8016,7 +8137,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8066,12 +8187,14 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -8083,7 +8206,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8145,7 +8268,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8191,7 +8314,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

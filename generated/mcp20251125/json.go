@@ -21,12 +21,14 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "lastModified":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -43,7 +45,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -114,7 +116,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -180,7 +182,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -239,7 +241,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -309,7 +311,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -375,7 +377,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -451,7 +453,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -503,7 +505,7 @@ func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -540,12 +542,14 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []ContentBlock{}
+				var buf0 [8]ContentBlock
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -562,7 +566,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -634,7 +638,7 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -693,7 +697,7 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -768,7 +772,7 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -881,7 +885,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -943,7 +947,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1025,7 +1029,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1088,7 +1092,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1129,7 +1133,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1171,7 +1175,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1223,7 +1227,7 @@ func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1275,7 +1279,7 @@ func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1316,7 +1320,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1353,7 +1357,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1530,7 +1534,17 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+			ok0 := keys&0 == 0
+			ok1 := keys&0 == 0
+			ok2 := keys&1 == 1
+			ok3 := keys&14 == 14
+			ok4 := keys&16 == 16
+			ok5 := keys&32 == 32
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -1542,7 +1556,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -1554,7 +1568,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
@@ -1566,7 +1580,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -1578,7 +1592,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -1590,7 +1604,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(ElicitResult)
 				x.decodeJSON(&sd)
@@ -1609,7 +1623,19 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "cancelled":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&0 == 0
+				ok4 := keys&32 == 32
+				ok5 := keys&448 == 448
+				ok6 := keys&512 == 512
+				ok7 := keys&1024 == 1024
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -1621,7 +1647,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -1633,7 +1659,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1645,7 +1671,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1657,7 +1683,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -1669,7 +1695,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1681,7 +1707,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1693,7 +1719,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -1710,7 +1736,19 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "completed":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&0 == 0
+				ok4 := keys&32 == 32
+				ok5 := keys&448 == 448
+				ok6 := keys&512 == 512
+				ok7 := keys&1024 == 1024
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -1722,7 +1760,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -1734,7 +1772,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1746,7 +1784,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1758,7 +1796,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -1770,7 +1808,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1782,7 +1820,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1794,7 +1832,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -1811,7 +1849,19 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "failed":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&0 == 0
+				ok4 := keys&32 == 32
+				ok5 := keys&448 == 448
+				ok6 := keys&512 == 512
+				ok7 := keys&1024 == 1024
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -1823,7 +1873,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -1835,7 +1885,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1847,7 +1897,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1859,7 +1909,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -1871,7 +1921,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1883,7 +1933,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1895,7 +1945,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -1912,7 +1962,19 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "input_required":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&0 == 0
+				ok4 := keys&32 == 32
+				ok5 := keys&448 == 448
+				ok6 := keys&512 == 512
+				ok7 := keys&1024 == 1024
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -1924,7 +1986,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -1936,7 +1998,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1948,7 +2010,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1960,7 +2022,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -1972,7 +2034,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -1984,7 +2046,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -1996,7 +2058,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -2013,7 +2075,19 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			case "working":
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&0 == 0
+				ok4 := keys&32 == 32
+				ok5 := keys&448 == 448
+				ok6 := keys&512 == 512
+				ok7 := keys&1024 == 1024
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -2025,7 +2099,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -2037,7 +2111,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -2049,7 +2123,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -2061,7 +2135,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -2073,7 +2147,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -2085,7 +2159,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -2097,7 +2171,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -2114,7 +2188,17 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ClientResultValue
-				{
+				keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+				ok0 := keys&0 == 0
+				ok1 := keys&0 == 0
+				ok2 := keys&1 == 1
+				ok3 := keys&14 == 14
+				ok4 := keys&16 == 16
+				ok5 := keys&32 == 32
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+					ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -2126,7 +2210,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -2138,7 +2222,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -2150,7 +2234,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -2162,7 +2246,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -2174,7 +2258,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -2192,7 +2276,17 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ClientResultValue
-			{
+			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+			ok0 := keys&0 == 0
+			ok1 := keys&0 == 0
+			ok2 := keys&1 == 1
+			ok3 := keys&14 == 14
+			ok4 := keys&16 == 16
+			ok5 := keys&32 == 32
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -2204,7 +2298,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -2216,7 +2310,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
@@ -2228,7 +2322,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -2240,7 +2334,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -2252,7 +2346,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(ElicitResult)
 				x.decodeJSON(&sd)
@@ -2304,7 +2398,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2380,7 +2474,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2440,7 +2534,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2500,7 +2594,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2542,7 +2636,7 @@ func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2619,7 +2713,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2668,19 +2762,21 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Values = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Values = append(v.Values, x0)
+					s0 = append(s0, x0)
 				}
+				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2795,7 +2891,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2866,12 +2962,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []SamplingMessage{}
+				var buf0 [8]SamplingMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 SamplingMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -2889,12 +2987,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.StopSequences = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.StopSequences = append(v.StopSequences, x0)
+					s0 = append(s0, x0)
 				}
+				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
 			if !d.once(&seen[0], (1 << 7)) {
@@ -2923,19 +3023,21 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3046,7 +3148,7 @@ func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3103,7 +3205,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3201,12 +3303,14 @@ func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
 func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
-		u = []SamplingMessageContentBlock{}
+		var buf0 [8]SamplingMessageContentBlock
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
 	}
 	*v = CreateMessageResultContentArray(u)
 }
@@ -3242,7 +3346,7 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3310,7 +3414,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3391,7 +3495,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3450,7 +3554,7 @@ func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3505,12 +3609,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -3522,7 +3628,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3650,7 +3756,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3718,7 +3824,7 @@ func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3778,7 +3884,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3828,12 +3934,14 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	case c == '[':
 		v.kind = kindArray
 		if d.array() {
-			v.arr = []string{}
+			var buf0 [8]string
+			s0 := buf0[:0]
 			for first := true; d.elem(&first); {
 				var x0 string
 				x0 = d.string()
-				v.arr = append(v.arr, x0)
+				s0 = append(s0, x0)
 			}
+			v.arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
 		v.kind = kindString
@@ -3895,7 +4003,7 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3947,7 +4055,7 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4003,7 +4111,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4052,7 +4160,13 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best EmbeddedResourceResourceValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -4064,7 +4178,7 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -4102,7 +4216,14 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			case "string":
 				var t trial
 				var best EnumSchemaValue
-				{
+				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+				ok0 := keys&3 == 3
+				ok1 := keys&6 == 6
+				ok2 := keys&3 == 3
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -4114,7 +4235,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -4126,7 +4247,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
@@ -4143,7 +4264,13 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			case "array":
 				var t trial
 				var best EnumSchemaValue
-				{
+				keys := d.peekKeys([]string{"items", "type"})
+				ok0 := keys&3 == 3
+				ok1 := keys&3 == 3
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -4155,7 +4282,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -4207,7 +4334,7 @@ func (v *Error) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4273,7 +4400,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4356,7 +4483,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4409,7 +4536,7 @@ func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4451,19 +4578,21 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []PromptMessage{}
+				var buf0 [8]PromptMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4531,7 +4660,7 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4590,7 +4719,7 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4630,7 +4759,7 @@ func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4682,7 +4811,7 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4741,7 +4870,7 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4816,7 +4945,7 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4896,12 +5025,14 @@ func (v *Icon) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Sizes = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Sizes = append(v.Sizes, x0)
+					s0 = append(s0, x0)
 				}
+				v.Sizes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "src":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -4919,7 +5050,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4980,19 +5111,21 @@ func (v *Icons) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5055,7 +5188,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5116,12 +5249,14 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -5148,7 +5283,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5231,7 +5366,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5306,7 +5441,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5364,7 +5499,7 @@ func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5421,7 +5556,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5494,7 +5629,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5553,7 +5688,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5598,7 +5733,15 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCMessageValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		ok2 := keys&11 == 11
+		ok3 := keys&18 == 18
+		if !(ok0 || ok1 || ok2 || ok3) {
+			ok0, ok1, ok2, ok3 = true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -5610,7 +5753,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -5622,7 +5765,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
@@ -5634,7 +5777,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
@@ -5680,7 +5823,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5745,7 +5888,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5797,7 +5940,13 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCResponseValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&10 == 10
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
@@ -5809,7 +5958,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
@@ -5855,7 +6004,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5913,24 +6062,28 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "enumNames":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
 			if d.array() {
-				v.EnumNames = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.EnumNames = append(v.EnumNames, x0)
+					s0 = append(s0, x0)
 				}
+				v.EnumNames = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -5947,7 +6100,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6035,7 +6188,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6096,19 +6249,21 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Prompts = []Prompt{}
+				var buf0 [8]Prompt
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Prompt
 					x0.decodeJSON(d)
-					v.Prompts = append(v.Prompts, x0)
+					s0 = append(s0, x0)
 				}
+				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6177,7 +6332,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6238,19 +6393,21 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceTemplates = []ResourceTemplate{}
+				var buf0 [8]ResourceTemplate
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ResourceTemplate
 					x0.decodeJSON(d)
-					v.ResourceTemplates = append(v.ResourceTemplates, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6319,7 +6476,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6380,19 +6537,21 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Resources = []Resource{}
+				var buf0 [8]Resource
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Resource
 					x0.decodeJSON(d)
-					v.Resources = append(v.Resources, x0)
+					s0 = append(s0, x0)
 				}
+				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6461,7 +6620,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6517,19 +6676,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Roots = []Root{}
+				var buf0 [8]Root
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Root
 					x0.decodeJSON(d)
-					v.Roots = append(v.Roots, x0)
+					s0 = append(s0, x0)
 				}
+				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6594,7 +6755,7 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6655,19 +6816,21 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tasks = []Task{}
+				var buf0 [8]Task
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Task
 					x0.decodeJSON(d)
-					v.Tasks = append(v.Tasks, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tasks = append(make([]Task, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6736,7 +6899,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6797,19 +6960,21 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6881,7 +7046,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6948,7 +7113,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -7003,7 +7168,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7040,12 +7205,14 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Hints = []ModelHint{}
+				var buf0 [8]ModelHint
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ModelHint
 					x0.decodeJSON(d)
-					v.Hints = append(v.Hints, x0)
+					s0 = append(s0, x0)
 				}
+				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -7062,7 +7229,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7111,7 +7278,13 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best MultiSelectEnumSchemaValue
-		{
+		keys := d.peekKeys([]string{"items", "type"})
+		ok0 := keys&3 == 3
+		ok1 := keys&3 == 3
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(UntitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -7123,7 +7296,7 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(TitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -7164,7 +7337,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7208,7 +7381,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7270,7 +7443,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -7355,7 +7528,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7418,7 +7591,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7459,7 +7632,7 @@ func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7501,7 +7674,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7558,7 +7731,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7616,7 +7789,15 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			case "string":
 				var t trial
 				var best PrimitiveSchemaDefinitionValue
-				{
+				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
+				ok0 := keys&1 == 1
+				ok1 := keys&3 == 3
+				ok2 := keys&5 == 5
+				ok3 := keys&3 == 3
+				if !(ok0 || ok1 || ok2 || ok3) {
+					ok0, ok1, ok2, ok3 = true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
@@ -7628,7 +7809,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7640,7 +7821,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7652,7 +7833,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
@@ -7681,7 +7862,13 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			case "array":
 				var t trial
 				var best PrimitiveSchemaDefinitionValue
-				{
+				keys := d.peekKeys([]string{"items", "type"})
+				ok0 := keys&3 == 3
+				ok1 := keys&3 == 3
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7693,7 +7880,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7745,7 +7932,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7817,7 +8004,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7899,12 +8086,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Arguments = []PromptArgument{}
+				var buf0 [8]PromptArgument
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptArgument
 					x0.decodeJSON(d)
-					v.Arguments = append(v.Arguments, x0)
+					s0 = append(s0, x0)
 				}
+				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -7916,12 +8105,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -7938,7 +8129,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -8023,7 +8214,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8086,7 +8277,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8140,7 +8331,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8197,7 +8388,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8262,7 +8453,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8327,7 +8518,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8371,7 +8562,7 @@ func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8408,19 +8599,21 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Contents = []ReadResourceResultContentsItem{}
+				var buf0 [8]ReadResourceResultContentsItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
 					x0.decodeJSON(d)
-					v.Contents = append(v.Contents, x0)
+					s0 = append(s0, x0)
 				}
+				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8464,7 +8657,13 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ReadResourceResultContentsItemValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -8476,7 +8675,7 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -8512,7 +8711,7 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8557,7 +8756,7 @@ func (v *Request) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8625,7 +8824,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8662,7 +8861,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8710,12 +8909,14 @@ func (v *Resource) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -8747,7 +8948,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8837,7 +9038,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8896,12 +9097,14 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -8938,7 +9141,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9035,7 +9238,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9090,7 +9293,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9134,7 +9337,7 @@ func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9182,12 +9385,14 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -9214,7 +9419,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9295,7 +9500,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9351,7 +9556,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9408,7 +9613,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9452,7 +9657,7 @@ func (v *Result) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9508,7 +9713,7 @@ func (v *Root) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -9567,7 +9772,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9626,7 +9831,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9713,12 +9918,14 @@ func (v *SamplingMessageContent) decodeJSON(d *decoder) {
 func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
-		u = []SamplingMessageContentBlock{}
+		var buf0 [8]SamplingMessageContentBlock
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
 	}
 	*v = SamplingMessageContentArray(u)
 }
@@ -9843,7 +10050,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9909,7 +10116,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9951,7 +10158,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10003,7 +10210,7 @@ func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10049,7 +10256,7 @@ func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10086,7 +10293,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10123,7 +10330,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10280,7 +10487,23 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ServerResultValue
-			{
+			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			ok0 := keys&0 == 0
+			ok1 := keys&7 == 7
+			ok2 := keys&8 == 8
+			ok3 := keys&16 == 16
+			ok4 := keys&32 == 32
+			ok5 := keys&64 == 64
+			ok6 := keys&128 == 128
+			ok7 := keys&256 == 256
+			ok8 := keys&512 == 512
+			ok9 := keys&0 == 0
+			ok10 := keys&1024 == 1024
+			ok11 := keys&2048 == 2048
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
+				ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -10292,7 +10515,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(InitializeResult)
 				x.decodeJSON(&sd)
@@ -10304,7 +10527,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListResourcesResult)
 				x.decodeJSON(&sd)
@@ -10316,7 +10539,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(ListResourceTemplatesResult)
 				x.decodeJSON(&sd)
@@ -10328,7 +10551,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(ReadResourceResult)
 				x.decodeJSON(&sd)
@@ -10340,7 +10563,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(ListPromptsResult)
 				x.decodeJSON(&sd)
@@ -10352,7 +10575,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok6 {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
@@ -10364,7 +10587,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok7 {
 				sd := d.sub()
 				x := new(ListToolsResult)
 				x.decodeJSON(&sd)
@@ -10376,7 +10599,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok8 {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
@@ -10388,7 +10611,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok9 {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -10400,7 +10623,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok10 {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
@@ -10412,7 +10635,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok11 {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
@@ -10431,7 +10654,25 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "cancelled":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&224 == 224
+				ok4 := keys&256 == 256
+				ok5 := keys&512 == 512
+				ok6 := keys&1024 == 1024
+				ok7 := keys&2048 == 2048
+				ok8 := keys&4096 == 4096
+				ok9 := keys&8192 == 8192
+				ok10 := keys&16384 == 16384
+				ok11 := keys&0 == 0
+				ok12 := keys&32768 == 32768
+				ok13 := keys&65536 == 65536
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -10443,7 +10684,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -10455,7 +10696,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10467,7 +10708,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -10479,7 +10720,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -10491,7 +10732,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -10503,7 +10744,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -10515,7 +10756,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -10527,7 +10768,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10539,7 +10780,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -10551,7 +10792,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10563,7 +10804,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -10575,7 +10816,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok12 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -10587,7 +10828,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok13 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10604,7 +10845,25 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "completed":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&224 == 224
+				ok4 := keys&256 == 256
+				ok5 := keys&512 == 512
+				ok6 := keys&1024 == 1024
+				ok7 := keys&2048 == 2048
+				ok8 := keys&4096 == 4096
+				ok9 := keys&8192 == 8192
+				ok10 := keys&16384 == 16384
+				ok11 := keys&0 == 0
+				ok12 := keys&32768 == 32768
+				ok13 := keys&65536 == 65536
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -10616,7 +10875,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -10628,7 +10887,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10640,7 +10899,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -10652,7 +10911,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -10664,7 +10923,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -10676,7 +10935,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -10688,7 +10947,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -10700,7 +10959,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10712,7 +10971,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -10724,7 +10983,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10736,7 +10995,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -10748,7 +11007,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok12 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -10760,7 +11019,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok13 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10777,7 +11036,25 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "failed":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&224 == 224
+				ok4 := keys&256 == 256
+				ok5 := keys&512 == 512
+				ok6 := keys&1024 == 1024
+				ok7 := keys&2048 == 2048
+				ok8 := keys&4096 == 4096
+				ok9 := keys&8192 == 8192
+				ok10 := keys&16384 == 16384
+				ok11 := keys&0 == 0
+				ok12 := keys&32768 == 32768
+				ok13 := keys&65536 == 65536
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -10789,7 +11066,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -10801,7 +11078,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10813,7 +11090,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -10825,7 +11102,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -10837,7 +11114,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -10849,7 +11126,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -10861,7 +11138,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -10873,7 +11150,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10885,7 +11162,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -10897,7 +11174,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10909,7 +11186,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -10921,7 +11198,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok12 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -10933,7 +11210,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok13 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10950,7 +11227,25 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "input_required":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&224 == 224
+				ok4 := keys&256 == 256
+				ok5 := keys&512 == 512
+				ok6 := keys&1024 == 1024
+				ok7 := keys&2048 == 2048
+				ok8 := keys&4096 == 4096
+				ok9 := keys&8192 == 8192
+				ok10 := keys&16384 == 16384
+				ok11 := keys&0 == 0
+				ok12 := keys&32768 == 32768
+				ok13 := keys&65536 == 65536
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -10962,7 +11257,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -10974,7 +11269,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10986,7 +11281,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -10998,7 +11293,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -11010,7 +11305,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -11022,7 +11317,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -11034,7 +11329,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -11046,7 +11341,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -11058,7 +11353,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -11070,7 +11365,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -11082,7 +11377,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11094,7 +11389,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok12 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -11106,7 +11401,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok13 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -11123,7 +11418,25 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "working":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&31 == 31
+				ok2 := keys&0 == 0
+				ok3 := keys&224 == 224
+				ok4 := keys&256 == 256
+				ok5 := keys&512 == 512
+				ok6 := keys&1024 == 1024
+				ok7 := keys&2048 == 2048
+				ok8 := keys&4096 == 4096
+				ok9 := keys&8192 == 8192
+				ok10 := keys&16384 == 16384
+				ok11 := keys&0 == 0
+				ok12 := keys&32768 == 32768
+				ok13 := keys&65536 == 65536
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
 					x.decodeJSON(&sd)
@@ -11135,7 +11448,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CancelTaskResult)
 					x.decodeJSON(&sd)
@@ -11147,7 +11460,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11159,7 +11472,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -11171,7 +11484,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -11183,7 +11496,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -11195,7 +11508,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -11207,7 +11520,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -11219,7 +11532,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -11231,7 +11544,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -11243,7 +11556,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -11255,7 +11568,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11267,7 +11580,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok12 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -11279,7 +11592,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok13 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -11296,7 +11609,23 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				ok0 := keys&0 == 0
+				ok1 := keys&7 == 7
+				ok2 := keys&8 == 8
+				ok3 := keys&16 == 16
+				ok4 := keys&32 == 32
+				ok5 := keys&64 == 64
+				ok6 := keys&128 == 128
+				ok7 := keys&256 == 256
+				ok8 := keys&512 == 512
+				ok9 := keys&0 == 0
+				ok10 := keys&1024 == 1024
+				ok11 := keys&2048 == 2048
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11308,7 +11637,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(InitializeResult)
 					x.decodeJSON(&sd)
@@ -11320,7 +11649,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -11332,7 +11661,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -11344,7 +11673,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -11356,7 +11685,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -11368,7 +11697,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -11380,7 +11709,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -11392,7 +11721,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -11404,7 +11733,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11416,7 +11745,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(ListTasksResult)
 					x.decodeJSON(&sd)
@@ -11428,7 +11757,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -11446,7 +11775,23 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ServerResultValue
-			{
+			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			ok0 := keys&0 == 0
+			ok1 := keys&7 == 7
+			ok2 := keys&8 == 8
+			ok3 := keys&16 == 16
+			ok4 := keys&32 == 32
+			ok5 := keys&64 == 64
+			ok6 := keys&128 == 128
+			ok7 := keys&256 == 256
+			ok8 := keys&512 == 512
+			ok9 := keys&0 == 0
+			ok10 := keys&1024 == 1024
+			ok11 := keys&2048 == 2048
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
+				ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -11458,7 +11803,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(InitializeResult)
 				x.decodeJSON(&sd)
@@ -11470,7 +11815,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(ListResourcesResult)
 				x.decodeJSON(&sd)
@@ -11482,7 +11827,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(ListResourceTemplatesResult)
 				x.decodeJSON(&sd)
@@ -11494,7 +11839,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(ReadResourceResult)
 				x.decodeJSON(&sd)
@@ -11506,7 +11851,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(ListPromptsResult)
 				x.decodeJSON(&sd)
@@ -11518,7 +11863,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok6 {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
@@ -11530,7 +11875,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok7 {
 				sd := d.sub()
 				x := new(ListToolsResult)
 				x.decodeJSON(&sd)
@@ -11542,7 +11887,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok8 {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
@@ -11554,7 +11899,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok9 {
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -11566,7 +11911,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok10 {
 				sd := d.sub()
 				x := new(ListTasksResult)
 				x.decodeJSON(&sd)
@@ -11578,7 +11923,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok11 {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
@@ -11630,7 +11975,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11695,7 +12040,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -11739,7 +12084,7 @@ func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11771,7 +12116,13 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best SingleSelectEnumSchemaValue
-		{
+		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(UntitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -11783,7 +12134,7 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(TitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -11850,7 +12201,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<6) == 0 {
@@ -11937,7 +12288,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12002,7 +12353,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12046,7 +12397,7 @@ func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12113,7 +12464,7 @@ func (v *Task) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12196,7 +12547,7 @@ func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12237,7 +12588,7 @@ func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12274,7 +12625,7 @@ func (v *TaskMetadata) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12330,7 +12681,7 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12417,7 +12768,7 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12513,7 +12864,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12582,7 +12933,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12632,12 +12983,14 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Default = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Default = append(v.Default, x0)
+					s0 = append(s0, x0)
 				}
+				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -12674,7 +13027,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12740,19 +13093,21 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+				var buf0 [8]TitledMultiSelectEnumSchemaItemsAnyOfItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 TitledMultiSelectEnumSchemaItemsAnyOfItem
 					x0.decodeJSON(d)
-					v.AnyOf = append(v.AnyOf, x0)
+					s0 = append(s0, x0)
 				}
+				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12802,7 +13157,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12854,12 +13209,14 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
+				var buf0 [8]TitledSingleSelectEnumSchemaOneOfItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 TitledSingleSelectEnumSchemaOneOfItem
 					x0.decodeJSON(d)
-					v.OneOf = append(v.OneOf, x0)
+					s0 = append(s0, x0)
 				}
+				v.OneOf = append(make([]TitledSingleSelectEnumSchemaOneOfItem, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -12876,7 +13233,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12944,7 +13301,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13008,12 +13365,14 @@ func (v *Tool) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "inputSchema":
 			if !d.once(&seen[0], (1 << 5)) {
@@ -13041,7 +13400,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -13141,7 +13500,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13195,7 +13554,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13242,7 +13601,7 @@ func (v *ToolExecution) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13306,12 +13665,14 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -13323,7 +13684,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -13395,7 +13756,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13462,12 +13823,14 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -13479,7 +13842,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -13540,12 +13903,14 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []ContentBlock{}
+				var buf0 [8]ContentBlock
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -13572,7 +13937,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -13662,7 +14027,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -13736,7 +14101,7 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13796,7 +14161,7 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13844,19 +14209,21 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Elicitations = []ElicitRequestURLParams{}
+				var buf0 [8]ElicitRequestURLParams
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ElicitRequestURLParams
 					x0.decodeJSON(d)
-					v.Elicitations = append(v.Elicitations, x0)
+					s0 = append(s0, x0)
 				}
+				v.Elicitations = append(make([]ElicitRequestURLParams, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13916,7 +14283,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13981,7 +14348,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -14025,7 +14392,7 @@ func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -14057,12 +14424,14 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Default = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Default = append(v.Default, x0)
+					s0 = append(s0, x0)
 				}
+				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -14099,7 +14468,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -14165,12 +14534,14 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -14182,7 +14553,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14238,12 +14609,14 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -14260,7 +14633,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {

@@ -21,12 +21,14 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Audience = []Role{}
+				var buf0 [8]Role
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Role
 					x0.decodeJSON(d)
-					v.Audience = append(v.Audience, x0)
+					s0 = append(s0, x0)
 				}
+				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "lastModified":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -43,7 +45,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -114,7 +116,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -180,7 +182,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -239,7 +241,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -309,7 +311,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -385,7 +387,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -458,7 +460,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -537,7 +539,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -597,12 +599,14 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []ContentBlock{}
+				var buf0 [8]ContentBlock
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -624,7 +628,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -698,7 +702,7 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -746,7 +750,13 @@ func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best CallToolResultResponseResultValue
-		{
+		keys := d.peekKeys([]string{"resultType", "content"})
+		ok0 := keys&1 == 1
+		ok1 := keys&3 == 3
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(InputRequiredResult)
 			x.decodeJSON(&sd)
@@ -758,7 +768,7 @@ func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(CallToolResult)
 			x.decodeJSON(&sd)
@@ -804,7 +814,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -867,7 +877,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -963,7 +973,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1031,7 +1041,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1077,7 +1087,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1128,7 +1138,7 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1262,7 +1272,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1337,7 +1347,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1400,7 +1410,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1460,7 +1470,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1548,7 +1558,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1604,19 +1614,21 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Values = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Values = append(v.Values, x0)
+					s0 = append(s0, x0)
 				}
+				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1679,7 +1691,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1784,7 +1796,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1836,12 +1848,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []SamplingMessage{}
+				var buf0 [8]SamplingMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 SamplingMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -1859,12 +1873,14 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.StopSequences = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.StopSequences = append(v.StopSequences, x0)
+					s0 = append(s0, x0)
 				}
+				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
 			if !d.once(&seen[0], (1 << 6)) {
@@ -1887,19 +1903,21 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2022,7 +2040,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2120,12 +2138,14 @@ func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
 func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
-		u = []SamplingMessageContentBlock{}
+		var buf0 [8]SamplingMessageContentBlock
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
 	}
 	*v = CreateMessageResultContentArray(u)
 }
@@ -2180,7 +2200,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2260,12 +2280,14 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.SupportedVersions = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.SupportedVersions = append(v.SupportedVersions, x0)
+					s0 = append(s0, x0)
 				}
+				v.SupportedVersions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 6)) {
@@ -2277,7 +2299,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2368,7 +2390,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2426,7 +2448,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2482,7 +2504,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2551,12 +2573,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Required = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Required = append(v.Required, x0)
+					s0 = append(s0, x0)
 				}
+				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -2568,7 +2592,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2679,7 +2703,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2750,7 +2774,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2796,12 +2820,14 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	case c == '[':
 		v.kind = kindArray
 		if d.array() {
-			v.arr = []string{}
+			var buf0 [8]string
+			s0 := buf0[:0]
 			for first := true; d.elem(&first); {
 				var x0 string
 				x0 = d.string()
-				v.arr = append(v.arr, x0)
+				s0 = append(s0, x0)
 			}
+			v.arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
 		v.kind = kindString
@@ -2869,7 +2895,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2918,7 +2944,13 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best EmbeddedResourceResourceValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -2930,7 +2962,7 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -2968,7 +3000,14 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			case "string":
 				var t trial
 				var best EnumSchemaValue
-				{
+				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+				ok0 := keys&3 == 3
+				ok1 := keys&6 == 6
+				ok2 := keys&3 == 3
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -2980,7 +3019,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -2992,7 +3031,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
@@ -3009,7 +3048,13 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			case "array":
 				var t trial
 				var best EnumSchemaValue
-				{
+				keys := d.peekKeys([]string{"items", "type"})
+				ok0 := keys&3 == 3
+				ok1 := keys&3 == 3
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -3021,7 +3066,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -3073,7 +3118,7 @@ func (v *Error) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3139,7 +3184,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3231,7 +3276,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3301,12 +3346,14 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Messages = []PromptMessage{}
+				var buf0 [8]PromptMessage
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptMessage
 					x0.decodeJSON(d)
-					v.Messages = append(v.Messages, x0)
+					s0 = append(s0, x0)
 				}
+				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		case "resultType":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -3318,7 +3365,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3388,7 +3435,7 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3436,7 +3483,13 @@ func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best GetPromptResultResponseResultValue
-		{
+		keys := d.peekKeys([]string{"resultType", "messages"})
+		ok0 := keys&1 == 1
+		ok1 := keys&3 == 3
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(InputRequiredResult)
 			x.decodeJSON(&sd)
@@ -3448,7 +3501,7 @@ func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(GetPromptResult)
 			x.decodeJSON(&sd)
@@ -3494,7 +3547,7 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3554,7 +3607,7 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3604,12 +3657,14 @@ func (v *Icon) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Sizes = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Sizes = append(v.Sizes, x0)
+					s0 = append(s0, x0)
 				}
+				v.Sizes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "src":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -3627,7 +3682,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3688,19 +3743,21 @@ func (v *Icons) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3763,7 +3820,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3824,12 +3881,14 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -3856,7 +3915,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4006,7 +4065,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -4056,7 +4115,13 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best InputResponseValue
-			{
+			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			ok0 := keys&7 == 7
+			ok1 := keys&8 == 8
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -4068,7 +4133,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -4087,7 +4152,14 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			case "accept":
 				var t trial
 				var best InputResponseValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&14 == 14
+				ok2 := keys&16 == 16
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -4099,7 +4171,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -4111,7 +4183,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -4128,7 +4200,14 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			case "cancel":
 				var t trial
 				var best InputResponseValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&14 == 14
+				ok2 := keys&16 == 16
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -4140,7 +4219,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -4152,7 +4231,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -4169,7 +4248,14 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			case "decline":
 				var t trial
 				var best InputResponseValue
-				{
+				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				ok0 := keys&1 == 1
+				ok1 := keys&14 == 14
+				ok2 := keys&16 == 16
+				if !(ok0 || ok1 || ok2) {
+					ok0, ok1, ok2 = true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
 					x.decodeJSON(&sd)
@@ -4181,7 +4267,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -4193,7 +4279,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -4210,7 +4296,13 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best InputResponseValue
-				{
+				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				ok0 := keys&7 == 7
+				ok1 := keys&8 == 8
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
 					x.decodeJSON(&sd)
@@ -4222,7 +4314,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(ListRootsResult)
 					x.decodeJSON(&sd)
@@ -4240,7 +4332,13 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best InputResponseValue
-			{
+			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			ok0 := keys&7 == 7
+			ok1 := keys&8 == 8
+			if !(ok0 || ok1) {
+				ok0, ok1 = true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(CreateMessageResult)
 				x.decodeJSON(&sd)
@@ -4252,7 +4350,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(ListRootsResult)
 				x.decodeJSON(&sd)
@@ -4299,7 +4397,7 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4384,7 +4482,7 @@ func (v *InternalError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4444,7 +4542,7 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4504,7 +4602,7 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4539,12 +4637,14 @@ func (v *InvalidRequestError) extraCount() int {
 func (v *JSONArray) decodeJSON(d *decoder) {
 	var u []JSONValue
 	if d.array() {
-		u = []JSONValue{}
+		var buf0 [8]JSONValue
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 JSONValue
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]JSONValue, 0, len(s0)), s0...)
 	}
 	*v = JSONArray(u)
 }
@@ -4594,7 +4694,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4639,7 +4739,15 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCMessageValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&6 == 6
+		ok2 := keys&11 == 11
+		ok3 := keys&18 == 18
+		if !(ok0 || ok1 || ok2 || ok3) {
+			ok0, ok1, ok2, ok3 = true, true, true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCRequest)
 			x.decodeJSON(&sd)
@@ -4651,7 +4759,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCNotification)
 			x.decodeJSON(&sd)
@@ -4663,7 +4771,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok2 {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
@@ -4675,7 +4783,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok3 {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
@@ -4721,7 +4829,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4786,7 +4894,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4838,7 +4946,13 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best JSONRPCResponseValue
-		{
+		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
+		ok0 := keys&7 == 7
+		ok1 := keys&10 == 10
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(JSONRPCResultResponse)
 			x.decodeJSON(&sd)
@@ -4850,7 +4964,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(JSONRPCErrorResponse)
 			x.decodeJSON(&sd)
@@ -4896,7 +5010,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4963,24 +5077,28 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "enumNames":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
 			if d.array() {
-				v.EnumNames = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.EnumNames = append(v.EnumNames, x0)
+					s0 = append(s0, x0)
 				}
+				v.EnumNames = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -4997,7 +5115,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5084,7 +5202,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5154,12 +5272,14 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Prompts = []Prompt{}
+				var buf0 [8]Prompt
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Prompt
 					x0.decodeJSON(d)
-					v.Prompts = append(v.Prompts, x0)
+					s0 = append(s0, x0)
 				}
+				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		case "resultType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -5176,7 +5296,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5260,7 +5380,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5328,7 +5448,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5398,12 +5518,14 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceTemplates = []ResourceTemplate{}
+				var buf0 [8]ResourceTemplate
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ResourceTemplate
 					x0.decodeJSON(d)
-					v.ResourceTemplates = append(v.ResourceTemplates, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		case "resultType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -5420,7 +5542,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5504,7 +5626,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5572,7 +5694,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5642,12 +5764,14 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Resources = []Resource{}
+				var buf0 [8]Resource
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Resource
 					x0.decodeJSON(d)
-					v.Resources = append(v.Resources, x0)
+					s0 = append(s0, x0)
 				}
+				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		case "resultType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -5664,7 +5788,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5748,7 +5872,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5807,7 +5931,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5850,7 +5974,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5882,19 +6006,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Roots = []Root{}
+				var buf0 [8]Root
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Root
 					x0.decodeJSON(d)
-					v.Roots = append(v.Roots, x0)
+					s0 = append(s0, x0)
 				}
+				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5954,7 +6080,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6029,12 +6155,14 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Tools = []Tool{}
+				var buf0 [8]Tool
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Tool
 					x0.decodeJSON(d)
-					v.Tools = append(v.Tools, x0)
+					s0 = append(s0, x0)
 				}
+				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
@@ -6046,7 +6174,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6130,7 +6258,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6202,7 +6330,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6270,7 +6398,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6344,7 +6472,7 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6404,7 +6532,7 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6464,7 +6592,7 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6517,7 +6645,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6557,7 +6685,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6594,12 +6722,14 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Hints = []ModelHint{}
+				var buf0 [8]ModelHint
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ModelHint
 					x0.decodeJSON(d)
-					v.Hints = append(v.Hints, x0)
+					s0 = append(s0, x0)
 				}
+				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -6616,7 +6746,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6665,7 +6795,13 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best MultiSelectEnumSchemaValue
-		{
+		keys := d.peekKeys([]string{"items", "type"})
+		ok0 := keys&3 == 3
+		ok1 := keys&3 == 3
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(UntitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -6677,7 +6813,7 @@ func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(TitledMultiSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -6718,7 +6854,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6762,7 +6898,7 @@ func (v *NotificationMetaObject) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6800,7 +6936,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6862,7 +6998,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -6946,7 +7082,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7011,7 +7147,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7066,7 +7202,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7124,7 +7260,7 @@ func (v *ParseError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7176,7 +7312,15 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			case "string":
 				var t trial
 				var best PrimitiveSchemaDefinitionValue
-				{
+				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
+				ok0 := keys&1 == 1
+				ok1 := keys&3 == 3
+				ok2 := keys&5 == 5
+				ok3 := keys&3 == 3
+				if !(ok0 || ok1 || ok2 || ok3) {
+					ok0, ok1, ok2, ok3 = true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(StringSchema)
 					x.decodeJSON(&sd)
@@ -7188,7 +7332,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(UntitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7200,7 +7344,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(TitledSingleSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7212,7 +7356,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(LegacyTitledEnumSchema)
 					x.decodeJSON(&sd)
@@ -7241,7 +7385,13 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			case "array":
 				var t trial
 				var best PrimitiveSchemaDefinitionValue
-				{
+				keys := d.peekKeys([]string{"items", "type"})
+				ok0 := keys&3 == 3
+				ok1 := keys&3 == 3
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(UntitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7253,7 +7403,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(TitledMultiSelectEnumSchema)
 					x.decodeJSON(&sd)
@@ -7305,7 +7455,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7378,7 +7528,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7460,12 +7610,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Arguments = []PromptArgument{}
+				var buf0 [8]PromptArgument
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 PromptArgument
 					x0.decodeJSON(d)
-					v.Arguments = append(v.Arguments, x0)
+					s0 = append(s0, x0)
 				}
+				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -7477,12 +7629,14 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -7499,7 +7653,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -7584,7 +7738,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -7647,7 +7801,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7701,7 +7855,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7758,7 +7912,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7823,7 +7977,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7897,7 +8051,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7958,12 +8112,14 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Contents = []ReadResourceResultContentsItem{}
+				var buf0 [8]ReadResourceResultContentsItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
 					x0.decodeJSON(d)
-					v.Contents = append(v.Contents, x0)
+					s0 = append(s0, x0)
 				}
+				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		case "resultType":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -7980,7 +8136,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8045,7 +8201,13 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best ReadResourceResultContentsItemValue
-		{
+		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(TextResourceContents)
 			x.decodeJSON(&sd)
@@ -8057,7 +8219,7 @@ func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(BlobResourceContents)
 			x.decodeJSON(&sd)
@@ -8103,7 +8265,7 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8160,7 +8322,13 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 			case "private":
 				var t trial
 				var best ReadResourceResultResponseResultValue
-				{
+				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
+				ok0 := keys&15 == 15
+				ok1 := keys&4 == 4
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -8172,7 +8340,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
@@ -8189,7 +8357,13 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 			case "public":
 				var t trial
 				var best ReadResourceResultResponseResultValue
-				{
+				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
+				ok0 := keys&15 == 15
+				ok1 := keys&4 == 4
+				if !(ok0 || ok1) {
+					ok0, ok1 = true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -8201,7 +8375,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
@@ -8252,7 +8426,7 @@ func (v *Request) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8341,7 +8515,7 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8400,7 +8574,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8451,12 +8625,14 @@ func (v *Resource) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -8488,7 +8664,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8578,7 +8754,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8637,12 +8813,14 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -8679,7 +8857,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8776,7 +8954,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8830,7 +9008,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8888,12 +9066,14 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -8920,7 +9100,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9001,7 +9181,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9057,7 +9237,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9115,7 +9295,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9165,7 +9345,7 @@ func (v *Result) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9210,7 +9390,7 @@ func (v *ResultMetaObject) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9275,7 +9455,7 @@ func (v *Root) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -9333,7 +9513,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9420,12 +9600,14 @@ func (v *SamplingMessageContent) decodeJSON(d *decoder) {
 func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
-		u = []SamplingMessageContentBlock{}
+		var buf0 [8]SamplingMessageContentBlock
+		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
 			x0.decodeJSON(d)
-			u = append(u, x0)
+			s0 = append(s0, x0)
 		}
+		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
 	}
 	*v = SamplingMessageContentArray(u)
 }
@@ -9562,7 +9744,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9633,7 +9815,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9675,7 +9857,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9716,7 +9898,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9810,7 +9992,17 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		case tagAbsent:
 			var t trial
 			var best ServerResultValue
-			{
+			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+			ok0 := keys&1 == 1
+			ok1 := keys&1 == 1
+			ok2 := keys&3 == 3
+			ok3 := keys&5 == 5
+			ok4 := keys&9 == 9
+			ok5 := keys&17 == 17
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -9822,7 +10014,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(InputRequiredResult)
 				x.decodeJSON(&sd)
@@ -9834,7 +10026,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(SubscriptionsListenResult)
 				x.decodeJSON(&sd)
@@ -9846,7 +10038,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
@@ -9858,7 +10050,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
@@ -9870,7 +10062,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
@@ -9889,7 +10081,23 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "private":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&53 == 53
+				ok2 := keys&85 == 85
+				ok3 := keys&149 == 149
+				ok4 := keys&277 == 277
+				ok5 := keys&533 == 533
+				ok6 := keys&4 == 4
+				ok7 := keys&4 == 4
+				ok8 := keys&1028 == 1028
+				ok9 := keys&2052 == 2052
+				ok10 := keys&4100 == 4100
+				ok11 := keys&8196 == 8196
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(DiscoverResult)
 					x.decodeJSON(&sd)
@@ -9901,7 +10109,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -9913,7 +10121,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -9925,7 +10133,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -9937,7 +10145,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -9949,7 +10157,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -9961,7 +10169,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -9973,7 +10181,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
@@ -9985,7 +10193,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
@@ -9997,7 +10205,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10009,7 +10217,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10021,7 +10229,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10038,7 +10246,23 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			case "public":
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				ok0 := keys&31 == 31
+				ok1 := keys&53 == 53
+				ok2 := keys&85 == 85
+				ok3 := keys&149 == 149
+				ok4 := keys&277 == 277
+				ok5 := keys&533 == 533
+				ok6 := keys&4 == 4
+				ok7 := keys&4 == 4
+				ok8 := keys&1028 == 1028
+				ok9 := keys&2052 == 2052
+				ok10 := keys&4100 == 4100
+				ok11 := keys&8196 == 8196
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
+					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(DiscoverResult)
 					x.decodeJSON(&sd)
@@ -10050,7 +10274,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(ListResourcesResult)
 					x.decodeJSON(&sd)
@@ -10062,7 +10286,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(ListResourceTemplatesResult)
 					x.decodeJSON(&sd)
@@ -10074,7 +10298,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(ReadResourceResult)
 					x.decodeJSON(&sd)
@@ -10086,7 +10310,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(ListPromptsResult)
 					x.decodeJSON(&sd)
@@ -10098,7 +10322,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(ListToolsResult)
 					x.decodeJSON(&sd)
@@ -10110,7 +10334,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok6 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10122,7 +10346,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok7 {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
@@ -10134,7 +10358,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok8 {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
@@ -10146,7 +10370,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok9 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10158,7 +10382,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok10 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10170,7 +10394,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok11 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10187,7 +10411,17 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			default:
 				var t trial
 				var best ServerResultValue
-				{
+				keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+				ok0 := keys&1 == 1
+				ok1 := keys&1 == 1
+				ok2 := keys&3 == 3
+				ok3 := keys&5 == 5
+				ok4 := keys&9 == 9
+				ok5 := keys&17 == 17
+				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+					ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+				}
+				if ok0 {
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10199,7 +10433,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok1 {
 					sd := d.sub()
 					x := new(InputRequiredResult)
 					x.decodeJSON(&sd)
@@ -10211,7 +10445,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok2 {
 					sd := d.sub()
 					x := new(SubscriptionsListenResult)
 					x.decodeJSON(&sd)
@@ -10223,7 +10457,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok3 {
 					sd := d.sub()
 					x := new(GetPromptResult)
 					x.decodeJSON(&sd)
@@ -10235,7 +10469,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok4 {
 					sd := d.sub()
 					x := new(CallToolResult)
 					x.decodeJSON(&sd)
@@ -10247,7 +10481,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				{
+				if ok5 {
 					sd := d.sub()
 					x := new(CompleteResult)
 					x.decodeJSON(&sd)
@@ -10265,7 +10499,17 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		default:
 			var t trial
 			var best ServerResultValue
-			{
+			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+			ok0 := keys&1 == 1
+			ok1 := keys&1 == 1
+			ok2 := keys&3 == 3
+			ok3 := keys&5 == 5
+			ok4 := keys&9 == 9
+			ok5 := keys&17 == 17
+			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
+				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
+			}
+			if ok0 {
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -10277,7 +10521,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok1 {
 				sd := d.sub()
 				x := new(InputRequiredResult)
 				x.decodeJSON(&sd)
@@ -10289,7 +10533,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok2 {
 				sd := d.sub()
 				x := new(SubscriptionsListenResult)
 				x.decodeJSON(&sd)
@@ -10301,7 +10545,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok3 {
 				sd := d.sub()
 				x := new(GetPromptResult)
 				x.decodeJSON(&sd)
@@ -10313,7 +10557,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok4 {
 				sd := d.sub()
 				x := new(CallToolResult)
 				x.decodeJSON(&sd)
@@ -10325,7 +10569,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			{
+			if ok5 {
 				sd := d.sub()
 				x := new(CompleteResult)
 				x.decodeJSON(&sd)
@@ -10357,7 +10601,13 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 	case c == '{':
 		var t trial
 		var best SingleSelectEnumSchemaValue
-		{
+		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+		ok0 := keys&3 == 3
+		ok1 := keys&6 == 6
+		if !(ok0 || ok1) {
+			ok0, ok1 = true, true
+		}
+		if ok0 {
 			sd := d.sub()
 			x := new(UntitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -10369,7 +10619,7 @@ func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
 				best = x
 			}
 		}
-		{
+		if ok1 {
 			sd := d.sub()
 			x := new(TitledSingleSelectEnumSchema)
 			x.decodeJSON(&sd)
@@ -10436,7 +10686,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<6) == 0 {
@@ -10508,12 +10758,14 @@ func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.ResourceSubscriptions = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.ResourceSubscriptions = append(v.ResourceSubscriptions, x0)
+					s0 = append(s0, x0)
 				}
+				v.ResourceSubscriptions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "resourcesListChanged":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -10530,7 +10782,7 @@ func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10594,7 +10846,7 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -10652,7 +10904,7 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -10711,7 +10963,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -10775,7 +11027,7 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -10827,7 +11079,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -10880,7 +11132,7 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -10934,7 +11186,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11003,7 +11255,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11072,7 +11324,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11122,12 +11374,14 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Default = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Default = append(v.Default, x0)
+					s0 = append(s0, x0)
 				}
+				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -11164,7 +11418,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11230,19 +11484,21 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.AnyOf = []TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+				var buf0 [8]TitledMultiSelectEnumSchemaItemsAnyOfItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 TitledMultiSelectEnumSchemaItemsAnyOfItem
 					x0.decodeJSON(d)
-					v.AnyOf = append(v.AnyOf, x0)
+					s0 = append(s0, x0)
 				}
+				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11292,7 +11548,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11344,12 +11600,14 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.OneOf = []TitledSingleSelectEnumSchemaOneOfItem{}
+				var buf0 [8]TitledSingleSelectEnumSchemaOneOfItem
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 TitledSingleSelectEnumSchemaOneOfItem
 					x0.decodeJSON(d)
-					v.OneOf = append(v.OneOf, x0)
+					s0 = append(s0, x0)
 				}
+				v.OneOf = append(make([]TitledSingleSelectEnumSchemaOneOfItem, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -11366,7 +11624,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11434,7 +11692,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11492,12 +11750,14 @@ func (v *Tool) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Icons = []Icon{}
+				var buf0 [8]Icon
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 Icon
 					x0.decodeJSON(d)
-					v.Icons = append(v.Icons, x0)
+					s0 = append(s0, x0)
 				}
+				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "inputSchema":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -11525,7 +11785,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -11621,7 +11881,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11675,7 +11935,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11726,7 +11986,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -11780,7 +12040,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11829,7 +12089,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11866,12 +12126,14 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Content = []ContentBlock{}
+				var buf0 [8]ContentBlock
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
 					x0.decodeJSON(d)
-					v.Content = append(v.Content, x0)
+					s0 = append(s0, x0)
 				}
+				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
 			if !d.once(&seen[0], (1 << 2)) {
@@ -11898,7 +12160,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -11988,7 +12250,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12062,7 +12324,7 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12122,7 +12384,7 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12175,19 +12437,21 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Supported = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Supported = append(v.Supported, x0)
+					s0 = append(s0, x0)
 				}
+				v.Supported = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12234,12 +12498,14 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Default = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Default = append(v.Default, x0)
+					s0 = append(s0, x0)
 				}
+				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -12276,7 +12542,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12342,12 +12608,14 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -12359,7 +12627,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12415,12 +12683,14 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				return
 			}
 			if d.array() {
-				v.Enum = []string{}
+				var buf0 [8]string
+				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 string
 					x0 = d.string()
-					v.Enum = append(v.Enum, x0)
+					s0 = append(s0, x0)
 				}
+				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
 			if !d.once(&seen[0], (1 << 3)) {
@@ -12437,7 +12707,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 				d.dup(d.key)
 				return
 			}
-			v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {

@@ -53,6 +53,14 @@ func (m *Members) Set(name string, value json.RawMessage) {
 	*m = append(*m, Member{Name: name, Value: value})
 }
 
+// add appends a member while decoding, making room for a few at once.
+func (m *Members) add(name string, value json.RawMessage) {
+	if *m == nil {
+		*m = make(Members, 0, 4)
+	}
+	*m = append(*m, Member{Name: name, Value: value})
+}
+
 // Delete removes the member called name.
 func (m *Members) Delete(name string) {
 	*m = slices.DeleteFunc(*m, func(x Member) bool { return x.Name == name })
