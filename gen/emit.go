@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -75,25 +76,38 @@ func Emit(pkg *Package) (Files, error) {
 	if pkg.Validators {
 		files["validate.go"] = e.validate
 	}
-	for name, f := range files {
-		b, err := render(f)
-		if err != nil {
-			return nil, fmt.Errorf("emit %s: %w", name, err)
-		}
-		out[name] = b
-	}
 	if pkg.Protocol != nil {
-		b, err := e.emitProtocol()
-		if err != nil {
-			return nil, fmt.Errorf("emit dispatch.go: %w", err)
-		}
-		out["dispatch.go"] = b
+		files["dispatch.go"] = e.emitProtocol()
 	}
 	doc, err := e.docFile()
 	if err != nil {
 		return nil, err
 	}
-	out["doc.go"] = doc
+	files["doc.go"] = doc
+	// Formatting is most of the work; the files are independent.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var firstErr error
+	for name, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := render(f)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("emit %s: %w", name, err)
+				}
+				return
+			}
+			out[name] = b
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
 	readme, err := renderReadme(pkg)
 	if err != nil {
 		return nil, err
@@ -112,12 +126,11 @@ func Emit(pkg *Package) (Files, error) {
 func newFile(pkg string) *jen.File {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(Header)
+	f.NoFormat = true // render formats once
 	return f
 }
 
-// render formats a jennifer file. jennifer runs go/format once; doc
-// comments (lists, indentation) only settle into gofmt's form on a second
-// pass, so the output is formatted again.
+// render formats a jennifer file with go/format.
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -125,7 +138,21 @@ func render(f *jen.File) ([]byte, error) {
 		msg, _, _ := strings.Cut(err.Error(), " while formatting source")
 		return nil, fmt.Errorf("generated code does not parse (a bug in mcpgen): %s", msg)
 	}
-	return format.Source(buf.Bytes())
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("generated code does not parse (a bug in mcpgen): %v", err)
+	}
+	return out, nil
+}
+
+// declDoc writes a top-level declaration's doc comment as its own item of
+// types.go (so that it starts a line: gofmt then treats it as a doc
+// comment in one pass) and returns the statement to declare on.
+func (e *emitter) declDoc(doc string) *jen.Statement {
+	if doc != "" {
+		e.types.Comment(commentText(doc))
+	}
+	return e.types.Add()
 }
 
 // docComment puts IR doc text before a statement as // comment lines.

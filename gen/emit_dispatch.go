@@ -42,7 +42,7 @@ func protocolNames() []string {
 	return names
 }
 
-func (e *emitter) emitProtocol() ([]byte, error) {
+func (e *emitter) emitProtocol() *jen.File {
 	p := e.pkg.Protocol
 	f := newFile(e.pkg.Name)
 	e.emitMethodConsts(f, p)
@@ -61,7 +61,7 @@ func (e *emitter) emitProtocol() ([]byte, error) {
 	if p.Modern {
 		e.emitModern(f, p)
 	}
-	return render(f)
+	return f
 }
 
 func directionText(d Direction) string {

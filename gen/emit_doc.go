@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/mcpgen/mcpgen/templates"
 )
 
@@ -23,7 +25,7 @@ func newDocData(pkg *Package) docData {
 }
 
 // docFile is doc.go: the package comment and ProtocolVersion.
-func (e *emitter) docFile() ([]byte, error) {
+func (e *emitter) docFile() (*jen.File, error) {
 	text, err := templates.Render("doc", newDocData(e.pkg))
 	if err != nil {
 		return nil, err
@@ -32,7 +34,7 @@ func (e *emitter) docFile() ([]byte, error) {
 	f.PackageComment(strings.TrimRight(commentText(string(text)), "\n"))
 	f.Comment("ProtocolVersion is the MCP revision this package implements.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(e.pkg.Revision)
-	return render(f)
+	return f, nil
 }
 
 func renderReadme(pkg *Package) ([]byte, error) {

@@ -24,7 +24,7 @@ func (e *emitter) emitKinds(k *Kinds) {
 		}
 	}
 	doc := appendDoc(k.Doc, fmt.Sprintf("It holds a JSON %s; the zero value holds nothing (an absent member).", strings.Join(names, " or ")))
-	docComment(e.types.Line(), doc).Type().Id(k.Name).Struct(fields...)
+	e.declDoc(doc).Type().Id(k.Name).Struct(fields...)
 	for _, a := range k.Alts {
 		fn := k.Name + "From" + a.Name
 		if a.Type == nil {

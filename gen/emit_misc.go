@@ -14,7 +14,7 @@ func (e *emitter) emitEnum(en *Enum) {
 	if en.Base == KInt {
 		base = jen.Int64()
 	}
-	docComment(e.types.Line(), en.Doc).Type().Id(en.Name).Add(base)
+	e.declDoc(en.Doc).Type().Id(en.Name).Add(base)
 	var defs []jen.Code
 	var cases []jen.Code
 	for _, v := range en.Values {
@@ -78,7 +78,7 @@ func (e *emitter) emitConverted(name string, under *Type) {
 // emitNamed writes a named non-struct type: a string, a slice, a map, raw
 // JSON.
 func (e *emitter) emitNamed(n *Named) {
-	docComment(e.types.Line(), n.Doc).Type().Id(n.Name).Add(goType(n.Type))
+	e.declDoc(n.Doc).Type().Id(n.Name).Add(goType(n.Type))
 	e.emitPublic(n.Name, false)
 	e.emitConverted(n.Name, n.Type)
 	checks := e.validateValue(n.Type, jen.Id("u"))
@@ -93,7 +93,7 @@ func (e *emitter) emitNamed(n *Named) {
 // emitRaw writes an opaque JSON type that keeps its exact bytes.
 func (e *emitter) emitRaw(r *Raw) {
 	doc := appendDoc(r.Doc, fmt.Sprintf("%s keeps the exact JSON bytes; Validate checks them against the schema.", r.Name))
-	docComment(e.types.Line(), doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
+	e.declDoc(doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
 	e.emitPublic(r.Name, false)
 	e.emitConverted(r.Name, &Type{Kind: TRaw})
 	e.validateFunc().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
@@ -103,5 +103,5 @@ func (e *emitter) emitRaw(r *Raw) {
 
 // emitAlias writes `type A = B`.
 func (e *emitter) emitAlias(a *Alias) {
-	docComment(e.types.Line(), a.Doc).Type().Id(a.Name).Op("=").Add(goType(a.Target))
+	e.declDoc(a.Doc).Type().Id(a.Name).Op("=").Add(goType(a.Target))
 }

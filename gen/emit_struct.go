@@ -86,7 +86,7 @@ func (e *emitter) emitStruct(st *Struct) {
 	if required > 0 {
 		fields = append(fields, jen.Line().Comment("missing has a bit for each required member that was absent when v was decoded.").Line().Id("missing").Uint64())
 	}
-	docComment(e.types.Line(), doc).Type().Id(st.Name).Struct(fields...)
+	e.declDoc(doc).Type().Id(st.Name).Struct(fields...)
 	e.emitPublic(st.Name, true)
 	e.emitStructDecode(st)
 	e.emitStructEncode(st)

@@ -36,7 +36,7 @@ func (e *emitter) emitUnion(u *Union) {
 		what = "exactly one of its branches (oneOf)"
 	}
 	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. Value holds the\nbranch: one of %s.", u.Name, what, branchNames(u)))
-	docComment(e.types.Line(), doc).Type().Id(u.Name).Struct(
+	e.declDoc(doc).Type().Id(u.Name).Struct(
 		jen.Id("Value").Id(u.Iface),
 	)
 	e.types.Comment(commentText(fmt.Sprintf("%s is implemented by the branches of %s: %s.", u.Iface, u.Name, branchNames(u))))
@@ -270,10 +270,17 @@ func (e *emitter) requiredGuards(u *Union, cands []int, out *[]jen.Code) []strin
 	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("peekKeys").Call(jen.Index().String().Values(lits...)))
 	guards := make([]string, len(cands))
 	var all, trues, vars []jen.Code
+	unguarded := false
 	for ci, i := range cands {
 		var mask uint64
 		for _, r := range u.Branches[i].Required {
 			mask |= 1 << uint(index[r])
+		}
+		if mask == 0 {
+			// This candidate requires nothing: it is always tried, and
+			// the fallback below is never needed.
+			unguarded = true
+			continue
 		}
 		g := "ok" + strconv.Itoa(ci)
 		guards[ci] = g
@@ -282,13 +289,15 @@ func (e *emitter) requiredGuards(u *Union, cands []int, out *[]jen.Code) []strin
 		vars = append(vars, jen.Id(g))
 		trues = append(trues, jen.True())
 	}
-	cond := jen.Null()
-	for i, a := range all {
-		if i > 0 {
-			cond.Op("||")
+	if !unguarded {
+		cond := jen.Null()
+		for i, a := range all {
+			if i > 0 {
+				cond.Op("||")
+			}
+			cond.Add(a)
 		}
-		cond.Add(a)
+		*out = append(*out, jen.If(jen.Op("!").Parens(cond)).Block(jen.List(vars...).Op("=").List(trues...)))
 	}
-	*out = append(*out, jen.If(jen.Op("!").Parens(cond)).Block(jen.List(vars...).Op("=").List(trues...)))
 	return guards
 }

@@ -1,15 +1,14 @@
 package gen
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 )
 
 // The runtime is ordinary Go in gen/rt, tested there, and copied into every
@@ -19,17 +18,23 @@ import (
 //go:embed rt/*.go
 var runtimeFS embed.FS
 
-// runtimeFiles returns the runtime sources for package pkg, named
-// rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
-// dispatcher.
-func runtimeFiles(pkg string, rpc bool) (Files, error) {
+// runtimeSource is one runtime file, parsed once: its bytes and where the
+// package name sits in them.
+type runtimeSource struct {
+	name    string // rt_<file>.go
+	rpc     bool   // part of the JSON-RPC layer
+	src     []byte
+	nameOff int // offset of the package name ("rt")
+}
+
+var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 	names, err := fs.Glob(runtimeFS, "rt/*.go")
 	if err != nil {
 		return nil, err
 	}
-	out := Files{}
+	var out []runtimeSource
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || (!rpc && strings.HasPrefix(path.Base(name), "rpc")) {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		src, err := runtimeFS.ReadFile(name)
@@ -37,21 +42,41 @@ func runtimeFiles(pkg string, rpc bool) (Files, error) {
 			return nil, err
 		}
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		f, err := parser.ParseFile(fset, name, src, parser.PackageClauseOnly)
 		if err != nil {
 			return nil, fmt.Errorf("runtime %s: %w", name, err)
 		}
-		f.Name.Name = pkg
-		var buf bytes.Buffer
-		buf.WriteString("// " + Header + "\n\n")
-		if err := format.Node(&buf, fset, f); err != nil {
-			return nil, fmt.Errorf("runtime %s: %w", name, err)
+		base := path.Base(name)
+		out = append(out, runtimeSource{
+			name:    "rt_" + base,
+			rpc:     strings.HasPrefix(base, "rpc"),
+			src:     src,
+			nameOff: fset.Position(f.Name.Pos()).Offset,
+		})
+	}
+	return out, nil
+})
+
+// runtimeFiles returns the runtime sources for package pkg, named
+// rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
+// dispatcher. The sources are gofmt's form (a test checks), and so are
+// the copies: only the package name changes.
+func runtimeFiles(pkg string, rpc bool) (Files, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, err
+	}
+	out := Files{}
+	for _, r := range srcs {
+		if r.rpc && !rpc {
+			continue
 		}
-		b, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("runtime %s: %w", name, err)
-		}
-		out["rt_"+path.Base(name)] = b
+		var b []byte
+		b = append(b, "// "+Header+"\n\n"...)
+		b = append(b, r.src[:r.nameOff]...)
+		b = append(b, pkg...)
+		b = append(b, r.src[r.nameOff+len("rt"):]...)
+		out[r.name] = b
 	}
 	return out, nil
 }

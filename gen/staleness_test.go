@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,11 @@ func TestGeneratedUpToDate(t *testing.T) {
 			}
 			dir := filepath.Join(root, "generated", pin.Package())
 			for _, name := range files.Names() {
+				if strings.HasSuffix(name, ".go") {
+					if f, err := format.Source(files[name]); err != nil || string(f) != string(files[name]) {
+						t.Errorf("%s is not gofmt's form (%v):\n%s", name, err, textdiff.Unified("generated", "gofmt", string(files[name]), string(f), 2, 30))
+					}
+				}
 				old, err := os.ReadFile(filepath.Join(dir, name))
 				if err != nil {
 					t.Errorf("generated/%s/%s: %v (run make generate)", pin.Package(), name, err)

@@ -767,12 +767,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"roots"})
-			ok0 := keys&0 == 0
 			ok1 := keys&1 == 1
-			if !(ok0 || ok1) {
-				ok0, ok1 = true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -805,11 +801,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
-				ok1 := keys&0 == 0
 				ok2 := keys&8 == 8
-				if !(ok0 || ok1 || ok2) {
-					ok0, ok1, ok2 = true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
@@ -822,7 +814,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -853,11 +845,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
-				ok1 := keys&0 == 0
 				ok2 := keys&8 == 8
-				if !(ok0 || ok1 || ok2) {
-					ok0, ok1, ok2 = true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(CreateMessageResult)
@@ -870,7 +858,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -900,12 +888,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var t trial
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"roots"})
-				ok0 := keys&0 == 0
 				ok1 := keys&1 == 1
-				if !(ok0 || ok1) {
-					ok0, ok1 = true, true
-				}
-				if ok0 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -936,12 +920,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"roots"})
-			ok0 := keys&0 == 0
 			ok1 := keys&1 == 1
-			if !(ok0 || ok1) {
-				ok0, ok1 = true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -6303,7 +6283,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		var t trial
 		var best ServerResultValue
 		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
-		ok0 := keys&0 == 0
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
 		ok3 := keys&16 == 16
@@ -6313,10 +6292,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		ok7 := keys&256 == 256
 		ok8 := keys&512 == 512
 		ok9 := keys&1024 == 1024
-		if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9) {
-			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
-		}
-		if ok0 {
+		{
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)

@@ -884,13 +884,9 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
-			ok0 := keys&0 == 0
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
-			if !(ok0 || ok1 || ok2) {
-				ok0, ok1, ok2 = true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -935,12 +931,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
-				ok1 := keys&0 == 0
 				ok2 := keys&14 == 14
 				ok3 := keys&16 == 16
-				if !(ok0 || ok1 || ok2 || ok3) {
-					ok0, ok1, ok2, ok3 = true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
@@ -953,7 +945,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -996,12 +988,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
-				ok1 := keys&0 == 0
 				ok2 := keys&14 == 14
 				ok3 := keys&16 == 16
-				if !(ok0 || ok1 || ok2 || ok3) {
-					ok0, ok1, ok2, ok3 = true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
@@ -1014,7 +1002,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1057,12 +1045,8 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
-				ok1 := keys&0 == 0
 				ok2 := keys&14 == 14
 				ok3 := keys&16 == 16
-				if !(ok0 || ok1 || ok2 || ok3) {
-					ok0, ok1, ok2, ok3 = true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(ElicitResult)
@@ -1075,7 +1059,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1117,13 +1101,9 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var t trial
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
-				ok0 := keys&0 == 0
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
-				if !(ok0 || ok1 || ok2) {
-					ok0, ok1, ok2 = true, true, true
-				}
-				if ok0 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1166,13 +1146,9 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
-			ok0 := keys&0 == 0
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
-			if !(ok0 || ok1 || ok2) {
-				ok0, ok1, ok2 = true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -7254,7 +7230,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		var t trial
 		var best ServerResultValue
 		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
-		ok0 := keys&0 == 0
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
 		ok3 := keys&16 == 16
@@ -7264,10 +7239,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		ok7 := keys&256 == 256
 		ok8 := keys&512 == 512
 		ok9 := keys&1024 == 1024
-		if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9) {
-			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
-		}
-		if ok0 {
+		{
 			sd := d.sub()
 			x := new(Result)
 			x.decodeJSON(&sd)

@@ -1535,16 +1535,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
-			ok0 := keys&0 == 0
-			ok1 := keys&0 == 0
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
 			ok4 := keys&16 == 16
 			ok5 := keys&32 == 32
-			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
-				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -1556,7 +1551,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			if ok1 {
+			{
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -1626,15 +1621,10 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
-				ok3 := keys&0 == 0
 				ok4 := keys&32 == 32
 				ok5 := keys&448 == 448
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -1659,7 +1649,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1671,7 +1661,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok3 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1739,15 +1729,10 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
-				ok3 := keys&0 == 0
 				ok4 := keys&32 == 32
 				ok5 := keys&448 == 448
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -1772,7 +1757,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1784,7 +1769,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok3 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1852,15 +1837,10 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
-				ok3 := keys&0 == 0
 				ok4 := keys&32 == 32
 				ok5 := keys&448 == 448
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -1885,7 +1865,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -1897,7 +1877,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok3 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -1965,15 +1945,10 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
-				ok3 := keys&0 == 0
 				ok4 := keys&32 == 32
 				ok5 := keys&448 == 448
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -1998,7 +1973,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -2010,7 +1985,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok3 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -2078,15 +2053,10 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
-				ok3 := keys&0 == 0
 				ok4 := keys&32 == 32
 				ok5 := keys&448 == 448
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7 = true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -2111,7 +2081,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -2123,7 +2093,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok3 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -2189,16 +2159,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				var t trial
 				var best ClientResultValue
 				keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
-				ok0 := keys&0 == 0
-				ok1 := keys&0 == 0
 				ok2 := keys&1 == 1
 				ok3 := keys&14 == 14
 				ok4 := keys&16 == 16
 				ok5 := keys&32 == 32
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
-					ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
-				}
-				if ok0 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -2210,7 +2175,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok1 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -2277,16 +2242,11 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ClientResultValue
 			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
-			ok0 := keys&0 == 0
-			ok1 := keys&0 == 0
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
 			ok4 := keys&16 == 16
 			ok5 := keys&32 == 32
-			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5) {
-				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -2298,7 +2258,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			if ok1 {
+			{
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -10488,7 +10448,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ServerResultValue
 			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
-			ok0 := keys&0 == 0
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16
@@ -10497,13 +10456,9 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			ok6 := keys&128 == 128
 			ok7 := keys&256 == 256
 			ok8 := keys&512 == 512
-			ok9 := keys&0 == 0
 			ok10 := keys&1024 == 1024
 			ok11 := keys&2048 == 2048
-			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
-				ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -10611,7 +10566,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			if ok9 {
+			{
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)
@@ -10657,7 +10612,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
 				ok3 := keys&224 == 224
 				ok4 := keys&256 == 256
 				ok5 := keys&512 == 512
@@ -10666,12 +10620,8 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok8 := keys&4096 == 4096
 				ok9 := keys&8192 == 8192
 				ok10 := keys&16384 == 16384
-				ok11 := keys&0 == 0
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -10696,7 +10646,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10804,7 +10754,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok11 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -10848,7 +10798,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
 				ok3 := keys&224 == 224
 				ok4 := keys&256 == 256
 				ok5 := keys&512 == 512
@@ -10857,12 +10806,8 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok8 := keys&4096 == 4096
 				ok9 := keys&8192 == 8192
 				ok10 := keys&16384 == 16384
-				ok11 := keys&0 == 0
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -10887,7 +10832,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -10995,7 +10940,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok11 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11039,7 +10984,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
 				ok3 := keys&224 == 224
 				ok4 := keys&256 == 256
 				ok5 := keys&512 == 512
@@ -11048,12 +10992,8 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok8 := keys&4096 == 4096
 				ok9 := keys&8192 == 8192
 				ok10 := keys&16384 == 16384
-				ok11 := keys&0 == 0
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -11078,7 +11018,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11186,7 +11126,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok11 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11230,7 +11170,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
 				ok3 := keys&224 == 224
 				ok4 := keys&256 == 256
 				ok5 := keys&512 == 512
@@ -11239,12 +11178,8 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok8 := keys&4096 == 4096
 				ok9 := keys&8192 == 8192
 				ok10 := keys&16384 == 16384
-				ok11 := keys&0 == 0
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -11269,7 +11204,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11377,7 +11312,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok11 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11421,7 +11356,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
-				ok2 := keys&0 == 0
 				ok3 := keys&224 == 224
 				ok4 := keys&256 == 256
 				ok5 := keys&512 == 512
@@ -11430,12 +11364,8 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok8 := keys&4096 == 4096
 				ok9 := keys&8192 == 8192
 				ok10 := keys&16384 == 16384
-				ok11 := keys&0 == 0
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11 || ok12 || ok13) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12, ok13 = true, true, true, true, true, true, true, true, true, true, true, true, true, true
-				}
 				if ok0 {
 					sd := d.sub()
 					x := new(GetTaskResult)
@@ -11460,7 +11390,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok2 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11568,7 +11498,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok11 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11610,7 +11540,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				var t trial
 				var best ServerResultValue
 				keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
-				ok0 := keys&0 == 0
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
 				ok3 := keys&16 == 16
@@ -11619,13 +11548,9 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				ok6 := keys&128 == 128
 				ok7 := keys&256 == 256
 				ok8 := keys&512 == 512
-				ok9 := keys&0 == 0
 				ok10 := keys&1024 == 1024
 				ok11 := keys&2048 == 2048
-				if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
-					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
-				}
-				if ok0 {
+				{
 					sd := d.sub()
 					x := new(Result)
 					x.decodeJSON(&sd)
@@ -11733,7 +11658,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 						best = x
 					}
 				}
-				if ok9 {
+				{
 					sd := d.sub()
 					x := new(GetTaskPayloadResult)
 					x.decodeJSON(&sd)
@@ -11776,7 +11701,6 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			var t trial
 			var best ServerResultValue
 			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
-			ok0 := keys&0 == 0
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16
@@ -11785,13 +11709,9 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			ok6 := keys&128 == 128
 			ok7 := keys&256 == 256
 			ok8 := keys&512 == 512
-			ok9 := keys&0 == 0
 			ok10 := keys&1024 == 1024
 			ok11 := keys&2048 == 2048
-			if !(ok0 || ok1 || ok2 || ok3 || ok4 || ok5 || ok6 || ok7 || ok8 || ok9 || ok10 || ok11) {
-				ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
-			}
-			if ok0 {
+			{
 				sd := d.sub()
 				x := new(Result)
 				x.decodeJSON(&sd)
@@ -11899,7 +11819,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 					best = x
 				}
 			}
-			if ok9 {
+			{
 				sd := d.sub()
 				x := new(GetTaskPayloadResult)
 				x.decodeJSON(&sd)

@@ -7,7 +7,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/schema"
@@ -82,9 +84,33 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 		}
 		jobs = append(jobs, job{revision: *revision, schemaRef: *schemaRef, out: *out, pkg: name})
 	}
+	// Generate the packages concurrently (each writes its messages to a
+	// buffer, printed in order), then check or write them in order.
+	type result struct {
+		files  gen.Files
+		err    error
+		stderr bytes.Buffer
+	}
+	results := make([]*result, len(jobs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		results[i] = &result{}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			r := results[i]
+			jenv := env
+			jenv.Stderr = &r.stderr
+			r.files, r.err = generateOne(ctx, j, *strict, custom, jenv)
+		}()
+	}
+	wg.Wait()
 	stale := 0
-	for _, j := range jobs {
-		files, err := generateOne(ctx, j, *strict, custom, env)
+	for i, j := range jobs {
+		env.Stderr.Write(results[i].stderr.Bytes())
+		files, err := results[i].files, results[i].err
 		if err != nil {
 			return err
 		}
