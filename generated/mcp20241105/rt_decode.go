@@ -895,7 +895,9 @@ func (d *decoder) peekMember(name string) int {
 	s.depth++
 	for first := true; s.member(&first); {
 		if s.key == name {
-			s.peek()
+			if s.peek() == 0 {
+				return -1 // truncated: the real read reports it
+			}
 			return s.pos
 		}
 		s.skip()
