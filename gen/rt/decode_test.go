@@ -45,7 +45,7 @@ func TestStrings(t *testing.T) {
 		{`"a\"b\\c\/d\n\t\r\b\f"`, "a\"b\\c/d\n\t\r\b\f", ""},
 		{`"\u00e9\u20ac"`, "é€", ""},
 		{`"\ud83d\ude00"`, "😀", ""},
-		{`"\ud83d"`, "\ufffd", ""},      // a lone surrogate becomes U+FFFD, as in encoding/json
+		{`"\ud83d"`, "\ufffd", ""}, // a lone surrogate becomes U+FFFD, as in encoding/json
 		{`"\ude00\ud83d"`, "\ufffd\ufffd", ""},
 		{`"é"`, "é", ""},
 		{"\"\xff\"", "", "invalid UTF-8 in string"},
