@@ -39,7 +39,7 @@ func Main(args []string) int {
 const usage = `mcpgen turns a Model Context Protocol JSON schema into a Go package.
 
 Usage:
-  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--check] [--strict]
+  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
   mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate --revision R [--type DEFINITION] FILE...
