@@ -247,6 +247,37 @@ func parseText(text string) *schema.Value {
 	return v
 }
 
+// unknownValues are the values of the unknown members added to objects.
+var unknownValues = []struct{ label, text string }{
+	{"1", "1"},
+	{"{}", "{}"},
+	{"null", "null"},
+	{"of every type", `{"a":["b",1,true,{"c":"d"}],"e":{"f":{"g":[]}}}`},
+	{"with numbers no float64 holds exactly", `{"n":[1,2.5e300,"s",123456789012345678901234567890,0.1000000000000000055511151231257827]}`},
+	{"with the same names nested", `{"a":1,"b":{"a":1,"b":[{"a":1,"b":2}]}}`},
+	{"with a duplicate name nested", `{"a":1,"b":{"a":1,"b":[{"a":1,"a":2}]}}`},
+	{"with a duplicate name, escaped", `{"a":1,"\u0061":2}`},
+	{"with escaped names", `{"\u0061":1,"\u0062":2,"\n":3,"\"":4,"\\":5,"\/":6}`},
+	{"with 70 names", manyMembers(70, -1)},
+	{"with 70 names, the first twice", manyMembers(70, 0)},
+	{"with 70 names, the 66th twice", manyMembers(70, 65)},
+	{"with 64 names, the 64th twice", manyMembers(64, 63)},
+}
+
+// manyMembers returns an object with n members named k0, k1, ...; when dup
+// is not negative, member dup comes again at the end.
+func manyMembers(n, dup int) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := range n {
+		fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+	}
+	if dup >= 0 {
+		fmt.Fprintf(&b, `"k%d":%d,`, dup, dup)
+	}
+	return strings.TrimSuffix(b.String(), ",") + "}"
+}
+
 // numberVariants are numbers tried at every number position: fractions,
 // whole numbers written as fractions or with exponents, the edges of int64
 // and float64, and numbers float64 cannot tell from others.
@@ -347,11 +378,31 @@ func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Va
 	for i, mb := range v.Members {
 		set(fmt.Sprintf("drop member %q", mb.Name), with(slices.Delete(slices.Clone(v.Members), i, i+1)))
 	}
-	// An unknown member.
-	set("add an unknown member", with(append(slices.Clone(v.Members),
-		schema.Member{Name: "x-mcpgen-unknown", Value: parseText("1")})))
-	set("add an unknown member with big numbers", with(append(slices.Clone(v.Members),
-		schema.Member{Name: "x-mcpgen-unknown", Value: parseText(`{"n":[1,2.5e300,"s",123456789012345678901234567890,0.1000000000000000055511151231257827]}`)})))
+	// An unknown member, with values of several shapes: where the schema
+	// allows unknown members only of some type, some of them fit.
+	for _, u := range unknownValues {
+		set("add an unknown member "+u.label, with(append(slices.Clone(v.Members),
+			schema.Member{Name: "x-mcpgen-unknown", Value: rawJSON(u.text)})))
+	}
+	for _, sc := range s.schemas {
+		if ap := sc.AdditionalProperties; ap != nil && !ap.IsBool && !ap.IsEmpty() {
+			if val := (&builder{full: true}).build([]*schema.Schema{ap}, 0, 0); val != nil {
+				set("add an unknown member of the additionalProperties schema", with(append(slices.Clone(v.Members),
+					schema.Member{Name: "x-mcpgen-unknown", Value: val})))
+			}
+		}
+	}
+	// Many unknown members (decoders switch to a set past 64 names), with
+	// and without a duplicate name among them.
+	many := slices.Clone(v.Members)
+	for i := range 70 {
+		many = append(many, schema.Member{Name: fmt.Sprintf("x-mcpgen-%d", i), Value: rawJSON(strconv.Itoa(i))})
+	}
+	set("add 70 unknown members", with(many))
+	set("add 70 unknown members, the first twice", with(append(slices.Clone(many),
+		schema.Member{Name: "x-mcpgen-0", Value: rawJSON("0")})))
+	set("add 70 unknown members, the 65th twice, escaped", with(append(slices.Clone(many),
+		schema.Member{Name: escapedName + "x-mcpgen-64", Value: rawJSON("0")})))
 	// The properties the schemas name but the object lacks: each with an
 	// instance of its schema, and with null.
 	for _, name := range m.absentProperties(s) {
@@ -377,6 +428,8 @@ func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Va
 			schema.Member{Name: escapedName + first.Name, Value: first.Value})))
 		set(fmt.Sprintf("duplicate member %q with another value", first.Name), with(append(slices.Clone(v.Members),
 			schema.Member{Name: first.Name, Value: parseText("null")})))
+		last := v.Members[len(v.Members)-1]
+		set(fmt.Sprintf("duplicate member %q (the last) first", last.Name), with(append([]schema.Member{last}, v.Members...)))
 		set(fmt.Sprintf("member %q escaped", first.Name), with(append([]schema.Member{{Name: escapedName + first.Name, Value: first.Value}},
 			v.Members[1:]...)))
 		set(fmt.Sprintf("member %q with a trailing space", first.Name), with(append([]schema.Member{{Name: first.Name + " ", Value: first.Value}},
