@@ -186,10 +186,11 @@ type mutant struct {
 
 // mutator derives the variants of documents of one definition.
 type mutator struct {
-	r    *revision
-	def  *schema.Schema
-	deep bool // add the variants nested around encoding/json's depth limit
-	out  []mutant
+	r     *revision
+	def   *schema.Schema
+	deep  bool // add the variants nested around encoding/json's depth limit
+	plain int  // string positions without constraints that got variants
+	out   []mutant
 }
 
 func newMutator(r *revision, def string) *mutator {
@@ -311,7 +312,7 @@ var formatVariants = []string{
 
 // mutants returns the variants of root (a document of m.def).
 func (m *mutator) mutants(root *schema.Value) []mutant {
-	m.out = nil
+	m.out, m.plain = nil, 0
 	at := applicable(m.def, root)
 	var sites []site
 	var collect func(v *schema.Value, path []int, ptr string)
@@ -529,6 +530,14 @@ func (m *mutator) string(s site, set func(string, *schema.Value)) {
 		}
 		formats = formats || sc.Format != ""
 	}
+	// Any string goes where there are none of those: a few such positions
+	// per document get the variants too.
+	if len(words) == 0 && !formats {
+		if m.plain >= 2 {
+			return
+		}
+		m.plain++
+	}
 	words = append(words, cur+"x", strings.ToUpper(cur), " "+cur, cur+"\u0000", "x-mcpgen-other")
 	if len(cur) > 1 {
 		words = append(words, cur[:len(cur)-1])
@@ -623,6 +632,17 @@ func (m *mutator) whole(root *schema.Value) {
 	m.addText("white space only", []byte("  "))
 	if len(doc) > 1 {
 		m.addText("truncated", doc[:len(doc)-1])
+	}
+	// Cut short right after a member name's colon, an opening bracket or
+	// a comma (at most 40 places): a decoder that looks ahead must stop
+	// at the end.
+	cuts := 0
+	for i, c := range doc {
+		if cuts < 40 && (c == ':' || c == '{' || c == '[' || c == ',') {
+			m.addText(fmt.Sprintf("cut after byte %d (%q)", i, c), doc[:i+1])
+			m.addText(fmt.Sprintf("cut after byte %d (%q) and a space", i, c), append(slices.Clone(doc[:i+1]), ' '))
+			cuts++
+		}
 	}
 	if len(doc) > 2 && (doc[0] == '{' || doc[0] == '[') {
 		// A comma before the closing bracket.
