@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"runtime"
 	"runtime/debug"
@@ -627,4 +628,101 @@ func baseDocuments(t testing.TB, r *revision) []baseDocument {
 		}
 	}
 	return out
+}
+
+// TestStrictSchema checks the bounds strictSchema adds: int64 exactly at
+// "integer" nodes, float64's rounding limit exactly at "number" nodes,
+// and nothing where a union has an untyped branch.
+func TestStrictSchema(t *testing.T) {
+	m := new(big.Int).Lsh(big.NewInt(1), 1024)
+	m.Sub(m, new(big.Int).Lsh(big.NewInt(1), 970))
+	limit := m.String()
+	below := new(big.Int).Sub(m, big.NewInt(1)).String()
+	// The limit is where strconv (so mcpgen) starts to overflow.
+	if f, err := strconv.ParseFloat(limit, 64); err == nil {
+		t.Fatalf("ParseFloat(2^1024-2^970) = %v, want a range error", f)
+	}
+	if f, err := strconv.ParseFloat(below, 64); err != nil || f != math.MaxFloat64 {
+		t.Fatalf("ParseFloat(2^1024-2^970-1) = %v, %v; want MaxFloat64", f, err)
+	}
+	src := `{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{
+		"I":{"type":"integer"},
+		"N":{"type":"number"},
+		"S":{"type":["string","integer"]},
+		"U":{"anyOf":[{"type":"integer"},{"type":"object"},{}]},
+		"P":{"type":"object","properties":{"n":{"type":"number","minimum":0}},"allOf":[{"required":["n"]}]}}}`
+	strict, err := strictSchema([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := reference.New(strict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		def, doc string
+		valid    bool
+	}{
+		{"I", "9223372036854775807", true},
+		{"I", "-9223372036854775808", true},
+		{"I", "9223372036854775808", false},
+		{"I", "-9223372036854775809", false},
+		{"I", "9.223372036854775807e18", true},
+		{"I", "1e19", false},
+		{"I", "1.5", false},
+		{"N", below, true},
+		{"N", limit, false},
+		{"N", "-" + below, true},
+		{"N", "-" + limit, false},
+		{"N", "1e-400", true},
+		{"S", "9223372036854775808", false},
+		{"S", `"9223372036854775808"`, true},
+		{"U", "9223372036854775808", true},
+		{"U", "1e400", true},
+		{"P", `{"n":1e400}`, false},
+		{"P", `{"n":1}`, true},
+		{"P", `{}`, false},
+	} {
+		ok, why, err := ref.Validate(c.def, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != c.valid {
+			t.Errorf("%s %s: strict schema says %v, want %v (%s)", c.def, short(c.doc), ok, c.valid, why)
+		}
+	}
+}
+
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
+}
+
+// TestNormalizeHugeNumbers checks the stand-ins the reference gets for
+// numbers with huge exponents.
+func TestNormalizeHugeNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		`[1e999999999]`:             `[1e401]`,
+		`[-1E+999999999]`:           `[-1e401]`,
+		`[1e-999999999]`:            `[1e-401]`,
+		`[-0.5e-999999999]`:         `[-1e-401]`,
+		`[0e999999999]`:             `[0e999999999]`,
+		`[1.5e399]`:                 `[1.5e399]`,
+		`[1.5e401]`:                 `[1e401]`,
+		`[123e-2, 0.000e-99999999]`: `[123e-2,0.000e-99999999]`,
+	} {
+		v, err := schema.Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		normalizeHugeNumbers(v)
+		if got := string(encode(v, compact)); got != want {
+			t.Errorf("normalizeHugeNumbers(%s) = %s, want %s", in, got, want)
+		}
+	}
+	if !hugeExponent([]byte(`{"a":1e+00012345}`)) || hugeExponent([]byte(`{"e12345":1e+0001234}`)) {
+		t.Error("hugeExponent is wrong")
+	}
 }
