@@ -27,18 +27,18 @@ type pkg struct {
 	newValue    func(string) (value, bool)
 }
 
-func wrap[V value](f func(string) (V, bool)) func(string) (value, bool) {
+func wrapPkg[V value](f func(string) (V, bool)) func(string) (value, bool) {
 	return func(def string) (value, bool) { return f(def) }
 }
 
 // packages lists every generated package; this file imports them all, so
 // they must compile.
 var packages = []pkg{
-	{"2024-11-05", mcp20241105.ProtocolVersion, mcp20241105.Definitions, wrap(mcp20241105.NewValue)},
-	{"2025-03-26", mcp20250326.ProtocolVersion, mcp20250326.Definitions, wrap(mcp20250326.NewValue)},
-	{"2025-06-18", mcp20250618.ProtocolVersion, mcp20250618.Definitions, wrap(mcp20250618.NewValue)},
-	{"2025-11-25", mcp20251125.ProtocolVersion, mcp20251125.Definitions, wrap(mcp20251125.NewValue)},
-	{"2026-07-28", mcp20260728.ProtocolVersion, mcp20260728.Definitions, wrap(mcp20260728.NewValue)},
+	{"2024-11-05", mcp20241105.ProtocolVersion, mcp20241105.Definitions, wrapPkg(mcp20241105.NewValue)},
+	{"2025-03-26", mcp20250326.ProtocolVersion, mcp20250326.Definitions, wrapPkg(mcp20250326.NewValue)},
+	{"2025-06-18", mcp20250618.ProtocolVersion, mcp20250618.Definitions, wrapPkg(mcp20250618.NewValue)},
+	{"2025-11-25", mcp20251125.ProtocolVersion, mcp20251125.Definitions, wrapPkg(mcp20251125.NewValue)},
+	{"2026-07-28", mcp20260728.ProtocolVersion, mcp20260728.Definitions, wrapPkg(mcp20260728.NewValue)},
 }
 
 // TestEveryDefinitionEncodesAndDecodes encodes the zero value of every
