@@ -94,21 +94,7 @@ func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
 		return true
 	}
 	seen[d] = true
-	hasChecks := func(t *Type) bool {
-		switch t.Kind {
-		case TDecl:
-			return e.needsValidate(t.Decl, seen)
-		case TSlice:
-			return t.C.MinItems != nil || t.C.MaxItems != nil || hasChecksElem(e, t.Elem, seen)
-		case TMap:
-			return hasChecksElem(e, t.Elem, seen)
-		case TRaw:
-			return t.C.Raw != nil
-		case TExternal:
-			return true
-		}
-		return scalarHasChecks(t)
-	}
+	hasChecks := func(t *Type) bool { return e.typeHasChecks(t, seen) }
 	switch d := d.(type) {
 	case *Struct:
 		for _, f := range d.Fields {
@@ -136,14 +122,15 @@ func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
 	return true
 }
 
-func hasChecksElem(e *emitter, t *Type, seen map[Decl]bool) bool {
+// typeHasChecks reports whether a value of type t can break the schema.
+func (e *emitter) typeHasChecks(t *Type, seen map[Decl]bool) bool {
 	switch t.Kind {
 	case TDecl:
 		return e.needsValidate(t.Decl, seen)
 	case TSlice:
-		return t.C.MinItems != nil || t.C.MaxItems != nil || hasChecksElem(e, t.Elem, seen)
+		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem, seen)
 	case TMap:
-		return hasChecksElem(e, t.Elem, seen)
+		return e.typeHasChecks(t.Elem, seen)
 	case TRaw:
 		return t.C.Raw != nil
 	case TExternal:

@@ -361,19 +361,27 @@ func (r *rpcDispatcher) errorResponse(id []byte, code int64, message string, dat
 	return e.buf
 }
 
+// violationsUnder moves violations under a member of the message (their
+// pointers become /params/..., /result/...) and encodes them as the data
+// of an error response.
+func violationsUnder(prefix string, ve *ValidationError) ([]Violation, []byte) {
+	vs := make([]Violation, len(ve.Violations))
+	for i, v := range ve.Violations {
+		v.Pointer = prefix + v.Pointer
+		vs[i] = v
+	}
+	data, _ := json.Marshal(struct {
+		Violations []Violation `json:"violations"`
+	}{vs})
+	return vs, data
+}
+
 // invalidParams turns decoding and validation errors into -32602 with the
 // violations (pointers relative to the message, under /params) as data.
 func invalidParams(err error) error {
 	var ve *ValidationError
 	if errors.As(err, &ve) {
-		vs := make([]Violation, len(ve.Violations))
-		for i, v := range ve.Violations {
-			v.Pointer = "/params" + v.Pointer
-			vs[i] = v
-		}
-		data, _ := json.Marshal(struct {
-			Violations []Violation `json:"violations"`
-		}{vs})
+		vs, data := violationsUnder("/params", ve)
 		msg := "invalid params: " + vs[0].String()
 		if len(vs) > 1 {
 			msg += fmt.Sprintf(" (and %d more)", len(vs)-1)
@@ -422,14 +430,7 @@ func decodeParams(raw []byte, p rpcParams, required bool) error {
 func invalidResult(err error) error {
 	var ve *ValidationError
 	if errors.As(err, &ve) {
-		vs := make([]Violation, len(ve.Violations))
-		for i, v := range ve.Violations {
-			v.Pointer = "/result" + v.Pointer
-			vs[i] = v
-		}
-		data, _ := json.Marshal(struct {
-			Violations []Violation `json:"violations"`
-		}{vs})
+		vs, data := violationsUnder("/result", ve)
 		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's result breaks the schema: " + vs[0].String(), Data: data}
 	}
 	return &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}

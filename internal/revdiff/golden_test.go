@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/cli"
 	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/textdiff"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -58,7 +57,7 @@ func TestGolden(t *testing.T) {
 			}
 			if !bytes.Equal(golden, stdout.Bytes()) {
 				t.Errorf("output differs from %s (- golden, + now); run go test ./internal/revdiff -update if the change is right:\n%s",
-					path, lineDiff(string(golden), stdout.String()))
+					path, textdiff.Unified(path, "now", string(golden), stdout.String(), 2, 80))
 			}
 		})
 	}
@@ -71,60 +70,3 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// lineDiff shows the lines that differ between a and b, with two lines of
-// context, from a longest common subsequence of lines.
-func lineDiff(a, b string) string {
-	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
-	// lcs[i][j] is the LCS length of x[i:] and y[j:].
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	type line struct {
-		op   byte
-		text string
-		num  int // line number in a (for ' ' and '-') or b ('+')
-	}
-	var lines []line
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
-			lines = append(lines, line{' ', x[i], i + 1})
-			i, j = i+1, j+1
-		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
-			lines = append(lines, line{'-', x[i], i + 1})
-			i++
-		default:
-			lines = append(lines, line{'+', y[j], j + 1})
-			j++
-		}
-	}
-	const context = 2
-	var out strings.Builder
-	last := -1
-	for k, l := range lines {
-		near := false
-		for d := max(0, k-context); d <= min(len(lines)-1, k+context); d++ {
-			near = near || lines[d].op != ' '
-		}
-		if !near {
-			continue
-		}
-		if last >= 0 && k > last+1 {
-			out.WriteString("...\n")
-		}
-		fmt.Fprintf(&out, "%c %4d | %s\n", l.op, l.num, l.text)
-		last = k
-	}
-	return out.String()
-}
