@@ -186,7 +186,6 @@ type mutant struct {
 
 // mutator derives the variants of documents of one definition.
 type mutator struct {
-	r     *revision
 	def   *schema.Schema
 	deep  bool // add the variants nested around encoding/json's depth limit
 	plain int  // string positions without constraints that got variants
@@ -238,7 +237,7 @@ func walkPointers(v *schema.Value, ptr string, f func(ptr string, v *schema.Valu
 }
 
 func newMutator(r *revision, def string) *mutator {
-	return &mutator{r: r, def: r.defIdx[def]}
+	return &mutator{def: r.defIdx[def]}
 }
 
 // site is one value of the document being mutated.
@@ -400,7 +399,7 @@ func (m *mutator) site(root *schema.Value, s site) {
 
 	switch s.v.Kind {
 	case schema.Object:
-		m.object(root, s, set)
+		m.object(s, set)
 	case schema.Array:
 		m.array(s, set)
 	case schema.String:
@@ -412,7 +411,7 @@ func (m *mutator) site(root *schema.Value, s site) {
 	}
 }
 
-func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Value)) {
+func (m *mutator) object(s site, set func(string, *schema.Value)) {
 	v := s.v
 	with := func(members []schema.Member) *schema.Value {
 		c := *v
