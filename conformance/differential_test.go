@@ -520,6 +520,8 @@ func differential(t *testing.T, r *revision) int {
 
 	bases := slices.DeleteFunc(baseDocuments(t, r), func(b baseDocument) bool { return untyped[b.def] })
 
+	rich := richObjects(r, bases, 4)
+
 	// Each worker takes a base document, derives its variants and checks
 	// every one not checked before.
 	var (
@@ -545,6 +547,7 @@ func differential(t *testing.T, r *revision) int {
 				// The deeply nested variants are big and slow to check: a
 				// few documents get them.
 				mut.deep = i < 3
+				mut.rich = rich[i]
 				cases := []testCase{{def: b.def, label: b.label, doc: encode(b.value, compact)}}
 				for _, m := range mut.mutants(b.value) {
 					cases = append(cases, testCase{def: b.def, label: b.label + ": " + m.label, doc: m.doc})

@@ -224,12 +224,11 @@ func merge(flat []*schema.Schema) *constraints {
 	if typed {
 		c.types = []string{}
 		for _, t := range allTypes {
-			if allowed[t] {
+			// Where any number goes, build one that is not whole.
+			if allowed[t] && (t != "integer" || !allowed["number"]) {
 				c.types = append(c.types, t)
 			}
 		}
-		// A whole number is a number: prefer "number" when both are there
-		// only if "integer" came from "number".
 	} else {
 		// No "type": guess from the other keywords.
 		switch {
@@ -304,7 +303,7 @@ func (b *builder) resolve(conj, done []*schema.Schema, depth, pick int) *schema.
 	case "integer":
 		return b.number(c, true)
 	case "number":
-		return b.number(c, slices.Contains(types, "integer") && !slices.Contains(types, "number"))
+		return b.number(c, false)
 	case "boolean":
 		return &schema.Value{Kind: schema.Bool, Bool: true}
 	default:

@@ -186,15 +186,58 @@ type mutant struct {
 
 // mutator derives the variants of documents of one definition.
 type mutator struct {
-	r     *revision
 	def   *schema.Schema
 	deep  bool // add the variants nested around encoding/json's depth limit
 	plain int  // string positions without constraints that got variants
-	out   []mutant
+	// rich, when not nil, lists the positions (JSON pointers) of the
+	// objects that get every unknown-member variant; the others get a few.
+	rich map[string]bool
+	out  []mutant
+}
+
+// richObjects decides, for each of a list of documents of one revision,
+// which of its objects get every unknown-member variant: the first few
+// objects (in document order) that each combination of schema nodes
+// applies to. The rest of those variants would check the same generated
+// code again.
+func richObjects(r *revision, docs []baseDocument, perSchemas int) []map[string]bool {
+	count := map[string]int{}
+	out := make([]map[string]bool, len(docs))
+	for i, d := range docs {
+		out[i] = map[string]bool{}
+		at := applicable(r.defIdx[d.def], d.value)
+		walkPointers(d.value, "", func(ptr string, v *schema.Value) {
+			if v.Kind != schema.Object {
+				return
+			}
+			var ptrs []string
+			for _, s := range at[ptr] {
+				ptrs = append(ptrs, s.Pointer)
+			}
+			slices.Sort(ptrs)
+			key := strings.Join(ptrs, " ")
+			if count[key] < perSchemas {
+				count[key]++
+				out[i][ptr] = true
+			}
+		})
+	}
+	return out
+}
+
+// walkPointers calls f on every value of v with its JSON pointer.
+func walkPointers(v *schema.Value, ptr string, f func(ptr string, v *schema.Value)) {
+	f(ptr, v)
+	for i, it := range v.Items {
+		walkPointers(it, ptr+"/"+strconv.Itoa(i), f)
+	}
+	for _, m := range v.Members {
+		walkPointers(m.Value, ptr+"/"+schema.EscapePointer(m.Name), f)
+	}
 }
 
 func newMutator(r *revision, def string) *mutator {
-	return &mutator{r: r, def: r.defIdx[def]}
+	return &mutator{def: r.defIdx[def]}
 }
 
 // site is one value of the document being mutated.
@@ -356,7 +399,7 @@ func (m *mutator) site(root *schema.Value, s site) {
 
 	switch s.v.Kind {
 	case schema.Object:
-		m.object(root, s, set)
+		m.object(s, set)
 	case schema.Array:
 		m.array(s, set)
 	case schema.String:
@@ -368,7 +411,7 @@ func (m *mutator) site(root *schema.Value, s site) {
 	}
 }
 
-func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Value)) {
+func (m *mutator) object(s site, set func(string, *schema.Value)) {
 	v := s.v
 	with := func(members []schema.Member) *schema.Value {
 		c := *v
@@ -380,8 +423,14 @@ func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Va
 		set(fmt.Sprintf("drop member %q", mb.Name), with(slices.Delete(slices.Clone(v.Members), i, i+1)))
 	}
 	// An unknown member, with values of several shapes: where the schema
-	// allows unknown members only of some type, some of them fit.
-	for _, u := range unknownValues {
+	// allows unknown members only of some type, some of them fit. The
+	// whole set only where the object's schemas have not had it often
+	// (see rich); elsewhere the first two values.
+	values := unknownValues
+	if m.rich != nil && !m.rich[s.ptr] {
+		values = values[:2]
+	}
+	for _, u := range values {
 		set("add an unknown member "+u.label, with(append(slices.Clone(v.Members),
 			schema.Member{Name: "x-mcpgen-unknown", Value: rawJSON(u.text)})))
 	}
@@ -393,17 +442,19 @@ func (m *mutator) object(root *schema.Value, s site, set func(string, *schema.Va
 			}
 		}
 	}
-	// Many unknown members (decoders switch to a set past 64 names), with
-	// and without a duplicate name among them.
-	many := slices.Clone(v.Members)
-	for i := range 70 {
-		many = append(many, schema.Member{Name: fmt.Sprintf("x-mcpgen-%d", i), Value: rawJSON(strconv.Itoa(i))})
+	if m.rich == nil || m.rich[s.ptr] {
+		// Many unknown members (decoders switch to a set past 64 names),
+		// with and without a duplicate name among them.
+		many := slices.Clone(v.Members)
+		for i := range 70 {
+			many = append(many, schema.Member{Name: fmt.Sprintf("x-mcpgen-%d", i), Value: rawJSON(strconv.Itoa(i))})
+		}
+		set("add 70 unknown members", with(many))
+		set("add 70 unknown members, the first twice", with(append(slices.Clone(many),
+			schema.Member{Name: "x-mcpgen-0", Value: rawJSON("0")})))
+		set("add 70 unknown members, the 65th twice, escaped", with(append(slices.Clone(many),
+			schema.Member{Name: escapedName + "x-mcpgen-64", Value: rawJSON("0")})))
 	}
-	set("add 70 unknown members", with(many))
-	set("add 70 unknown members, the first twice", with(append(slices.Clone(many),
-		schema.Member{Name: "x-mcpgen-0", Value: rawJSON("0")})))
-	set("add 70 unknown members, the 65th twice, escaped", with(append(slices.Clone(many),
-		schema.Member{Name: escapedName + "x-mcpgen-64", Value: rawJSON("0")})))
 	// The properties the schemas name but the object lacks: each with an
 	// instance of its schema, and with null.
 	for _, name := range m.absentProperties(s) {
@@ -634,13 +685,16 @@ func (m *mutator) whole(root *schema.Value) {
 		m.addText("truncated", doc[:len(doc)-1])
 	}
 	// Cut short right after a member name's colon, an opening bracket or
-	// a comma (at most 40 places): a decoder that looks ahead must stop
-	// at the end.
+	// a comma (at most 40 places, every other one followed by a space): a
+	// decoder that looks ahead must stop at the end.
 	cuts := 0
 	for i, c := range doc {
 		if cuts < 40 && (c == ':' || c == '{' || c == '[' || c == ',') {
-			m.addText(fmt.Sprintf("cut after byte %d (%q)", i, c), doc[:i+1])
-			m.addText(fmt.Sprintf("cut after byte %d (%q) and a space", i, c), append(slices.Clone(doc[:i+1]), ' '))
+			if cuts%2 == 0 {
+				m.addText(fmt.Sprintf("cut after byte %d (%q)", i, c), doc[:i+1])
+			} else {
+				m.addText(fmt.Sprintf("cut after byte %d (%q) and a space", i, c), append(slices.Clone(doc[:i+1]), ' '))
+			}
 			cuts++
 		}
 	}
