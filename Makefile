@@ -29,14 +29,17 @@ check:
 	$(MAKE) test
 
 # Benchmarks (bench/, a module of its own): first its tests (lossless round
-# trips, every anchor decodes what it claims), then the corpus benchmarks and
-# the generator benchmarks BENCH_COUNT times each, then a Markdown table of
-# the medians (bench/cmd/table). The raw output is left in bench/bench.out.
+# trips, every anchor decodes what it claims, the two dispatchers answer
+# alike), then the corpus benchmarks, the dispatcher benchmarks (mcpgen's
+# ServerDispatcher.Handle against the go-sdk server) and the generator
+# benchmarks BENCH_COUNT times each, then a Markdown table of the medians
+# (bench/cmd/table). The raw output is left in bench/bench.out.
 BENCH_COUNT ?= 5
 BENCH_ENV = MCPGEN_SCHEMA_DIR=$(abspath $(MCPGEN_SCHEMA_DIR))
 bench:
 	cd bench && $(BENCH_ENV) $(GO) test -count=1 .
-	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench . -skip '^BenchmarkGenerate' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
 

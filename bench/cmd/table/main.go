@@ -128,6 +128,26 @@ var genRows = []struct{ bench, label string }{
 	{"GenerateSynthetic10x", "generator: synthetic 10x 2026-07-28"},
 }
 
+// The dispatcher benchmarks (BenchmarkDispatch/<implementation>/<request>):
+// the requests, and the implementations in the order of the table.
+var dispRequests = []struct{ bench, label string }{
+	{"ServerDiscover", "server/discover"},
+	{"ToolsList", "tools/list"},
+	{"ToolsCall", "tools/call (add)"},
+}
+
+var dispImpls = []struct{ bench, label string }{
+	{"McpgenHandle", "mcpgen: ServerDispatcher.Handle"},
+	{"GoSDKPipe", "go-sdk v1.8.0: server over net.Pipe, raw JSON-RPC client"},
+	{"GoSDKInMemory", "go-sdk v1.8.0: NewInMemoryTransports, client Connection (adds client-side encode/decode)"},
+	{"McpgenServePipe", "mcpgen: ServerDispatcher.Serve over net.Pipe, raw JSON-RPC client"},
+	{"PipeEcho", "net.Pipe echo of the go-sdk's response (transport floor)"},
+}
+
+// dispLimit is the target: mcpgen's Handle takes at most this fraction of
+// the go-sdk's round trip.
+const dispLimit = 0.2
+
 // check is one target: its text, and a verdict with the measured value.
 type check struct {
 	target string
@@ -216,8 +236,10 @@ func write(w io.Writer, p *parsed, date time.Time) {
 		return v / base, true
 	}
 
-	fmt.Fprintln(w, "| # | Benchmark | examples | ns/byte | × json.Valid | cpu-ns/byte | × json.Valid (cpu) | MB/s | allocs/KB | allocs/op | target | result |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	if present(p, corpusRows) {
+		fmt.Fprintln(w, "| # | Benchmark | examples | ns/byte | × json.Valid | cpu-ns/byte | × json.Valid (cpu) | MB/s | allocs/KB | allocs/op | target | result |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	}
 	seen := map[string]bool{}
 	for i, row := range corpusRows {
 		r := p.results[row.bench]
@@ -253,9 +275,11 @@ func write(w io.Writer, p *parsed, date time.Time) {
 			num(r, "MB/s", "%.1f"), num(r, "allocs/KB", "%.1f"), num(r, "allocs/op", "%.0f"), target, res)
 	}
 
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| Benchmark | time/op (ms) | cpu-ms/op | wall-ms of one run | peak heap (MB) | allocated MB/op | target | result |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---|")
+	if present(p, genRows) {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| Benchmark | time/op (ms) | cpu-ms/op | wall-ms of one run | peak heap (MB) | allocated MB/op | target | result |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---|")
+	}
 	for _, row := range genRows {
 		r := p.results[row.bench]
 		if r == nil {
@@ -302,6 +326,8 @@ func write(w io.Writer, p *parsed, date time.Time) {
 			strings.Join(ts, "; "), strings.Join(rs, "; "))
 	}
 
+	writeDispatch(w, p, seen)
+
 	var other []string
 	for _, name := range p.order {
 		if !seen[name] {
@@ -310,6 +336,82 @@ func write(w io.Writer, p *parsed, date time.Time) {
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(w, "\nNot tabulated: %s.\n", strings.Join(other, ", "))
+	}
+}
+
+// present reports whether any of rows has a result (a table whose rows
+// all lack one is left out).
+func present(p *parsed, rows []struct{ bench, label string }) bool {
+	for _, row := range rows {
+		if p.results[row.bench] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// writeDispatch prints the dispatcher table: per request, every
+// implementation's time per request, with the ratio to the go-sdk's
+// (GoSDKPipe) and, on mcpgen's Handle rows, the target.
+func writeDispatch(w io.Writer, p *parsed, seen map[string]bool) {
+	var names []struct{ bench, label string }
+	for _, req := range dispRequests {
+		for _, impl := range dispImpls {
+			names = append(names, struct{ bench, label string }{"Dispatch/" + impl.bench + "/" + req.bench, ""})
+		}
+	}
+	if !present(p, names) {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Request | Implementation | ns/op | cpu-ns/op | B/op | allocs/op | × go-sdk | × go-sdk (cpu) | target | result |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, req := range dispRequests {
+		base := p.results["Dispatch/GoSDKPipe/"+req.bench]
+		var baseT, baseC float64
+		if base != nil {
+			baseT, _ = base.median("ns/op")
+			baseC, _ = base.median("cpu-ns/op")
+		}
+		for _, impl := range dispImpls {
+			name := "Dispatch/" + impl.bench + "/" + req.bench
+			r := p.results[name]
+			if r == nil {
+				continue
+			}
+			seen[name] = true
+			t, _ := r.median("ns/op")
+			c, _ := r.median("cpu-ns/op")
+			x, xc := "", ""
+			var xt, xcv float64
+			if baseT > 0 {
+				xt = t / baseT
+				x = fmt.Sprintf("%.3f", xt)
+			}
+			if baseC > 0 && c > 0 {
+				xcv = c / baseC
+				xc = fmt.Sprintf("%.3f", xcv)
+			}
+			target, res := "", ""
+			if impl.bench == "McpgenHandle" {
+				target = fmt.Sprintf("≤ %g× go-sdk", dispLimit)
+				if baseT > 0 {
+					ck := check{target: target, short: fmt.Sprintf("≤ %g×", dispLimit), ok: xt <= dispLimit, got: fmt.Sprintf("%.3f×", xt)}
+					if xcv > 0 {
+						if cok := xcv <= dispLimit; cok != ck.ok {
+							ck.cpu = fmt.Sprintf("%s %.3f×", verdict(cok), xcv)
+						} else {
+							ck.got += fmt.Sprintf(" (%.3f× on CPU time)", xcv)
+						}
+					}
+					res = ck.String()
+				} else {
+					res = "no go-sdk result (Dispatch/GoSDKPipe/" + req.bench + ")"
+				}
+			}
+			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", req.label, impl.label, t,
+				num(r, "cpu-ns/op", "%.0f"), num(r, "B/op", "%.0f"), num(r, "allocs/op", "%.0f"), x, xc, target, res)
+		}
 	}
 }
 
