@@ -68,7 +68,7 @@ func alternatives(conj []*schema.Schema) int {
 		}
 	}
 	c := merge(flat)
-	if c.types != nil && len(c.types) > 1 && c.constVal == nil && c.enum == nil {
+	if len(c.types) > 1 && c.constVal == nil && c.enum == nil {
 		return len(c.types)
 	}
 	return 1
