@@ -482,6 +482,9 @@ func UnmarshalAndValidate(data []byte, v interface {
 // leaving out what validation says about values decoding already
 // rejected (they hold zero values).
 func mergeViolations(decodeErr, validateErr error) error {
+	if decodeErr == nil {
+		return validateErr // the common case: nothing to merge, nothing to allocate
+	}
 	var dv, vv *ValidationError
 	errors.As(decodeErr, &dv)
 	errors.As(validateErr, &vv)
