@@ -575,7 +575,9 @@ func (b *builder) enumType(s *schema.Schema, name string) *Type {
 	consts := map[string]string{}
 	for _, v := range s.Enum {
 		var word string
-		if base == KString {
+		if base == KString && v.Str == "" {
+			word = "Empty" // the empty string is a value like any other
+		} else if base == KString {
 			w, err := propertyGoName(v.Str)
 			if err != nil {
 				b.errorf(s.Pointer+"/enum", "enum value %v", err)

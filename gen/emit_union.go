@@ -200,9 +200,8 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 	for ci, i := range cands {
 		br := u.Branches[i]
 		extra := jen.Lit(0)
-		if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
+		if isStruct(br.Type) {
 			extra = jen.Id("x").Dot("extraCount").Call()
-			_ = st
 		}
 		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call()}
 		block = append(block, newValue(br)...)
