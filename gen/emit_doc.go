@@ -12,7 +12,7 @@ import (
 // docData is what the prose templates see.
 type docData struct {
 	Package, Revision, URL, SHA256, Command string
-	Pinned                                  bool
+	Pinned, Validators, Dispatcher          bool
 }
 
 func newDocData(pkg *Package) docData {
@@ -21,7 +21,7 @@ func newDocData(pkg *Package) docData {
 		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
 	}
 	return docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
-		Command: cmd, Pinned: pkg.Source.Pinned}
+		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil}
 }
 
 // docFile is doc.go: the package comment and ProtocolVersion.

@@ -14,6 +14,12 @@
 // sealed interface; members the schema does not name are kept in Extra; raw
 // JSON (json.RawMessage and the opaque types) keeps its exact bytes.
 //
+// The JSON-RPC methods of the revision are in Methods and the Method constants.
+// NewServerDispatcher (and NewClientDispatcher, where the revision has methods a
+// server sends) route messages to typed handlers: embed UnimplementedServerHandler
+// and implement the methods you serve, then call Handle for each message or Serve
+// for the stdio transport.
+//
 // The package imports only the standard library. Regenerate it with:
 //
 //	mcpgen generate --revision 2024-11-05 --out DIR --package mcp20241105
