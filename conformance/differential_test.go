@@ -385,8 +385,10 @@ func parseDecimal(text string) decimal {
 // normalizeHugeNumbers replaces, in place, every number whose decimal
 // exponent is beyond ±400 (its value is above 10^400 or below 10^-400) by a short number that compares the same against
 // every bound in the (strict) MCP schemas: same sign, same integrality,
-// beyond float64's range or below its smallest denormal. It reports
-// whether it changed anything.
+// beyond float64's range or below its smallest denormal. A zero written
+// with a long exponent (0e99999999999999999999) becomes 0: the reference
+// panics on an exponent that does not fit an int. It reports whether it
+// changed anything.
 func normalizeHugeNumbers(v *schema.Value) bool {
 	changed := false
 	walkValues(v, func(n *schema.Value) {
@@ -394,7 +396,13 @@ func normalizeHugeNumbers(v *schema.Value) bool {
 			return
 		}
 		d := parseDecimal(n.Num)
-		if d.digits == "" || (d.exp >= -400 && d.exp <= 400) {
+		if d.digits == "" {
+			if n.Num != "0" && hugeExponent([]byte(n.Num)) {
+				n.Num, changed = "0", true
+			}
+			return
+		}
+		if d.exp >= -400 && d.exp <= 400 {
 			return
 		}
 		sign := ""
@@ -711,10 +719,12 @@ func TestNormalizeHugeNumbers(t *testing.T) {
 		`[-1E+999999999]`:           `[-1e401]`,
 		`[1e-999999999]`:            `[1e-401]`,
 		`[-0.5e-999999999]`:         `[-1e-401]`,
-		`[0e999999999]`:             `[0e999999999]`,
+		`[0e999999999]`:             `[0]`,
+		`[0e9999]`:                  `[0e9999]`,
+		`[-0E10000000000000000000]`: `[0]`,
 		`[1.5e399]`:                 `[1.5e399]`,
 		`[1.5e401]`:                 `[1e401]`,
-		`[123e-2, 0.000e-99999999]`: `[123e-2,0.000e-99999999]`,
+		`[123e-2, 0.000e-99999999]`: `[123e-2,0]`,
 	} {
 		v, err := schema.Parse([]byte(in))
 		if err != nil {
