@@ -69,4 +69,3 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
-
