@@ -15,9 +15,11 @@ generate:
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-# The test command (README, .ci/run): vet and staticcheck (on mcpgen and on
-# every generated package), the tests, and the interoperability tests.
+# The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen
+# and on every generated package), the tests, and the interoperability tests.
 test:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
