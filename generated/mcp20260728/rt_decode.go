@@ -645,21 +645,29 @@ func rtParseInt(text []byte) (n int64, isInt, inRange bool) {
 // float reads a number as a float64; one beyond float64's range is a
 // violation.
 func (d *decoder) float() float64 {
-	c := d.peek()
-	if !rtIsNumberStart(c) {
+	f, _, _, _ := d.floatText()
+	return f
+}
+
+// floatText reads a number as a float64 and returns its text and offset
+// too; ok is false when it reported a mismatch, a syntax error or a number
+// beyond float64's range.
+func (d *decoder) floatText() (f float64, text []byte, off int, ok bool) {
+	if !rtIsNumberStart(d.peek()) {
 		d.mismatch("number")
-		return 0
+		return 0, nil, 0, false
 	}
-	off := d.pos
-	text, ok := d.number()
+	off = d.pos
+	text, ok = d.number()
 	if !ok {
-		return 0
+		return 0, nil, 0, false
 	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
 	if err != nil {
 		d.violate(off, "type", "number "+rtQuoteNum(text)+" is out of the range of float64")
+		return f, text, off, false
 	}
-	return f
+	return f, text, off, true
 }
 
 // floatPtr reads a number into a new variable.
@@ -1047,19 +1055,8 @@ func rtPointerAt(data []byte, off int) string {
 // bound ("1.00000000000000001" for a maximum of 1) is compared by its
 // text. Values clearly inside or outside are left to Validate.
 func (d *decoder) floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum string) float64 {
-	c := d.peek()
-	if !rtIsNumberStart(c) {
-		d.mismatch("number")
-		return 0
-	}
-	off := d.pos
-	text, ok := d.number()
+	f, text, off, ok := d.floatText()
 	if !ok {
-		return 0
-	}
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
-	if err != nil {
-		d.violate(off, "type", "number "+rtQuoteNum(text)+" is out of the range of float64")
 		return f
 	}
 	check := func(bound, keyword, want string, bad func(int) bool) {
