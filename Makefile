@@ -1,6 +1,6 @@
-# The MCP schemas are read from here (see README: "Where the schemas come from").
-MCPGEN_SCHEMA_DIR ?= ../shared/mcp-spec/schema
-export MCPGEN_SCHEMA_DIR
+# The pinned MCP schemas are embedded in mcpgen (schema/revisions); set
+# MCPGEN_SCHEMA_DIR only to read them from somewhere else (see README: "Where
+# the schemas come from").
 GO ?= go
 
 .PHONY: all generate test check vet bench interop
@@ -37,12 +37,11 @@ check:
 # benchmarks BENCH_COUNT times each, then a Markdown table of the medians
 # (bench/cmd/table). The raw output is left in bench/bench.out.
 BENCH_COUNT ?= 5
-BENCH_ENV = MCPGEN_SCHEMA_DIR=$(abspath $(MCPGEN_SCHEMA_DIR))
 bench:
-	cd bench && $(BENCH_ENV) $(GO) test -count=1 .
-	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
-	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
-	cd bench && { $(BENCH_ENV) $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && $(GO) test -count=1 .
+	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
 
 # Interoperability tests: examples/discover-server against the official Go

@@ -4,9 +4,9 @@
 // its own so that the SDKs and validators it compares with are its
 // dependencies, not mcpgen's.
 //
-// The examples and schemas are read at run time from $MCPGEN_SCHEMA_DIR
-// (the directory holding <revision>/schema.json); nothing of them is copied
-// into this module.
+// The schemas are the copies mcpgen embeds, and the examples are read at
+// run time from mcpgen's testdata/examples; nothing of them is copied into
+// this module.
 package bench
 
 import (
@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // Revision is the revision whose examples make the corpus.
@@ -35,28 +37,6 @@ type Example struct {
 // ID names the example as Definition/file.json.
 func (e Example) ID() string { return e.Definition + "/" + e.Name }
 
-// SchemaDir returns $MCPGEN_SCHEMA_DIR. A relative value is taken relative
-// to the top-level mcpgen module (the parent of this module), as the
-// top-level Makefile sets it. It fails when the variable is unset or does
-// not hold <Revision>/schema.json.
-func SchemaDir() (string, error) {
-	dir := os.Getenv("MCPGEN_SCHEMA_DIR")
-	if dir == "" {
-		return "", errors.New("bench: MCPGEN_SCHEMA_DIR is not set; set it to the directory holding <revision>/schema.json (e.g. .../mcp-spec/schema)")
-	}
-	if !filepath.IsAbs(dir) {
-		root, err := topLevel()
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(root, dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, Revision, "schema.json")); err != nil {
-		return "", fmt.Errorf("bench: MCPGEN_SCHEMA_DIR=%s does not hold %s/schema.json: %w", dir, Revision, err)
-	}
-	return dir, nil
-}
-
 // topLevel finds this module's go.mod above the working directory and
 // returns the directory above it (the mcpgen module).
 func topLevel() (string, error) {
@@ -70,7 +50,7 @@ func topLevel() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("bench: cannot resolve a relative MCPGEN_SCHEMA_DIR: no bench go.mod above the working directory")
+			return "", errors.New("bench: no go.mod of github.com/mcpgen/mcpgen/bench above the working directory")
 		}
 		dir = parent
 	}
@@ -80,22 +60,24 @@ func containsModuleLine(gomod []byte) bool {
 	return bytes.Contains(gomod, []byte("module github.com/mcpgen/mcpgen/bench\n"))
 }
 
-// Schema returns the bytes of a revision's schema.json.
+// Schema returns the bytes of a pinned revision's schema.json, the copy
+// mcpgen embeds.
 func Schema(revision string) ([]byte, error) {
-	dir, err := SchemaDir()
-	if err != nil {
-		return nil, err
+	b, ok := schema.Embedded(revision)
+	if !ok {
+		return nil, fmt.Errorf("bench: revision %s is not embedded in mcpgen", revision)
 	}
-	return os.ReadFile(filepath.Join(dir, revision, "schema.json"))
+	return b, nil
 }
 
-// Corpus returns the official examples of Revision, sorted by ID.
+// Corpus returns the official examples of Revision (mcpgen's
+// testdata/examples), sorted by ID.
 func Corpus() ([]Example, error) {
-	dir, err := SchemaDir()
+	top, err := topLevel()
 	if err != nil {
 		return nil, err
 	}
-	root := filepath.Join(dir, Revision, "examples")
+	root := filepath.Join(top, "testdata", "examples", Revision)
 	files, err := filepath.Glob(filepath.Join(root, "*", "*.json"))
 	if err != nil {
 		return nil, err

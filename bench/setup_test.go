@@ -12,7 +12,7 @@ var (
 )
 
 // theCorpus returns the official examples, failing the test or benchmark
-// (with the reason) when $MCPGEN_SCHEMA_DIR is unset or wrong.
+// (with the reason) when they cannot be read.
 func theCorpus(tb testing.TB) []Example {
 	tb.Helper()
 	loadOnce.Do(func() { corpus, corpusErr = Corpus() })

@@ -12,8 +12,8 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// fuzzSeeds adds the golden schemas (and, with MCPGEN_SCHEMA_DIR set, the
-// smallest MCP schema) to a fuzz corpus.
+// fuzzSeeds adds the golden schemas and the smallest MCP schema to a fuzz
+// corpus.
 func fuzzSeeds(f *testing.F) {
 	paths, _ := filepath.Glob("../golden/*/schema.json")
 	for _, p := range paths {
@@ -21,13 +21,8 @@ func fuzzSeeds(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	if dir := os.Getenv("MCPGEN_SCHEMA_DIR"); dir != "" {
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join("..", dir)
-		}
-		if b, err := os.ReadFile(filepath.Join(dir, "2024-11-05", "schema.json")); err == nil {
-			f.Add(b)
-		}
+	if b, ok := schema.Embedded("2024-11-05"); ok {
+		f.Add(b)
 	}
 	f.Add([]byte(`{"$defs":{"A":{"$ref":"#/$defs/A"}}}`))
 	f.Add([]byte(`{"$defs":{"A":{"allOf":[{"$ref":"#/$defs/B"}]},"B":{"allOf":[{"$ref":"#/$defs/A"}]}}}`))

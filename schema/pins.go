@@ -2,22 +2,34 @@ package schema
 
 import (
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
 )
 
-// UpstreamCommit is the commit of github.com/modelcontextprotocol/modelcontextprotocol
-// that the pinned schemas come from.
-const UpstreamCommit = "b0f60ba5409db7a6582440a7b473cc0398890f15"
+// The pinned revisions ship inside mcpgen: revisions/pins.json lists them
+// (revision, upstream URL, sha256) and revisions/<revision>/schema.json
+// holds each one's bytes, as published upstream (revisions/README.md says
+// where from, revisions/LICENSE under which license). `mcpgen pin` adds a
+// revision to both.
+//
+//go:embed revisions/pins.json revisions/*/schema.json
+var embedded embed.FS
+
+// PinsFile is the path of the pin list inside this package's directory.
+const PinsFile = "revisions/pins.json"
 
 // Pin identifies one published MCP schema revision: where it lives upstream
 // and the sha256 of its bytes. mcpgen reads a pinned revision only if the
 // bytes match.
 type Pin struct {
-	Revision string // e.g. "2026-07-28"
-	URL      string
-	SHA256   string // hex
-	Draft    Draft
+	Revision string `json:"revision"` // e.g. "2026-07-28"
+	URL      string `json:"url"`
+	SHA256   string `json:"sha256"` // hex
 }
 
 // Package is the Go package name mcpgen gives the revision by default.
@@ -39,18 +51,59 @@ func PackageName(revision string) string {
 	return string(b)
 }
 
-func upstream(rev string) string {
-	return "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/" +
-		UpstreamCommit + "/schema/" + rev + "/schema.json"
+// Pins lists every pinned revision, oldest first.
+var Pins = mustParsePins()
+
+// mustParsePins reads the embedded pin list. The file is compiled into
+// mcpgen and a test checks it, so a malformed one is a broken build.
+func mustParsePins() []Pin {
+	data, err := embedded.ReadFile(PinsFile)
+	if err != nil {
+		panic("mcpgen: " + err.Error())
+	}
+	pins, err := ParsePins(data)
+	if err != nil {
+		panic("mcpgen: schema/" + PinsFile + ": " + err.Error())
+	}
+	return pins
 }
 
-// Pins lists every pinned revision, oldest first.
-var Pins = []Pin{
-	{"2024-11-05", upstream("2024-11-05"), "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce", Draft07},
-	{"2025-03-26", upstream("2025-03-26"), "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131", Draft07},
-	{"2025-06-18", upstream("2025-06-18"), "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01", Draft07},
-	{"2025-11-25", upstream("2025-11-25"), "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7", Draft202012},
-	{"2026-07-28", upstream("2026-07-28"), "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203", Draft202012},
+// revisionName is what a revision may be called: it becomes a directory
+// name and, through PackageName, a Go package name.
+var revisionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ValidRevisionName reports whether name can name a revision.
+func ValidRevisionName(name string) bool {
+	return revisionName.MatchString(name) && len(PackageName(name)) > len("mcp")
+}
+
+// ParsePins decodes a pin list and checks it: every revision named once,
+// with a valid name, a URL and a hex sha256, sorted oldest (smallest)
+// first.
+func ParsePins(data []byte) ([]Pin, error) {
+	var pins []Pin
+	if err := json.Unmarshal(data, &pins); err != nil {
+		return nil, err
+	}
+	for i, p := range pins {
+		switch {
+		case !ValidRevisionName(p.Revision):
+			return nil, fmt.Errorf("pin %d: revision %q is not a valid revision name", i, p.Revision)
+		case p.URL == "":
+			return nil, fmt.Errorf("pin %d (%s): no url", i, p.Revision)
+		case len(p.SHA256) != 64 || strings.Trim(p.SHA256, "0123456789abcdef") != "":
+			return nil, fmt.Errorf("pin %d (%s): sha256 %q is not 64 lowercase hex digits", i, p.Revision, p.SHA256)
+		case i > 0 && pins[i-1].Revision >= p.Revision:
+			return nil, fmt.Errorf("pin %d (%s): revisions must be sorted and unique (after %s)", i, p.Revision, pins[i-1].Revision)
+		}
+	}
+	return pins, nil
+}
+
+// FormatPins encodes a pin list as ParsePins reads it.
+func FormatPins(pins []Pin) []byte {
+	data, _ := json.MarshalIndent(pins, "", "  ") // strings only: cannot fail
+	return append(data, '\n')
 }
 
 // Lookup returns the pin of a revision.
@@ -71,6 +124,20 @@ func Revisions() []string {
 	}
 	return r
 }
+
+// Embedded returns the copy of a pinned revision's schema compiled into
+// mcpgen, and whether there is one.
+func Embedded(revision string) ([]byte, bool) {
+	if !ValidRevisionName(revision) {
+		return nil, false
+	}
+	data, err := embedded.ReadFile("revisions/" + revision + "/schema.json")
+	return data, err == nil
+}
+
+// EmbeddedFS is the embedded pin list and schemas, as revisions/pins.json
+// and revisions/<revision>/schema.json.
+func EmbeddedFS() fs.FS { return embedded }
 
 // SHA256 returns the hex sha256 of data.
 func SHA256(data []byte) string {

@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -80,7 +81,8 @@ func TestPackageName(t *testing.T) {
 
 // TestLocatorOrder checks where a revision's schema comes from: --schema,
 // then the schema directory, then the cache, then a download; every
-// source must match the pin.
+// source must match the pin. (The embedded copy, which comes between the
+// schema directory and the cache, is turned off here: TestEmbeddedOrder.)
 func TestLocatorOrder(t *testing.T) {
 	pin, _ := Lookup("2026-07-28")
 	good := []byte("pretend schema")
@@ -111,7 +113,7 @@ func TestLocatorOrder(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	schemaDir, cacheDir := filepath.Join(tmp, "schemas"), filepath.Join(tmp, "cache")
-	l := &Locator{SchemaDir: schemaDir, CacheDir: cacheDir, Get: get}
+	l := &Locator{SchemaDir: schemaDir, CacheDir: cacheDir, Get: get, NoEmbedded: true}
 	ctx := context.Background()
 
 	src, err := l.Locate(ctx, pin.Revision, "")
@@ -138,20 +140,107 @@ func TestLocatorOrder(t *testing.T) {
 	if src, err := l.Locate(ctx, pin.Revision, explicit); err != nil || src.Origin != explicit {
 		t.Errorf("--schema: %v %+v", err, src)
 	}
-	// An unpinned revision needs --schema, and takes any bytes.
-	if _, err := l.Locate(ctx, "2099-01-01", ""); err == nil || !strings.Contains(err.Error(), "is not pinned") {
-		t.Errorf("unpinned without --schema: %v", err)
+	// An unpinned revision is downloaded from the upstream main branch
+	// (and takes any bytes); offline, it needs --schema.
+	if src, err := l.Locate(ctx, "2099-01-01", ""); err != nil || !src.Downloaded || src.Pin != nil || src.Origin != UpstreamURL("2099-01-01") {
+		t.Errorf("unpinned without --schema: %v %+v", err, src)
+	}
+	if _, err := (&Locator{Offline: true}).Locate(ctx, "2099-01-01", ""); err == nil || !strings.Contains(err.Error(), "is not pinned") || !strings.Contains(err.Error(), "--schema") {
+		t.Errorf("unpinned, offline, without --schema: %v", err)
 	}
 	if src, err := l.Locate(ctx, "2099-01-01", explicit); err != nil || src.Pin != nil {
 		t.Errorf("unpinned with --schema: %v %+v", err, src)
 	}
 	// Offline: no download.
-	off := &Locator{Offline: true}
+	off := &Locator{Offline: true, NoEmbedded: true}
 	if _, err := off.Locate(ctx, pin.Revision, ""); err == nil || !strings.Contains(err.Error(), "downloads are off") {
 		t.Errorf("offline: %v", err)
 	}
-	if downloads != 1 {
-		t.Errorf("%d downloads, want 1", downloads)
+	if downloads != 2 {
+		t.Errorf("%d downloads, want 2", downloads)
+	}
+}
+
+// TestEmbeddedOrder checks that the copy embedded in mcpgen comes after
+// --schema and the schema directory, and before the cache and the network.
+func TestEmbeddedOrder(t *testing.T) {
+	const rev = "2026-07-28"
+	tmp := t.TempDir()
+	cache := filepath.Join(tmp, "cache")
+	os.MkdirAll(filepath.Join(cache, rev), 0o755)
+	os.WriteFile(filepath.Join(cache, rev, "schema.json"), []byte("stale cache"), 0o644)
+	l := &Locator{CacheDir: cache, Offline: true, Get: func(context.Context, string) ([]byte, error) {
+		t.Error("a pinned revision must not be downloaded")
+		return nil, errors.New("no network")
+	}}
+	src, err := l.Locate(context.Background(), rev, "")
+	if err != nil || !src.Embedded || src.Pin == nil || src.Pin.Verify("", src.Data) != nil {
+		t.Fatalf("embedded: %v %+v", err, src)
+	}
+	dir := filepath.Join(tmp, "schemas")
+	os.MkdirAll(filepath.Join(dir, rev), 0o755)
+	os.WriteFile(filepath.Join(dir, rev, "schema.json"), src.Data, 0o644)
+	l.SchemaDir = dir
+	if src, err := l.Locate(context.Background(), rev, ""); err != nil || src.Embedded || src.Origin != filepath.Join(dir, rev, "schema.json") {
+		t.Errorf("the schema directory comes first: %v %+v", err, src)
+	}
+	if _, err := l.Locate(context.Background(), "../x", ""); err == nil || !strings.Contains(err.Error(), "not a revision name") {
+		t.Errorf("a path as a revision name: %v", err)
+	}
+}
+
+// TestEmbeddedPins checks the pin list and the embedded schemas: every pin
+// has its file with exactly the pinned bytes, every file has a pin, and
+// the list is what FormatPins writes (so mcpgen pin leaves no diff noise).
+func TestEmbeddedPins(t *testing.T) {
+	if len(Pins) < 5 {
+		t.Fatalf("%d pins, want the five published revisions at least", len(Pins))
+	}
+	for _, p := range Pins {
+		data, ok := Embedded(p.Revision)
+		if !ok {
+			t.Errorf("%s: not embedded", p.Revision)
+			continue
+		}
+		if err := p.Verify("embedded", data); err != nil {
+			t.Error(err)
+		}
+	}
+	dirs, err := fs.Glob(EmbeddedFS(), "revisions/*/schema.json")
+	if err != nil || len(dirs) != len(Pins) {
+		t.Errorf("%d embedded schemas for %d pins (%v)", len(dirs), len(Pins), err)
+	}
+	raw, _ := fs.ReadFile(EmbeddedFS(), PinsFile)
+	if got := FormatPins(Pins); string(got) != string(raw) {
+		t.Errorf("%s is not in the form FormatPins writes:\n%s", PinsFile, got)
+	}
+	// The first published revisions are pinned to these bytes for good.
+	want := map[string]string{
+		"2024-11-05": "61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce",
+		"2025-03-26": "e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131",
+		"2025-06-18": "af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01",
+		"2025-11-25": "268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7",
+		"2026-07-28": "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203",
+	}
+	for rev, sum := range want {
+		if p, ok := Lookup(rev); !ok || p.SHA256 != sum {
+			t.Errorf("%s: pin %+v, want sha256 %s", rev, p, sum)
+		}
+	}
+}
+
+func TestParsePinsErrors(t *testing.T) {
+	ok := `{"revision":"2026-07-28","url":"u","sha256":"` + strings.Repeat("a", 64) + `"}`
+	for _, c := range []struct{ in, want string }{
+		{`{}`, "cannot unmarshal object"},
+		{`[{"revision":"../x","url":"u","sha256":"` + strings.Repeat("a", 64) + `"}]`, `revision "../x" is not a valid revision name`},
+		{`[{"revision":"2026-07-28","sha256":"` + strings.Repeat("a", 64) + `"}]`, "no url"},
+		{`[{"revision":"2026-07-28","url":"u","sha256":"ABC"}]`, "is not 64 lowercase hex digits"},
+		{`[` + ok + `,` + ok + `]`, "must be sorted and unique"},
+	} {
+		if _, err := ParsePins([]byte(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePins(%s) = %v, want %q", c.in, err, c.want)
+		}
 	}
 }
 

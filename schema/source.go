@@ -22,14 +22,20 @@ type Source struct {
 	// Downloaded is set when the bytes came from the network; the caller
 	// may then store them in the cache (CachePath).
 	Downloaded bool
+	// Embedded is set when the bytes are the copy compiled into mcpgen.
+	Embedded bool
 }
 
-// Locator finds a revision's schema. The zero value reads nothing from the
-// environment; NewLocator fills it from the process environment.
+// Locator finds a revision's schema. The zero value reads the copies
+// embedded in mcpgen and nothing from the environment; NewLocator adds the
+// environment's schema directory, cache and download setting.
 type Locator struct {
 	// SchemaDir is a directory with <revision>/schema.json files
 	// ($MCPGEN_SCHEMA_DIR).
 	SchemaDir string
+	// NoEmbedded skips the copies of the pinned revisions compiled into
+	// mcpgen (for tests of the other sources).
+	NoEmbedded bool
 	// CacheDir holds schemas downloaded earlier, as <revision>/schema.json.
 	CacheDir string
 	// Offline forbids downloads.
@@ -57,11 +63,17 @@ func (l *Locator) CachePath(revision string) string {
 	return filepath.Join(l.CacheDir, revision, "schema.json")
 }
 
+// UpstreamURL is where a revision that mcpgen has not pinned is downloaded
+// from: its schema.json on the main branch of the upstream repository.
+func UpstreamURL(revision string) string {
+	return "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/" + revision + "/schema.json"
+}
+
 // Locate finds the schema of revision. explicit is the --schema flag (a path
-// or an http(s) URL), or "". The search order is: explicit; SchemaDir;
-// CacheDir; a download from the pinned URL. A pinned revision's bytes must
-// match its sha256 wherever they come from. An unpinned revision needs
-// explicit.
+// or an http(s) URL), or "". The search order is: explicit; SchemaDir; the
+// copy embedded in mcpgen (pinned revisions); CacheDir; a download (from
+// the pinned URL, or UpstreamURL for a revision mcpgen has not pinned). A
+// pinned revision's bytes must match its sha256 wherever they come from.
 func (l *Locator) Locate(ctx context.Context, revision, explicit string) (*Source, error) {
 	pin, pinned := Lookup(revision)
 	var pp *Pin
@@ -84,32 +96,60 @@ func (l *Locator) Locate(ctx context.Context, revision, explicit string) (*Sourc
 		}
 		return check(src)
 	}
-	if !pinned {
-		return nil, fmt.Errorf("revision %q is not pinned (pinned: %s); give its schema with --schema PATH|URL",
+	if !ValidRevisionName(revision) {
+		return nil, fmt.Errorf("%q is not a revision name (pinned: %s); give a schema with --schema PATH|URL",
 			revision, strings.Join(Revisions(), ", "))
 	}
 	var tried []string
-	for _, dir := range []string{l.SchemaDir, l.CacheDir} {
-		if dir == "" {
-			continue
-		}
+	readDir := func(dir string) (*Source, error) {
 		path := filepath.Join(dir, revision, "schema.json")
 		data, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			tried = append(tried, path)
-			continue
+			return nil, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		return check(&Source{Data: data, Origin: path})
 	}
-	if l.Offline {
-		return nil, fmt.Errorf("revision %s: no schema found (looked in %s) and downloads are off (MCPGEN_OFFLINE=1); set MCPGEN_SCHEMA_DIR or pass --schema",
-			revision, strings.Join(tried, ", "))
+	if l.SchemaDir != "" {
+		if src, err := readDir(l.SchemaDir); src != nil || err != nil {
+			return src, err
+		}
 	}
-	src, err := l.read(ctx, pin.URL)
+	if !l.NoEmbedded {
+		if data, ok := Embedded(revision); ok {
+			return check(&Source{Data: data, Origin: "mcpgen's embedded copy of " + revision, Embedded: true})
+		}
+	}
+	if l.CacheDir != "" {
+		if src, err := readDir(l.CacheDir); src != nil || err != nil {
+			return src, err
+		}
+	}
+	url := pin.URL
+	if !pinned {
+		url = UpstreamURL(revision)
+	}
+	if l.Offline {
+		where := ""
+		if len(tried) > 0 {
+			where = "it is not in " + strings.Join(tried, " or ") + ", and "
+		}
+		if !pinned {
+			return nil, fmt.Errorf("revision %s is not pinned (pinned: %s); %sdownloads are off (MCPGEN_OFFLINE=1): give its schema with --schema PATH|URL",
+				revision, strings.Join(Revisions(), ", "), where)
+		}
+		return nil, fmt.Errorf("revision %s: no schema found; %sdownloads are off (MCPGEN_OFFLINE=1): set MCPGEN_SCHEMA_DIR or pass --schema",
+			revision, where)
+	}
+	src, err := l.read(ctx, url)
 	if err != nil {
+		if !pinned {
+			err = fmt.Errorf("revision %s is not pinned (pinned: %s), and %w; give its schema with --schema PATH|URL",
+				revision, strings.Join(Revisions(), ", "), err)
+		}
 		if len(tried) > 0 {
 			return nil, fmt.Errorf("%w (also looked in %s)", err, strings.Join(tried, ", "))
 		}

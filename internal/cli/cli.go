@@ -44,12 +44,14 @@ Usage:
   mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate --revision R [--type DEFINITION] FILE...
   mcpgen revisions
+  mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]
 
 Commands:
   generate    write (or, with --check, compare) the Go package of a revision
   diff        print what changed for a Go user between two revisions
   validate    check JSON documents against a revision's schema with its generated validators
-  revisions   list the pinned revisions with their URL and sha256
+  revisions   list the pinned revisions: package, sha256, upstream URL, whether embedded
+  pin         add a revision to a checkout of mcpgen (schema, pin, generated package)
 
 Run 'mcpgen COMMAND --help' for a command's flags.
 `
@@ -113,8 +115,10 @@ func dispatch(ctx context.Context, args []string, env Env) error {
 		return runValidate(args[1:], env)
 	case "revisions":
 		return runRevisions(args[1:], env)
+	case "pin":
+		return runPin(ctx, args[1:], env)
 	}
-	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff, validate or revisions)", args[0])}
+	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff, validate, revisions or pin)", args[0])}
 }
 
 // newFlags returns a flag set that reports errors instead of exiting.
@@ -155,7 +159,11 @@ func runRevisions(args []string, env Env) error {
 		return err
 	}
 	for _, p := range schema.Pins {
-		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", p.Revision, p.Package(), p.SHA256, p.URL)
+		where := "embedded"
+		if _, ok := schema.Embedded(p.Revision); !ok {
+			where = "not embedded"
+		}
+		fmt.Fprintf(env.Stdout, "%s  %s  %s  %s  %s\n", p.Revision, p.Package(), where, p.SHA256, p.URL)
 	}
 	return nil
 }

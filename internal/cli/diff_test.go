@@ -44,8 +44,6 @@ func TestDiffUsageErrors(t *testing.T) {
 			`mcpgen: --from: revision "2099-01-01" is not pinned (pinned: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); give its schema with --from-schema PATH|URL`},
 		{"unknown --to revision", dir, []string{"--from", "2025-11-25", "--to", "latest"},
 			`mcpgen: --to: revision "latest" is not pinned`},
-		{"schema not found", t.TempDir(), []string{"--from", "2025-11-25", "--to", "2026-07-28"},
-			"mcpgen: revision 2025-11-25: no schema found"},
 		{"malformed schema", dir, []string{"--from", "draft", "--from-schema", bad, "--to", "2026-07-28"},
 			bad + ": /$defs/A: malformed JSON: "},
 		{"missing schema file", dir, []string{"--from", "2025-11-25", "--to", "next", "--to-schema", filepath.Join(dir, "nope.json")},

@@ -165,7 +165,7 @@ func locate(ctx context.Context, env Env, revision, explicit string) (*schema.So
 		return nil, err
 	}
 	if src.Pin == nil {
-		fmt.Fprintf(env.Stderr, "mcpgen: revision %s is not pinned; %s has sha256 %s (add it to schema/pins.go to pin it)\n", revision, src.Origin, schema.SHA256(src.Data))
+		fmt.Fprintf(env.Stderr, "mcpgen: revision %s is not pinned; %s has sha256 %s (pin it with: mcpgen pin --revision %s --schema %s)\n", revision, src.Origin, schema.SHA256(src.Data), revision, src.Origin)
 	}
 	if src.Downloaded {
 		if path := env.Locator.CachePath(revision); path != "" {

@@ -105,3 +105,15 @@ func asViolations(err error, out *[]string) bool {
 	}
 	return true
 }
+
+// wrapNew and wrapCheck adapt a generated package to registry.
+func wrapNew[V validator](f func(string) (V, bool)) func(string) (validator, bool) {
+	return func(def string) (validator, bool) { return f(def) }
+}
+
+func wrapCheck(f func([]byte, interface {
+	UnmarshalJSON([]byte) error
+	Validate() error
+}) error) func([]byte, validator) error {
+	return func(b []byte, v validator) error { return f(b, v) }
+}

@@ -82,14 +82,17 @@ func TestGoGenerateInDownstreamModule(t *testing.T) {
 		t.Skip("builds a separate module")
 	}
 	root := testenv.ModuleRoot(t)
-	schemas := testenv.SchemaDir(t)
 	dir := t.TempDir()
-	env := append(os.Environ(),
-		"GOWORK=off", "GOFLAGS=-mod=mod",
-		// mcpgen's dependencies are in the module cache (this test's own
-		// build needed them); nothing else may be fetched.
-		"GOPROXY=off",
-		"MCPGEN_SCHEMA_DIR="+schemas, "MCPGEN_OFFLINE=1")
+	// Hermetic: no schema directory (the schema is the copy embedded in
+	// mcpgen), no downloads, and no module proxy (mcpgen's dependencies are
+	// in the module cache, because this test's own build needed them).
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MCPGEN_SCHEMA_DIR=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "MCPGEN_OFFLINE=1")
 	run := func(want int, name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)

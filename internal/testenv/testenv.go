@@ -1,11 +1,13 @@
-// Package testenv finds what the tests need outside the repository: the
-// upstream MCP schemas and examples.
+// Package testenv finds what the tests need: the pinned MCP schemas (embedded
+// in mcpgen) and the official examples (under testdata/examples).
 package testenv
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // ModuleRoot returns the directory holding go.mod.
@@ -27,32 +29,29 @@ func ModuleRoot(t testing.TB) string {
 	}
 }
 
-// SchemaDir returns the directory with <revision>/schema.json files:
-// $MCPGEN_SCHEMA_DIR, or ../shared/mcp-spec/schema next to the module. The
-// test fails (it does not skip) when there is none: CI must have them.
+// SchemaDir returns the directory with the pinned <revision>/schema.json
+// files: schema/revisions in the module, the copies mcpgen embeds.
 func SchemaDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("MCPGEN_SCHEMA_DIR")
-	if dir == "" {
-		dir = filepath.Join(ModuleRoot(t), "..", "shared", "mcp-spec", "schema")
-	} else if !filepath.IsAbs(dir) {
-		// Relative to the module root, as the Makefile and .ci/run set it.
-		dir = filepath.Join(ModuleRoot(t), dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "2026-07-28", "schema.json")); err != nil {
-		t.Fatalf("testenv: the MCP schemas are not in %s (set MCPGEN_SCHEMA_DIR to the directory holding <revision>/schema.json): %v", dir, err)
-	}
-	return dir
+	return filepath.Join(ModuleRoot(t), "schema", "revisions")
 }
 
-// Schema returns the bytes of a revision's schema.json.
+// Schema returns the bytes of a pinned revision's schema.json, as mcpgen
+// embeds it.
 func Schema(t testing.TB, revision string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(SchemaDir(t), revision, "schema.json"))
-	if err != nil {
-		t.Fatal(err)
+	b, ok := schema.Embedded(revision)
+	if !ok {
+		t.Fatalf("testenv: revision %s is not embedded in mcpgen", revision)
 	}
 	return b
+}
+
+// ExamplesDir returns the directory holding the official examples, as
+// <revision>/<Definition>/*.json (testdata/examples in the module).
+func ExamplesDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(ModuleRoot(t), "testdata", "examples")
 }
 
 // Example is one official example document.
@@ -66,7 +65,7 @@ type Example struct {
 // It fails the test when there are none.
 func Examples(t testing.TB, revision string) []Example {
 	t.Helper()
-	root := filepath.Join(SchemaDir(t), revision, "examples")
+	root := filepath.Join(ExamplesDir(t), revision)
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatalf("testenv: examples of %s: %v", revision, err)

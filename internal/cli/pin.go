@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]"
+
+// modulePath is the module mcpgen pin works in.
+const modulePath = "github.com/mcpgen/mcpgen"
+
+// runPin adds a revision to a checkout of mcpgen: it copies the schema into
+// schema/revisions/<R>/, records its URL and sha256 in
+// schema/revisions/pins.json, lists its generated package in `mcpgen
+// validate`'s registry, and regenerates generated/ (with the mcpgen built
+// from the checkout, so that it embeds the new pin).
+func runPin(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("pin", env)
+	revision := fs.String("revision", "", "name of the revision to pin, e.g. 2027-01-15")
+	schemaRef := fs.String("schema", "", "the revision's schema.json: a file or an http(s) URL")
+	url := fs.String("url", "", "the upstream URL to record (default: --schema when it is a URL, else the upstream main branch)")
+	noGenerate := fs.Bool("no-generate", false, "only record the pin; do not regenerate generated/")
+	if done, err := parse(fs, args, env, pinSynopsis); done || err != nil {
+		return err
+	}
+	switch {
+	case *revision == "":
+		return &usageError{"pin needs --revision"}
+	case !schema.ValidRevisionName(*revision):
+		return &usageError{fmt.Sprintf("--revision %q is not a valid revision name (letters, digits, '.', '_', '-')", *revision)}
+	case *schemaRef == "":
+		return &usageError{"pin needs --schema PATH|URL"}
+	}
+	root, err := findCheckout()
+	if err != nil {
+		return err
+	}
+	src, err := (&schema.Locator{Get: env.Locator.Get}).Locate(ctx, "", *schemaRef)
+	if err != nil {
+		return err
+	}
+	sum := schema.SHA256(src.Data)
+	pinsPath := filepath.Join(root, "schema", filepath.FromSlash(schema.PinsFile))
+	old, err := os.ReadFile(pinsPath)
+	if err != nil {
+		return err
+	}
+	pins, err := schema.ParsePins(old)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pinsPath, err)
+	}
+	for _, p := range pins {
+		if p.Revision == *revision {
+			if p.SHA256 == sum {
+				fmt.Fprintf(env.Stdout, "mcpgen: revision %s is already pinned with sha256 %s\n", *revision, sum)
+				return nil
+			}
+			return fmt.Errorf("revision %s is already pinned with sha256 %s; %s has sha256 %s (a published revision does not change: remove the old pin from %s by hand if it must)",
+				*revision, p.SHA256, src.Origin, sum, pinsPath)
+		}
+	}
+	// The schema must generate before it is pinned.
+	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision,
+		Source: gen.SourceInfo{URL: src.Origin, SHA256: sum, Pinned: true}}
+	_, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{})
+	printWarnings(env, warns)
+	if err != nil {
+		return err
+	}
+	recorded := *url
+	if recorded == "" {
+		recorded = src.Origin
+		if !strings.HasPrefix(recorded, "https://") && !strings.HasPrefix(recorded, "http://") {
+			recorded = schema.UpstreamURL(*revision)
+		}
+	}
+	pins = append(pins, schema.Pin{Revision: *revision, URL: recorded, SHA256: sum})
+	slices.SortFunc(pins, func(a, b schema.Pin) int { return strings.Compare(a.Revision, b.Revision) })
+	var revs []string
+	for _, p := range pins {
+		revs = append(revs, p.Revision)
+	}
+	registry, err := registrySource(revs)
+	if err != nil {
+		return err
+	}
+	writes := []struct {
+		path string
+		data []byte
+	}{
+		{filepath.Join(root, "schema", "revisions", *revision, "schema.json"), src.Data},
+		{filepath.Join(root, "internal", "cli", registryFile), registry},
+		{pinsPath, schema.FormatPins(pins)}, // last: the pin exists only once its files do
+	}
+	for _, w := range writes {
+		if err := writeFileAtomic(w.path, w.data); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(env.Stdout, "mcpgen: pinned %s (sha256 %s, %s)\n", *revision, sum, recorded)
+	if *noGenerate {
+		fmt.Fprintf(env.Stdout, "mcpgen: run make generate to write generated/%s\n", schema.PackageName(*revision))
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "go", "run", "-tags", "mcpgen_bootstrap", "./cmd/mcpgen", "generate", "--all")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = root, env.Stdout, env.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("regenerating generated/ (go run ./cmd/mcpgen generate --all in %s): %w", root, err)
+	}
+	fmt.Fprintf(env.Stdout, "mcpgen: wrote generated/%s", schema.PackageName(*revision))
+	if i := slices.Index(revs, *revision); i > 0 {
+		fmt.Fprintf(env.Stdout, "; review the changes with: go run ./cmd/mcpgen diff --from %s --to %s", revs[i-1], *revision)
+	}
+	fmt.Fprintln(env.Stdout)
+	return nil
+}
+
+// findCheckout returns the root of the mcpgen checkout holding the working
+// directory.
+func findCheckout() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			if bytes.HasPrefix(data, []byte("module "+modulePath+"\n")) {
+				return dir, nil
+			}
+			return "", fmt.Errorf("mcpgen pin works in a checkout of %s; %s is another module", modulePath, filepath.Join(dir, "go.mod"))
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("mcpgen pin works in a checkout of %s; there is no go.mod above %s", modulePath, wd)
+		}
+	}
+}
+
+// registryFile is the file listing the generated packages `mcpgen
+// validate` knows.
+const registryFile = "validate_registry.go"
+
+// registrySource renders registryFile for the given revisions.
+func registrySource(revisions []string) ([]byte, error) {
+	f := jen.NewFile("cli")
+	f.HeaderComment(gen.Header)
+	f.HeaderComment("//go:build !mcpgen_bootstrap")
+	f.Comment("registries are the generated packages of the pinned revisions, by")
+	f.Comment("revision. mcpgen pin rewrites this file.")
+	f.Var().Id("registries").Op("=").Map(jen.String()).Id("registry").Values(jen.DictFunc(func(d jen.Dict) {
+		for _, rev := range revisions {
+			pkg := modulePath + "/generated/" + schema.PackageName(rev)
+			d[jen.Lit(rev)] = jen.Values(
+				jen.Id("wrapNew").Call(jen.Qual(pkg, "NewValue")),
+				jen.Id("wrapCheck").Call(jen.Qual(pkg, "UnmarshalAndValidate")),
+			)
+		}
+	}))
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
