@@ -123,6 +123,13 @@ func (ts *testServer) dispatcher(modern bool) *rpcDispatcher {
 				}
 			}
 		}},
+		"test/whoami": {call: func(ctx context.Context, _ []byte) (rpcResult, error) {
+			r := HTTPRequestFromContext(ctx)
+			if r == nil {
+				return rawResult(`{"who":null}`), nil
+			}
+			return rawResult(`{"who":` + quoteJSON(r.Header.Get("X-User")) + `}`), nil
+		}},
 		"test/invalid": {call: func(context.Context, []byte) (rpcResult, error) {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: no"}
 		}},
@@ -670,6 +677,11 @@ func TestHTTPStream(t *testing.T) {
 	wantOK(t, r, `{}`)
 	if err := <-ts.sendErr; !errors.Is(err, errNoStream) {
 		t.Errorf("SendNotification to a JSON-only client: %v", err)
+	}
+	// The handler sees the HTTP request; elsewhere there is none.
+	wantOK(t, post(t, srv.URL, req("9", "test/whoami", `{`+testMeta+`}`), with(hdrs("test/whoami", ""), "X-User", "ada")), `{"who":"ada"}`)
+	if resp := ts.dispatcher(true).handle(context.Background(), []byte(req("9", "test/whoami", `{}`))); string(resp) != `{"jsonrpc":"2.0","id":9,"result":{"who":null}}` {
+		t.Errorf("HTTPRequestFromContext outside HTTP: %s", resp)
 	}
 	// A request that is not over HTTP or stdio has nowhere to send to.
 	if err := SendNotification(context.Background(), "x", nil); err == nil {

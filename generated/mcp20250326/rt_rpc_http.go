@@ -155,15 +155,15 @@ func (h *HTTPHandler) NewServer(addr string) *http.Server {
 	}
 }
 
-type httpRequestKey struct{}
-
 // HTTPRequestFromContext returns the HTTP request a handler's request came
 // in, or nil when it did not come over HTTP: its headers carry, for
 // example, the credentials a ServerOptions.Principal function reads. The
 // body has been read.
 func HTTPRequestFromContext(ctx context.Context) *http.Request {
-	r, _ := ctx.Value(httpRequestKey{}).(*http.Request)
-	return r
+	if x, ok := ctx.Value(notifierKey{}).(*httpExchange); ok {
+		return x.r
+	}
+	return nil
 }
 
 // ServeHTTP answers one POST (a JSON-RPC request, notification or, where
@@ -210,9 +210,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	x := &httpExchange{h: h, w: w, acceptJSON: acceptJSON, acceptSSE: acceptSSE}
+	x := &httpExchange{h: h, w: w, r: r, acceptJSON: acceptJSON, acceptSSE: acceptSSE}
 	ctx := context.WithValue(r.Context(), notifierKey{}, notifier(x))
-	ctx = context.WithValue(ctx, httpRequestKey{}, r)
 	x.ctx = ctx
 	if i := firstByte(body); i >= 0 && body[i] == '[' {
 		// A batch, or an array where the revision has none: the
@@ -496,7 +495,9 @@ func accepts(vs []string) (acceptJSON, acceptSSE bool) {
 		return true, true
 	}
 	for _, v := range vs {
-		for _, part := range strings.Split(v, ",") {
+		for rest := v; rest != ""; {
+			var part string
+			part, rest, _ = strings.Cut(rest, ",")
 			mt, params, _ := strings.Cut(part, ";")
 			mt = strings.ToLower(strings.Trim(mt, " \t"))
 			if q := qValue(params); q == 0 {
@@ -518,7 +519,9 @@ func accepts(vs []string) (acceptJSON, acceptSSE bool) {
 // qValue returns the q parameter of an Accept entry's parameters (1 when
 // absent).
 func qValue(params string) float64 {
-	for _, p := range strings.Split(params, ";") {
+	for rest := params; rest != ""; {
+		var p string
+		p, rest, _ = strings.Cut(rest, ";")
 		k, v, ok := strings.Cut(strings.Trim(p, " \t"), "=")
 		if ok && strings.EqualFold(strings.Trim(k, " \t"), "q") {
 			q, err := strconv.ParseFloat(strings.Trim(v, " \t"), 64)
@@ -743,6 +746,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 type httpExchange struct {
 	h          *HTTPHandler
 	w          http.ResponseWriter
+	r          *http.Request
 	ctx        context.Context
 	acceptJSON bool
 	acceptSSE  bool
@@ -754,6 +758,10 @@ type httpExchange struct {
 	keepAlive *time.Timer
 	buf       []byte
 }
+
+// contentTypeJSON is the Content-Type value of JSON responses, shared:
+// net/http copies header values it keeps.
+var contentTypeJSON = []string{"application/json"}
 
 var (
 	errAnswered = errors.New("mcp: the request has been answered; its response stream is closed")
@@ -872,8 +880,8 @@ func (x *httpExchange) finish(resp []byte, status int) {
 		x.w.WriteHeader(status)
 		return
 	}
-	hd.Set("Content-Type", "application/json")
-	hd.Set("Content-Length", strconv.Itoa(len(resp)))
+	hd["Content-Type"] = contentTypeJSON
+	hd["Content-Length"] = []string{strconv.Itoa(len(resp))}
 	x.w.WriteHeader(status)
 	x.write(resp, false)
 }
