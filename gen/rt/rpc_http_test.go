@@ -42,6 +42,7 @@ const testTools = `{"tools":[` +
 type testServer struct {
 	listCalls atomic.Int64
 	scope     string // cacheScope of tools/list
+	listErr   error  // what tools/list fails with, if set
 	notified  chan string
 	release   chan struct{}
 	cancelled chan struct{}
@@ -74,6 +75,9 @@ func (ts *testServer) dispatcher(modern bool) *rpcDispatcher {
 	d.methods = map[string]*rpcMethod{
 		"tools/list": {call: func(context.Context, []byte) (rpcResult, error) {
 			ts.listCalls.Add(1)
+			if ts.listErr != nil {
+				return nil, ts.listErr
+			}
 			return rawResult(testTools + `,"ttlMs":60000,"cacheScope":"` + ts.scope + `"}`), nil
 		}},
 		"tools/call":     {call: echo},
@@ -627,6 +631,22 @@ func TestHTTPToolHeadersPrivateList(t *testing.T) {
 	}
 	if n := ts.listCalls.Load(); n != 3 {
 		t.Errorf("a private tools/list is not reused: called %d times, want 3", n)
+	}
+}
+
+// TestHTTPToolHeadersListFails: a server without tools/list has no
+// annotations to check; a tools/list that fails otherwise fails the call
+// (the headers cannot be checked).
+func TestHTTPToolHeadersListFails(t *testing.T) {
+	ts := newTestServer()
+	srv, _ := serve(t, ts, true, HTTPOptions{})
+	body := req("1", "tools/call", `{`+testMeta+`,"name":"route","arguments":{"region":"r"}}`)
+	ts.listErr = errNotImplemented
+	wantOK(t, post(t, srv.URL, body, hdrs("tools/call", "route")), "")
+	ts.listErr = errors.New("database down")
+	r := post(t, srv.URL, body, hdrs("tools/call", "route"))
+	if c, m, _ := rpcErr(t, r.body); r.status != 200 || c != CodeInternalError || !strings.Contains(m, "database down") {
+		t.Errorf("%d %s", r.status, r.body)
 	}
 }
 

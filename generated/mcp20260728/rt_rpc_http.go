@@ -242,7 +242,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rerr := h.checkHeaders(ctx, r, &env); rerr != nil {
-		x.finish(h.d.errorResponse(env.id, rerr.Code, rerr.Message, rerr.Data), http.StatusBadRequest)
+		resp := h.d.errorResponse(env.id, rerr.Code, rerr.Message, rerr.Data)
+		x.finish(resp, h.statusOf(resp))
 		return
 	}
 	resp := h.d.handleEnvelope(ctx, env, body)
