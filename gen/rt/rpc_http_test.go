@@ -895,3 +895,50 @@ func TestAccepts(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHTTPHandler: whatever the body and headers, the handler answers
+// with a status it documents and, for JSON, a JSON-RPC message; it never
+// panics.
+func FuzzHTTPHandler(f *testing.F) {
+	f.Add(req("1", "tools/call", `{`+testMeta+`,"name":"route","arguments":{"region":"r","count":1}}`), "tools/call", "route", "r", "1", testVersion)
+	f.Add(req("1", "tools/list", `{`+testMeta+`}`), "tools/list", "", "", "", testVersion)
+	f.Add(`{"jsonrpc":"2.0","method":"notifications/test"}`, "", "", "", "", "")
+	f.Add(`[{"jsonrpc":"2.0","id":1}]`, "x", "=?base64?AA==?=", "=?base64?", "1e999", "2099-01-01")
+	ts := newTestServer()
+	ts.notified = make(chan string, 1<<20)
+	d := ts.dispatcher(true)
+	for _, m := range []string{"test/block", "test/stream", "test/flood", "test/tryNotify"} {
+		delete(d.methods, m) // they wait for the test, or write forever
+	}
+	h := newHTTPHandler(d, HTTPOptions{MaxBodyBytes: 1 << 16})
+	f.Fuzz(func(t *testing.T, body, method, name, region, count, version string) {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+		r.Host = "localhost"
+		r.Header.Set("Content-Type", "application/json")
+		for k, v := range map[string]string{"Mcp-Method": method, "Mcp-Name": name, "Mcp-Param-Region": region, "Mcp-Param-Count": count, "Mcp-Protocol-Version": version} {
+			if v != "" {
+				r.Header[k] = []string{v}
+			}
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		switch w.Code {
+		case 200, 202, 400, 404, 413:
+		default:
+			t.Fatalf("status %d for %q", w.Code, body)
+		}
+		switch ct := w.Header().Get("Content-Type"); ct {
+		case "application/json":
+			var v map[string]json.RawMessage
+			if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil || string(v["jsonrpc"]) != `"2.0"` {
+				t.Fatalf("not a JSON-RPC message: %q", w.Body.String())
+			}
+		case "":
+			if w.Code != 202 || w.Body.Len() != 0 {
+				t.Fatalf("status %d without a body type: %q", w.Code, w.Body.String())
+			}
+		default:
+			t.Fatalf("Content-Type %q", ct)
+		}
+	})
+}
