@@ -809,7 +809,7 @@ func (x *httpExchange) startStream() {
 func (x *httpExchange) event(msg []byte) {
 	x.buf = appendSSEEvent(x.buf[:0], msg)
 	x.write(x.buf, true)
-	if x.keepAlive != nil {
+	if x.keepAlive != nil && !x.done {
 		x.keepAlive.Reset(x.h.opts.KeepAlive)
 	}
 }
