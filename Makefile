@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench interop
+.PHONY: all generate test check vet bench bench-http interop
 
 all: check
 
@@ -33,16 +33,25 @@ check:
 # Benchmarks (bench/, a module of its own): first its tests (lossless round
 # trips, every anchor decodes what it claims, the two dispatchers answer
 # alike), then the corpus benchmarks, the dispatcher benchmarks (mcpgen's
-# ServerDispatcher.Handle against the go-sdk server) and the generator
+# ServerDispatcher.Handle against the go-sdk server), the HTTP benchmarks
+# (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
+# StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
 # benchmarks BENCH_COUNT times each, then a Markdown table of the medians
 # (bench/cmd/table). The raw output is left in bench/bench.out.
 BENCH_COUNT ?= 5
 bench:
 	cd bench && $(GO) test -count=1 .
-	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch|HTTP)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
+
+# The HTTP benchmarks alone (BenchmarkHTTP), their table in bench/bench-http.out.
+bench-http:
+	cd bench && $(GO) test -count=1 -run '^TestHTTPEquivalent$$' .
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-http.out && exit $$(cat bench.rc)
+	cd bench && $(GO) run ./cmd/table bench-http.out
 
 # Interoperability tests: examples/discover-server against the official Go
 # SDK client and raw JSON-RPC (interop/ is a module of its own, so that the

@@ -39,7 +39,7 @@ func protocolNames() []string {
 	for _, s := range sides {
 		names = append(names, s.handler, s.unimplemented, s.dispatcher, s.options, s.constructor)
 	}
-	return names
+	return append(names, httpNames...)
 }
 
 func (e *emitter) emitProtocol() *jen.File {
@@ -283,6 +283,20 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 				jen.Id("OmitServerInfo").Bool(),
 			)
 		}
+		if sealsState(p, s, p.Methods) {
+			fields = append(fields,
+				jen.Comment(commentText("RequestStateKeys are the HMAC-SHA256 keys that protect the requestState of\nmulti round-trip requests (NeedInput): the dispatcher hands out the handler's\nrequestState inside a token bound to the request, the principal and an expiry,\nand refuses a retry whose token it cannot verify with invalid params (-32602).\nThe first key signs; every key verifies (list a new key first to rotate).\nReplicas that serve the same clients need the same keys. Each key needs at\nleast 16 bytes (32 random bytes are best). Empty means a random key per\nprocess: only this process accepts its states.")),
+				jen.Id("RequestStateKeys").Index().Index().Byte(),
+				jen.Comment(commentText("RequestStateTTL is how long a requestState stays valid; zero means 10 minutes.")),
+				jen.Id("RequestStateTTL").Qual("time", "Duration"),
+				jen.Comment(commentText("Principal, if set, names the authenticated principal a request comes from\n(read from its context, such as HTTPRequestFromContext's headers); a\nrequestState is accepted only from the principal it was issued to.")),
+				jen.Id("Principal").Func().Params(jen.Qual("context", "Context")).String(),
+			)
+		}
+		fields = append(fields,
+			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
+			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
+		)
 	}
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
@@ -329,16 +343,36 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 			))
 		}
 	}
+	fields := []jen.Code{
+		jen.Id("batches").Op(":").Lit(p.Batches),
+		jen.Id("omitUnknownID").Op(":").Lit(p.ErrorIDOptional),
+		jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
+		jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
+	}
+	if s.dir == ClientToServer {
+		fields = append(fields,
+			jen.Id("modern").Op(":").Lit(p.Modern),
+			jen.Id("versions").Op(":").Id("opts").Dot("SupportedVersions"),
+		)
+	}
+	seal := sealsState(p, s, ms)
+	var kinds []inputKind
+	if seal {
+		kinds = e.inputKinds(p)
+		fields = append(fields, jen.Id("state").Op(":").Id("newStateSealer").Call(
+			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
+	}
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
-		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(
-			jen.Id("batches").Op(":").Lit(p.Batches),
-			jen.Id("omitUnknownID").Op(":").Lit(p.ErrorIDOptional),
-			jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
-			jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
-		),
-		jen.Return(jen.Id("d")),
+		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(fields...),
 	)
+	if len(kinds) > 0 {
+		body = append(body, jen.Id("d").Dot("rpc").Dot("checkInput").Op("=").Id("d").Dot("checkInputResponse"))
+	}
+	if s.dir == ClientToServer {
+		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+	}
+	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.constructor)))
 	f.Func().Id(s.constructor).Params(jen.Id("h").Id(s.handler), jen.Id("opts").Id(s.options)).Op("*").Id(s.dispatcher).Block(body...)
 
@@ -350,6 +384,12 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
+	if s.dir == ClientToServer {
+		e.emitHTTP(f, s)
+	}
+	if len(kinds) > 0 {
+		e.emitInputCheck(f, s, kinds)
+	}
 	if rejectInit {
 		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(
 			jen.Return(jen.Nil(), jen.Id("rejectInitialize").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions"))),
@@ -373,7 +413,21 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	if p.Modern && s.dir == ClientToServer && hasInputRequired(ms) && p.InputRequired != nil {
 		// needInput answers with an InputRequiredResult after checking the
 		// client declared what it is asked for.
-		f.Func().Params(recv.Clone()).Id("needInput").Params(jen.Id("params").Index().Byte(), jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(
+		var sealing []jen.Code
+		if seal {
+			// The requestState the client gets is the sealed token.
+			rs := fieldByJSON(p.InputRequired, "requestState")
+			sealing = []jen.Code{
+				jen.List(jen.Id("st"), jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("sealState").Call(jen.Id("ctx"), jen.Id("method"), jen.Id("params"), jen.Id("b")),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.Id("res").Assert(jen.Op("*").Id(p.InputRequired.Name)).Dot(rs.Name).Op("=").Op("&").Id("st"),
+			}
+		}
+		ctxParam, methodParam := jen.Id("_"), jen.Id("_")
+		if seal {
+			ctxParam, methodParam = jen.Id("ctx"), jen.Id("method")
+		}
+		nbody := []jen.Code{
 			jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("r").Assert(jen.Op("*").Id(p.InputRequired.Name)),
 			jen.If(jen.Op("!").Id("ok").Op("||").Id("ir").Op("==").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: NeedInput without a result"))),
@@ -386,8 +440,10 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 				jen.If(jen.Id("err").Op(":=").Id("checkInputRequired").Call(jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			),
 			jen.If(jen.Id("err").Op(":=").Id("inputRequestCapabilities").Call(jen.Id("params"), jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.Return(jen.Id("res"), jen.Nil()),
-		)
+		}
+		nbody = append(nbody, sealing...)
+		nbody = append(nbody, jen.Return(jen.Id("res"), jen.Nil()))
+		f.Func().Params(recv.Clone()).Id("needInput").Params(ctxParam.Qual("context", "Context"), methodParam.String(), jen.Id("params").Index().Byte(), jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(nbody...)
 	}
 	e.emitDefaults(f, p, s, ms)
 }
@@ -439,6 +495,9 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 		} else {
 			args = append(args, jen.Id("p"))
 		}
+		if m.InputRequired && s.dir == ClientToServer && sealsState(p, s, []*Method{m}) {
+			body = append(body, openStateCode(m)...)
+		}
 	}
 	if m.Notification {
 		body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("h").Dot(m.Handler).Call(args...)))
@@ -452,7 +511,7 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 		errBlock := []jen.Code{}
 		if m.InputRequired && p.Modern && p.InputRequired != nil && s.dir == ClientToServer {
 			errBlock = append(errBlock, jen.If(jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("asInputRequired").Call(jen.Id("err")), jen.Id("ok")).Block(
-				jen.Return(jen.Id("d").Dot("needInput").Call(jen.Id("raw"), jen.Id("ir"))),
+				jen.Return(jen.Id("d").Dot("needInput").Call(jen.Id("ctx"), jen.Id(m.Const), jen.Id("raw"), jen.Id("ir"))),
 			))
 		}
 		errBlock = append(errBlock, jen.Return(jen.Nil(), jen.Id("err")))

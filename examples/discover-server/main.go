@@ -1,9 +1,11 @@
-// Command discover-server is a small MCP server over stdio built on the
-// generated 2026-07-28 package: it answers server/discover (from its
-// options), tools/list (with cache hints) and tools/call for one tool,
-// "add", which adds two integers.
+// Command discover-server is a small MCP server built on the generated
+// 2026-07-28 package: it answers server/discover (from its options),
+// tools/list (with cache hints) and tools/call for one tool, "add", which
+// adds two integers. It serves stdio, or with -http Streamable HTTP at
+// /mcp on the given address (loopback clients only):
 //
 //	go run ./examples/discover-server
+//	go run ./examples/discover-server -http 127.0.0.1:3001
 //
 // With DISCOVER_SERVER_SLEEP=1 it also offers "sleep", which waits for ms
 // milliseconds or until the request is cancelled (notifications/cancelled);
@@ -13,8 +15,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -101,6 +107,8 @@ func text(s string) mcp.ContentBlock {
 }
 
 func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	flag.Parse()
 	logf := log.New(os.Stderr, "discover-server: ", 0).Printf
 	s := server{sleep: os.Getenv("DISCOVER_SERVER_SLEEP") == "1", logf: logf}
 	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{
@@ -112,7 +120,44 @@ func main() {
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *addr != "" {
+		if err := serveHTTP(ctx, d, *addr, logf); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := d.Serve(ctx, os.Stdin, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// serveHTTP serves d at /mcp until ctx is done, then shuts down, letting
+// the requests in flight finish.
+func serveHTTP(ctx context.Context, d *mcp.ServerDispatcher, addr string, logf func(string, ...any)) error {
+	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := h.NewServer(addr) // timeouts against slow clients
+	srv.Handler = mux
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	logf("listening on http://%s/mcp", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -88,6 +88,63 @@ type rpcDispatcher struct {
 	// omitUnknownID leaves the id out of an error response to a message
 	// whose id could not be read, instead of writing null.
 	omitUnknownID bool
+
+	// The server side sets these.
+	//
+	// modern marks a revision with per-request _meta (2026-07-28): the
+	// header rules of its HTTP transport apply, and extension methods
+	// check the protocol version.
+	modern bool
+	// versions are the protocol versions the server supports.
+	versions []string
+	// state seals and opens the requestState of multi round-trip requests.
+	state stateSealer
+	// checkInput checks an input response against the result type of the
+	// method of the input request it answers; nil checks nothing.
+	checkInput func(method string, raw []byte) error
+}
+
+// ExtensionMethod serves a request method that the revision's schema does
+// not define, such as one of an extension (the tasks extension's
+// tasks/get): it receives the params as JSON (nil when absent) and returns
+// the result, a JSON object. Its errors become error responses as a
+// handler's do (an *RPCError keeps its code). In revisions with
+// per-request _meta the dispatcher first checks the protocol version the
+// params declare, as it does for every request.
+type ExtensionMethod func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+
+// rawResult is a result that is JSON already.
+type rawResult []byte
+
+func (r rawResult) encodeJSON(e *encoder) { e.buf = append(e.buf, r...) }
+
+// addExtensions adds extension methods to a method table. A name the table
+// has already is a programming error, reported by a panic when the
+// dispatcher is made, as http.ServeMux reports conflicting patterns.
+func (r *rpcDispatcher) addExtensions(ext map[string]ExtensionMethod) {
+	for name, fn := range ext {
+		if _, ok := r.methods[name]; ok {
+			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is a method of this revision; its handler serves it")
+		}
+		if fn == nil {
+			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " has a nil function")
+		}
+		r.methods[name] = &rpcMethod{call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			if r.modern {
+				if err := checkProtocolVersion(params, r.versions); err != nil {
+					return nil, err
+				}
+			}
+			res, err := fn(ctx, params)
+			if err != nil {
+				return nil, err
+			}
+			if i := firstByte(res); i < 0 || res[i] != '{' || !rtValidJSON(res) {
+				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the extension method " + strconv.Quote(name) + " returned a result that is not a JSON object"}
+			}
+			return rawResult(res), nil
+		}}
+	}
 }
 
 // envelope is what the dispatcher reads of a message before routing it.
@@ -262,6 +319,12 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 	if errResp != nil {
 		return errResp
 	}
+	return r.handleEnvelope(ctx, env, msg)
+}
+
+// handleEnvelope answers a message whose envelope readEnvelope has read
+// without finding fault.
+func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []byte) []byte {
 	if env.response && env.method == "" {
 		if r.onResponse != nil {
 			r.onResponse(msg)
@@ -407,20 +470,26 @@ func decodeParams(raw []byte, p rpcParams, required bool) error {
 		}{[]Violation{{Pointer: "", Keyword: "required", Message: `missing required member "params"`}}})
 		return &RPCError{Code: CodeInvalidParams, Message: `invalid params: missing required member "params"`, Data: data}
 	}
-	var d decoder
-	d.init(raw) // handlers may keep strings; they must not alias the message
-	p.decodeJSON(&d)
-	derr := d.finish()
-	var dv *ValidationError
-	if derr != nil && !errors.As(derr, &dv) {
-		return invalidParams(derr)
-	}
-	s := newVState()
-	p.validate(s)
-	if err := mergeViolations(derr, s.done()); err != nil {
+	if err := checkValue(raw, p); err != nil {
 		return invalidParams(err)
 	}
 	return nil
+}
+
+// checkValue decodes raw into v and validates it: nil, a *SyntaxError, or
+// a *ValidationError with every violation.
+func checkValue(raw []byte, v rpcParams) error {
+	var d decoder
+	d.init(raw) // handlers may keep strings; they must not alias the message
+	v.decodeJSON(&d)
+	derr := d.finish()
+	var dv *ValidationError
+	if derr != nil && !errors.As(derr, &dv) {
+		return derr
+	}
+	s := newVState()
+	v.validate(s)
+	return mergeViolations(derr, s.done())
 }
 
 // invalidResult reports a handler result that breaks the schema as an

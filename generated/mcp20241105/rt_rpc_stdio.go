@@ -34,7 +34,14 @@ type rpcConn struct {
 // specification requires.
 var errCancelledByPeer = errors.New("cancelled by the peer")
 
-type connKey struct{}
+// notifierKey is the context key of the notifier a handler's
+// notifications go to: the connection (stdio) or the HTTP exchange.
+type notifierKey struct{}
+
+// notifier sends a message to the peer a request came from.
+type notifier interface {
+	notify(msg []byte) error
+}
 
 // serve reads messages from in until it ends or ctx is done, handles each
 // request in its own goroutine, and writes the responses to out, one per
@@ -46,7 +53,7 @@ func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) 
 	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelCauseFunc{}}
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	ctx = context.WithValue(ctx, connKey{}, c)
+	ctx = context.WithValue(ctx, notifierKey{}, notifier(c))
 	var wg sync.WaitGroup
 	type read struct {
 		line []byte
@@ -203,6 +210,8 @@ func (c *rpcConn) cancel(params []byte) {
 	}
 }
 
+func (c *rpcConn) notify(msg []byte) error { return c.write(msg) }
+
 func (c *rpcConn) write(msg []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -213,14 +222,19 @@ func (c *rpcConn) write(msg []byte) error {
 	return nil
 }
 
-// SendNotification sends a notification to the peer of the connection the
-// handler's context belongs to (a server run by Serve). params may be nil.
+// SendNotification sends a notification to the peer the handler's context
+// belongs to: on a connection served by Serve, a line on it; on a request
+// served over HTTP, an event of the request's response stream (the
+// response becomes a stream of Server-Sent Events at the first
+// notification). params may be nil. It fails once the request has been
+// answered or cancelled, and over HTTP when the client does not accept
+// text/event-stream.
 func SendNotification(ctx context.Context, method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) error {
-	c, _ := ctx.Value(connKey{}).(*rpcConn)
-	if c == nil {
-		return errors.New("mcp: SendNotification: the context does not belong to a connection served by Serve")
+	n, _ := ctx.Value(notifierKey{}).(notifier)
+	if n == nil {
+		return errors.New("mcp: SendNotification: the context does not belong to a request served by Serve or over HTTP")
 	}
 	e := encoder{buf: make([]byte, 0, 128)}
 	e.buf = append(e.buf, `{"jsonrpc":"2.0","method":`...)
@@ -233,5 +247,5 @@ func SendNotification(ctx context.Context, method string, params interface {
 		e.buf = b
 	}
 	e.buf = append(e.buf, '}')
-	return c.write(e.buf)
+	return n.notify(e.buf)
 }

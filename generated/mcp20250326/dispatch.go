@@ -375,6 +375,10 @@ type ServerOptions struct {
 	// SupportedVersions lists the protocol versions the server accepts, preferred
 	// first; empty means []string{ProtocolVersion}.
 	SupportedVersions []string
+	// ExtensionMethods serve request methods this revision's schema does not
+	// define, such as an extension's, by name. A name the revision defines is a
+	// programming error: the constructor panics.
+	ExtensionMethods map[string]ExtensionMethod
 	// SkipResultValidation stops the dispatcher from checking handler results
 	// against the schema before sending them. A result that breaks the schema is
 	// otherwise answered with an internal error, not sent.
@@ -397,7 +401,8 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}}
+	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
+	d.rpc.addExtensions(opts.ExtensionMethods)
 	return d
 }
 
@@ -413,6 +418,15 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // the request it names.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
+}
+
+// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one
+// endpoint: mount it at the endpoint's path. It keeps no state between requests,
+// so any number of replicas can serve one client. See HTTPOptions for the
+// checks and limits it applies, and HTTPHandler.NewServer for an http.Server
+// with timeouts.
+func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
+	return newHTTPHandler(&d.rpc, opts)
 }
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CompleteRequestParams

@@ -345,6 +345,25 @@ type ServerOptions struct {
 	// OmitServerInfo stops the dispatcher from adding ServerInfo to every result's
 	// _meta (io.modelcontextprotocol/serverInfo).
 	OmitServerInfo bool
+	// RequestStateKeys are the HMAC-SHA256 keys that protect the requestState of
+	// multi round-trip requests (NeedInput): the dispatcher hands out the handler's
+	// requestState inside a token bound to the request, the principal and an expiry,
+	// and refuses a retry whose token it cannot verify with invalid params (-32602).
+	// The first key signs; every key verifies (list a new key first to rotate).
+	// Replicas that serve the same clients need the same keys. Each key needs at
+	// least 16 bytes (32 random bytes are best). Empty means a random key per
+	// process: only this process accepts its states.
+	RequestStateKeys [][]byte
+	// RequestStateTTL is how long a requestState stays valid; zero means 10 minutes.
+	RequestStateTTL time.Duration
+	// Principal, if set, names the authenticated principal a request comes from
+	// (read from its context, such as HTTPRequestFromContext's headers); a
+	// requestState is accepted only from the principal it was issued to.
+	Principal func(context.Context) string
+	// ExtensionMethods serve request methods this revision's schema does not
+	// define, such as an extension's, by name. A name the revision defines is a
+	// programming error: the constructor panics.
+	ExtensionMethods map[string]ExtensionMethod
 	// SkipResultValidation stops the dispatcher from checking handler results
 	// against the schema before sending them. A result that breaks the schema is
 	// otherwise answered with an internal error, not sent.
@@ -370,7 +389,9 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.DiscoverCacheScope = CacheScopePublic
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}, modern: true, versions: opts.SupportedVersions, state: newStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc.checkInput = d.checkInputResponse
+	d.rpc.addExtensions(opts.ExtensionMethods)
 	return d
 }
 
@@ -386,6 +407,26 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // the request it names.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
+}
+
+// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one
+// endpoint: mount it at the endpoint's path. It keeps no state between requests,
+// so any number of replicas can serve one client. See HTTPOptions for the
+// checks and limits it applies, and HTTPHandler.NewServer for an http.Server
+// with timeouts.
+func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
+	return newHTTPHandler(&d.rpc, opts)
+}
+func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {
+	switch method {
+	case "sampling/createMessage":
+		return checkValue(raw, new(CreateMessageResult))
+	case "roots/list":
+		return checkValue(raw, new(ListRootsResult))
+	case "elicitation/create":
+		return checkValue(raw, new(ElicitResult))
+	}
+	return nil
 }
 func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (rpcResult, error) {
 	return nil, rejectInitialize(raw, d.opts.SupportedVersions)
@@ -445,10 +486,18 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if err := decodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
+	st, drop, err := d.rpc.openState(ctx, MethodGetPrompt, raw)
+	if err != nil {
+		return nil, err
+	}
+	p.RequestState = st
+	for _, k := range drop {
+		delete(p.InputResponses, k)
+	}
 	r, err := d.h.GetPrompt(ctx, &p)
 	if err != nil {
 		if ir, ok := asInputRequired(err); ok {
-			return d.needInput(raw, ir)
+			return d.needInput(ctx, MethodGetPrompt, raw, ir)
 		}
 		return nil, err
 	}
@@ -591,10 +640,18 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if err := decodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
+	st, drop, err := d.rpc.openState(ctx, MethodReadResource, raw)
+	if err != nil {
+		return nil, err
+	}
+	p.RequestState = st
+	for _, k := range drop {
+		delete(p.InputResponses, k)
+	}
 	r, err := d.h.ReadResource(ctx, &p)
 	if err != nil {
 		if ir, ok := asInputRequired(err); ok {
-			return d.needInput(raw, ir)
+			return d.needInput(ctx, MethodReadResource, raw, ir)
 		}
 		return nil, err
 	}
@@ -752,10 +809,18 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if err := decodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
+	st, drop, err := d.rpc.openState(ctx, MethodCallTool, raw)
+	if err != nil {
+		return nil, err
+	}
+	p.RequestState = st
+	for _, k := range drop {
+		delete(p.InputResponses, k)
+	}
 	r, err := d.h.CallTool(ctx, &p)
 	if err != nil {
 		if ir, ok := asInputRequired(err); ok {
-			return d.needInput(raw, ir)
+			return d.needInput(ctx, MethodCallTool, raw, ir)
 		}
 		return nil, err
 	}
@@ -827,7 +892,7 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 	}
 	return &c, nil
 }
-func (d *ServerDispatcher) needInput(params []byte, r rpcResult) (rpcResult, error) {
+func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r rpcResult) (rpcResult, error) {
 	ir, ok := r.(*InputRequiredResult)
 	if !ok || ir == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: NeedInput without a result"}
@@ -848,6 +913,11 @@ func (d *ServerDispatcher) needInput(params []byte, r rpcResult) (rpcResult, err
 	if err := inputRequestCapabilities(params, b); err != nil {
 		return nil, err
 	}
+	st, err := d.rpc.sealState(ctx, method, params, b)
+	if err != nil {
+		return nil, err
+	}
+	res.(*InputRequiredResult).RequestState = &st
 	return res, nil
 }
 func (d *ServerDispatcher) defaultDiscover(_ *RequestParams) (*DiscoverResult, error) {

@@ -17,8 +17,8 @@
 // The JSON-RPC methods of the revision are in Methods and the Method constants.
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a
 // server sends) route messages to typed handlers: embed UnimplementedServerHandler
-// and implement the methods you serve, then call Handle for each message or Serve
-// for the stdio transport.
+// and implement the methods you serve, then call Handle for each message, Serve
+// for the stdio transport, or serve NewHTTPHandler for Streamable HTTP.
 //
 // The package imports only the standard library. Regenerate it with:
 //

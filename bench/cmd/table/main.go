@@ -327,6 +327,7 @@ func write(w io.Writer, p *parsed, date time.Time) {
 	}
 
 	writeDispatch(w, p, seen)
+	writeHTTP(w, p, seen)
 
 	var other []string
 	for _, name := range p.order {
@@ -411,6 +412,80 @@ func writeDispatch(w io.Writer, p *parsed, seen map[string]bool) {
 			}
 			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", req.label, impl.label, t,
 				num(r, "cpu-ns/op", "%.0f"), num(r, "B/op", "%.0f"), num(r, "allocs/op", "%.0f"), x, xc, target, res)
+		}
+	}
+}
+
+// The HTTP benchmarks (BenchmarkHTTP/<server>/Clients<n>).
+var httpClients = []string{"1", "16", "256"}
+
+var httpServers = []struct{ bench, label string }{
+	{"Mcpgen", "mcpgen: NewHTTPHandler"},
+	{"GoSDK", "go-sdk v1.8.0: StreamableHTTPHandler (stateless, JSONResponse)"},
+}
+
+// The HTTP targets: mcpgen's throughput at least httpThroughput times the
+// go-sdk's at every concurrency, and its p99 at most httpP99 times the
+// go-sdk's at 256 clients.
+const (
+	httpThroughput = 3.0
+	httpP99        = 0.5
+)
+
+// writeHTTP prints the HTTP table: per number of clients, each server's
+// throughput, latency, CPU time and allocations per request, with mcpgen's
+// ratios to the go-sdk and the targets.
+func writeHTTP(w io.Writer, p *parsed, seen map[string]bool) {
+	var names []struct{ bench, label string }
+	for _, n := range httpClients {
+		for _, s := range httpServers {
+			names = append(names, struct{ bench, label string }{"HTTP/" + s.bench + "/Clients" + n, ""})
+		}
+	}
+	if !present(p, names) {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Clients | Server | req/s | p50 (µs) | p99 (µs) | cpu-µs/req | allocs/req | B/req | × go-sdk req/s | × go-sdk p99 | target | result |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, n := range httpClients {
+		base := p.results["HTTP/GoSDK/Clients"+n]
+		var baseRPS, baseP99 float64
+		if base != nil {
+			baseRPS, _ = base.median("req/s")
+			baseP99, _ = base.median("p99-µs")
+		}
+		for _, s := range httpServers {
+			name := "HTTP/" + s.bench + "/Clients" + n
+			r := p.results[name]
+			if r == nil {
+				continue
+			}
+			seen[name] = true
+			rps, _ := r.median("req/s")
+			p99, _ := r.median("p99-µs")
+			cpu, _ := r.median("cpu-ns/op")
+			xr, xp := "", ""
+			var target, res []string
+			if s.bench == "Mcpgen" && baseRPS > 0 {
+				x := rps / baseRPS
+				xr = fmt.Sprintf("%.2f", x)
+				target = append(target, fmt.Sprintf("≥ %g× go-sdk req/s", httpThroughput))
+				res = append(res, check{short: fmt.Sprintf("≥ %g×", httpThroughput), ok: x >= httpThroughput, got: fmt.Sprintf("%.2f×", x)}.String())
+				if baseP99 > 0 {
+					y := p99 / baseP99
+					xp = fmt.Sprintf("%.2f", y)
+					if n == "256" {
+						target = append(target, fmt.Sprintf("p99 ≤ %g× go-sdk", httpP99))
+						res = append(res, check{short: fmt.Sprintf("p99 ≤ %g×", httpP99), ok: y <= httpP99, got: fmt.Sprintf("%.2f×", y)}.String())
+					}
+				}
+			} else if s.bench == "Mcpgen" {
+				res = append(res, "no go-sdk result (HTTP/GoSDK/Clients"+n+")")
+			}
+			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %s |\n", n, s.label, rps,
+				num(r, "p50-µs", "%.0f"), p99, cpu/1e3, num(r, "allocs/op", "%.0f"), num(r, "B/op", "%.0f"), xr, xp,
+				strings.Join(target, "; "), strings.Join(res, "; "))
 		}
 	}
 }
