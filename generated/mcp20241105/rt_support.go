@@ -61,6 +61,45 @@ func (m *Members) add(name string, value json.RawMessage) {
 	*m = append(*m, Member{Name: name, Value: value})
 }
 
+// memberIndex finds duplicate names among the undeclared members of one
+// object while it is decoded: a scan of the members while they are few, a
+// set of their names once there are more than memberScanMax, so that the
+// check stays linear in the number of members.
+type memberIndex struct {
+	set map[string]struct{}
+}
+
+// memberScanMax is how many members a scan checks before memberIndex
+// switches to a set.
+const memberScanMax = 32
+
+// extraMember adds the member being read (d.key and its value) to m, the
+// undeclared members of the object, unless m already has one of that name:
+// that is a duplicate member, which stops decoding, and extraMember returns
+// false. ix must belong to the same object and start zero.
+func (d *decoder) extraMember(m *Members, ix *memberIndex) bool {
+	k := d.key
+	switch {
+	case ix.set != nil:
+		if _, dup := ix.set[k]; dup {
+			d.dup(k)
+			return false
+		}
+		ix.set[k] = struct{}{}
+	case m.Has(k):
+		d.dup(k)
+		return false
+	case len(*m) >= memberScanMax:
+		ix.set = make(map[string]struct{}, 4*len(*m))
+		for i := range *m {
+			ix.set[(*m)[i].Name] = struct{}{}
+		}
+		ix.set[k] = struct{}{}
+	}
+	m.add(k, d.raw())
+	return true
+}
+
 // Delete removes the member called name.
 func (m *Members) Delete(name string) {
 	*m = slices.DeleteFunc(*m, func(x Member) bool { return x.Name == name })
