@@ -90,6 +90,8 @@ type rpcDispatcher struct {
 	// omitUnknownID leaves the id out of an error response to a message
 	// whose id could not be read, instead of writing null.
 	omitUnknownID bool
+	// limits bound the connections served by serve.
+	limits serveLimits
 }
 
 // envelope is what the dispatcher reads of a message before routing it.
