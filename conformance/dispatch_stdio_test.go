@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -293,41 +292,37 @@ func TestServeOversizedLine(t *testing.T) {
 	}
 }
 
-func TestServeEOFWaitsForInFlight(t *testing.T) {
+// TestServeEOFCancelsInFlight: at the end of the input Serve cancels the
+// contexts of the handlers still running (the cause is io.EOF), writes their
+// responses and returns (issue 14; stdio.mdx, Shutdown: the client closes
+// the server's input and waits for it to exit).
+func TestServeEOFCancelsInFlight(t *testing.T) {
 	started := make(chan struct{})
-	release := make(chan struct{})
-	var ctxDone atomic.Bool
+	causes := make(chan error, 1)
 	s := toolsServer()
 	s.callTool = func(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 		close(started)
-		<-release
-		ctxDone.Store(ctx.Err() != nil)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		causes <- context.Cause(ctx)
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}}, nil
 	}
 	c := startServe(t, newServer(s, mcp.ServerOptions{}))
 	c.send(request(`1`, "tools/call", `{`+meta+`,"name":"slow"}`))
 	<-started
-	c.in.Close()
-	select {
-	case err := <-c.done:
-		c.done <- err
-		t.Fatalf("Serve returned (%v) before the in-flight request finished", err)
-	case <-time.After(50 * time.Millisecond):
+	rest, err := c.closeAndWait()
+	if err != nil {
+		t.Errorf("Serve = %v, want nil at EOF", err)
 	}
-	close(release)
-	checkResult(t, []byte(c.next()), "1", `{`+resultMeta+`,"content":[],"resultType":"complete"}`)
-	select {
-	case err := <-c.done:
-		c.done <- err
-		if err != nil {
-			t.Errorf("Serve = %v, want nil at EOF", err)
-		}
-	case <-time.After(wait):
-		t.Fatal("Serve did not return after EOF")
+	if cause := <-causes; cause != io.EOF {
+		t.Errorf("the handler's context cause = %v, want io.EOF", cause)
 	}
-	if ctxDone.Load() {
-		t.Error("EOF cancelled the in-flight request")
+	if len(rest) != 1 {
+		t.Fatalf("output after EOF = %q, want the one response", rest)
 	}
+	checkResult(t, []byte(rest[0]), "1", `{`+resultMeta+`,"content":[],"resultType":"complete"}`)
 }
 
 // TestServeReturnsWhenContextDone: Serve runs "until r ends or ctx is

@@ -304,6 +304,7 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 		jen.Comment(commentText("Logf, if set, receives handler panics and dropped notifications.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
+	fields = append(fields, serveOptionFields()...)
 	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.options, s.dispatcher)))
 	f.Type().Id(s.options).Struct(fields...)
 }
@@ -347,6 +348,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		jen.Id("batches").Op(":").Lit(p.Batches),
 		jen.Id("omitUnknownID").Op(":").Lit(p.ErrorIDOptional),
 		jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
+		serveLimitsValue(),
 		jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
 	}
 	if s.dir == ClientToServer {
@@ -380,7 +382,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("handle").Call(jen.Id("ctx"), jen.Id("msg"))),
 	)
-	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done. A notifications/cancelled message cancels the context of\nthe request it names."))
+	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done. Several messages on one line ({...}{...}) are answered\neach. A notifications/cancelled message cancels the context of the request it\nnames (matching the id by value: 100 and 1e2 are the same id), which then gets\nno response; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. The options MaxInFlight and MaxBufferedBytes bound the work and\nmemory of one connection (past them Serve stops reading), and ShutdownGrace\nbounds how long Serve waits, at the end, for handlers whose contexts it has\ncancelled."))
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)

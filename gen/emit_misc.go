@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -51,14 +52,14 @@ func (e *emitter) emitEnum(en *Enum) {
 }
 
 func enumValuesList(en *Enum) string {
-	var s string
+	var b strings.Builder
 	for i, v := range en.Values {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += v.Value.JSON()
+		b.WriteString(v.Value.JSON())
 	}
-	return s
+	return b.String()
 }
 
 // emitConverted writes decodeJSON and encodeJSON for a named type by

@@ -144,6 +144,9 @@ func (e *emitter) emitStructDecode(st *Struct) {
 	if len(st.Fields) > 0 {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit(max(words, 1))).Uint64())
 	}
+	if rawExtra(st) {
+		body = append(body, jen.Var().Id("ix").Id("memberIndex"))
+	}
 	body = append(body, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
 		jen.Switch(jen.Id("d").Dot("key")).Block(cases...),
 	))
@@ -182,14 +185,11 @@ func (e *emitter) decodeExtra(st *Struct) []jen.Code {
 		// additionalProperties: false
 		return []jen.Code{jen.Id("d").Dot("notAllowed").Call()}
 	}
-	if st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil {
-		// if v.Extra.has(d.key) { d.dup(d.key); return }; v.Extra = append(v.Extra, Member{Name: d.key, Value: d.raw()})
+	if rawExtra(st) {
+		// if !d.extraMember(&v.Extra, &ix) { return } (ix is declared by
+		// emitStructDecode: it keeps the duplicate check linear)
 		return []jen.Code{
-			jen.If(jen.Id("v").Dot(st.Extra.Name).Dot("Has").Call(jen.Id("d").Dot("key"))).Block(
-				jen.Id("d").Dot("dup").Call(jen.Id("d").Dot("key")),
-				jen.Return(),
-			),
-			jen.Id("v").Dot(st.Extra.Name).Dot("add").Call(jen.Id("d").Dot("key"), jen.Id("d").Dot("raw").Call()),
+			jen.If(jen.Op("!").Id("d").Dot("extraMember").Call(jen.Op("&").Id("v").Dot(st.Extra.Name), jen.Op("&").Id("ix"))).Block(jen.Return()),
 		}
 	}
 	x := jen.Id("x")
@@ -206,6 +206,11 @@ func (e *emitter) decodeExtra(st *Struct) []jen.Code {
 	}
 	body = append(body, decodeValue(st.Extra.Value, x, false)...)
 	return append(body, jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k")).Op("=").Add(x))
+}
+
+// rawExtra says whether st keeps its undeclared members as Members.
+func rawExtra(st *Struct) bool {
+	return st.Extra != nil && st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil
 }
 
 // presentCheck is true when an optional field is present.

@@ -296,12 +296,14 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 			l.errorf(ptr, "\"enum\" must be a non-empty array")
 			return
 		}
-		for i, it := range v.Items {
-			for _, prev := range v.Items[:i] {
-				if Equal(prev, it) {
-					l.errorf(it.Pointer, "\"enum\" lists %s twice", it.JSON())
-				}
+		// Equal values share a key: one pass finds every repeat.
+		seen := make(map[string]bool, len(v.Items))
+		for _, it := range v.Items {
+			k := equalKey(it)
+			if seen[k] {
+				l.errorf(it.Pointer, "\"enum\" lists %s twice", it.JSON())
 			}
+			seen[k] = true
 		}
 		s.Enum = v.Items
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":

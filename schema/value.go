@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -138,6 +139,93 @@ func Equal(a, b *Value) bool {
 		}
 		return true
 	}
+}
+
+// equalKey returns a string that two values share exactly when Equal says
+// they are equal, so that a set of keys finds equal values in linear time.
+func equalKey(v *Value) string {
+	var b strings.Builder
+	v.writeKey(&b)
+	return b.String()
+}
+
+func (v *Value) writeKey(b *strings.Builder) {
+	switch v.Kind {
+	case Null:
+		b.WriteByte('n')
+	case Bool:
+		if v.Bool {
+			b.WriteByte('t')
+		} else {
+			b.WriteByte('f')
+		}
+	case Number:
+		b.WriteByte('#')
+		writeKeyString(b, canonicalNumber(v.Num))
+	case String:
+		b.WriteByte('s')
+		writeKeyString(b, v.Str)
+	case Array:
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(len(v.Items)))
+		for _, it := range v.Items {
+			it.writeKey(b)
+		}
+	case Object:
+		// Members in any order: sorted by name (names are unique).
+		ms := slices.Clone(v.Members)
+		slices.SortFunc(ms, func(x, y Member) int { return strings.Compare(x.Name, y.Name) })
+		b.WriteByte('{')
+		b.WriteString(strconv.Itoa(len(ms)))
+		for _, m := range ms {
+			writeKeyString(b, m.Name)
+			m.Value.writeKey(b)
+		}
+	}
+}
+
+// writeKeyString writes s with its length first, so that keys do not run
+// into each other.
+func writeKeyString(b *strings.Builder, s string) {
+	b.WriteString(strconv.Itoa(len(s)))
+	b.WriteByte(':')
+	b.WriteString(s)
+}
+
+// canonicalNumber spells a JSON number text by its exact value: the
+// significant digits and the power of ten of the first one ("100", "1e2"
+// and "1.00e2" are all "1e2"; "-0" is "0"). A text that is not a JSON number
+// is returned as it is, which NumberCmp compares as text too.
+func canonicalNumber(n string) string {
+	s := n
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart == "" || strings.Trim(intPart+frac, "0123456789") != "" {
+		return n
+	}
+	e := new(big.Int)
+	if hasExp {
+		if _, ok := e.SetString(strings.TrimPrefix(exp, "+"), 10); !ok {
+			return n
+		}
+	}
+	digits := intPart + frac
+	lead := len(digits) - len(strings.TrimLeft(digits, "0"))
+	digits = strings.TrimRight(digits[lead:], "0")
+	if digits == "" {
+		return "0"
+	}
+	// The value is 0.digits × 10^(exp + len(intPart) - lead).
+	e.Add(e, big.NewInt(int64(len(intPart)-lead)))
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return sign + digits + "e" + e.String()
 }
 
 // NumberCmp compares two JSON number texts exactly.

@@ -14,6 +14,7 @@ func (v *Annotated) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -23,11 +24,9 @@ func (v *Annotated) decodeJSON(d *decoder) {
 			v.Annotations = new(AnnotatedAnnotations)
 			v.Annotations.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -52,6 +51,7 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -74,11 +74,9 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -112,6 +110,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "blob":
@@ -130,11 +129,9 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -173,6 +170,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -186,11 +184,9 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -224,6 +220,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -237,11 +234,9 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -273,6 +268,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -300,11 +296,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 			v.IsError = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -384,6 +378,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -397,11 +392,9 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -435,6 +428,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "reason":
@@ -448,11 +442,9 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.RequestID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -484,6 +476,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "experimental":
@@ -516,11 +509,9 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			}
 			v.Sampling = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -558,6 +549,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -566,11 +558,9 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -919,6 +909,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -932,11 +923,9 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -970,6 +959,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "argument":
@@ -983,11 +973,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Ref.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1022,6 +1010,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -1035,11 +1024,9 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 			v.Value = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1109,6 +1096,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1122,11 +1110,9 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 			v.Completion.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1158,6 +1144,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "hasMore":
@@ -1185,11 +1172,9 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1230,6 +1215,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1243,11 +1229,9 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1281,6 +1265,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "includeContext":
@@ -1344,11 +1329,9 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Temperature = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1426,6 +1409,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1454,11 +1438,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 			v.StopReason = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1552,6 +1534,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -1571,11 +1554,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 			d.constString("resource")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1613,6 +1594,7 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -1635,11 +1617,9 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1722,6 +1702,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1735,11 +1716,9 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1773,6 +1752,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -1799,11 +1779,9 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1840,6 +1818,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1867,11 +1846,9 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1912,6 +1889,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -1936,11 +1914,9 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 			d.constString("image")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1985,6 +1961,7 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -2007,11 +1984,9 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2045,6 +2020,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -2058,11 +2034,9 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 			v.Version = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2097,6 +2071,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2110,11 +2085,9 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2148,6 +2121,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "capabilities":
@@ -2166,11 +2140,9 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.ProtocolVersion = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2212,6 +2184,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2240,11 +2213,9 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 			v.ServerInfo.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2294,6 +2265,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2308,11 +2280,9 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			v.Params = new(InitializedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2343,6 +2313,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2351,11 +2322,9 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2380,6 +2349,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -2398,11 +2368,9 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2443,6 +2411,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -2461,11 +2430,9 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2579,6 +2546,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -2598,11 +2566,9 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2640,6 +2606,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2648,11 +2615,9 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2677,6 +2642,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2701,11 +2667,9 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2750,6 +2714,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2759,11 +2724,9 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(JSONRPCRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2788,6 +2751,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -2796,11 +2760,9 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2825,6 +2787,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2843,11 +2806,9 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2888,6 +2849,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2902,11 +2864,9 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListPromptsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2937,6 +2897,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -2945,11 +2906,9 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2974,6 +2933,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3001,11 +2961,9 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3046,6 +3004,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3060,11 +3019,9 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourceTemplatesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3095,6 +3052,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3103,11 +3061,9 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3132,6 +3088,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3159,11 +3116,9 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3204,6 +3159,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3218,11 +3174,9 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourcesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3253,6 +3207,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3261,11 +3216,9 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3290,6 +3243,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3317,11 +3271,9 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3362,6 +3314,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3376,11 +3329,9 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListRootsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3411,6 +3362,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3420,11 +3372,9 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(ListRootsRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3449,6 +3399,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3457,11 +3408,9 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3486,6 +3435,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3508,11 +3458,9 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3549,6 +3497,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3563,11 +3512,9 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListToolsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3598,6 +3545,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3606,11 +3554,9 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3635,6 +3581,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3662,11 +3609,9 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3716,6 +3661,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3729,11 +3675,9 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3767,6 +3711,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "data":
@@ -3785,11 +3730,9 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Logger = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3828,6 +3771,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -3836,11 +3780,9 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 			}
 			v.Name = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3865,6 +3807,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "costPriority":
@@ -3897,11 +3840,9 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			}
 			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3943,6 +3884,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3957,11 +3899,9 @@ func (v *Notification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3993,6 +3933,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4001,11 +3942,9 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4030,6 +3969,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4044,11 +3984,9 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4080,6 +4018,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -4088,11 +4027,9 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4117,6 +4054,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4130,11 +4068,9 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			}
 			v.NextCursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4163,6 +4099,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4177,11 +4114,9 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			v.Params = new(PingRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4212,6 +4147,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4221,11 +4157,9 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(PingRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4250,6 +4184,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -4258,11 +4193,9 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4287,6 +4220,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4300,11 +4234,9 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4338,6 +4270,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progress":
@@ -4356,11 +4289,9 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Total = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4422,6 +4353,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -4449,11 +4381,9 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4494,6 +4424,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -4512,11 +4443,9 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 			v.Required = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4552,6 +4481,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4566,11 +4496,9 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(PromptListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4601,6 +4529,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4609,11 +4538,9 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4638,6 +4565,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -4651,11 +4579,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4729,6 +4655,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -4742,11 +4669,9 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 			d.constString("ref/prompt")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4780,6 +4705,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4793,11 +4719,9 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4831,6 +4755,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -4839,11 +4764,9 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4871,6 +4794,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4893,11 +4817,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4983,6 +4905,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4997,11 +4920,9 @@ func (v *Request) decodeJSON(d *decoder) {
 			v.Params = new(RequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5056,6 +4977,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5065,11 +4987,9 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(RequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5094,6 +5014,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -5102,11 +5023,9 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5131,6 +5050,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -5165,11 +5085,9 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5220,6 +5138,7 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -5242,11 +5161,9 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5280,6 +5197,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -5293,11 +5211,9 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5329,6 +5245,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5343,11 +5260,9 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ResourceListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5378,6 +5293,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5386,11 +5302,9 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5415,6 +5329,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "type":
@@ -5428,11 +5343,9 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5466,6 +5379,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -5495,11 +5409,9 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 			v.URITemplate = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5546,6 +5458,7 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -5568,11 +5481,9 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5606,6 +5517,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5619,11 +5531,9 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5657,6 +5567,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -5665,11 +5576,9 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5697,6 +5606,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5705,11 +5615,9 @@ func (v *Result) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5743,6 +5651,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -5756,11 +5665,9 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5792,6 +5699,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5806,11 +5714,9 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(RootsListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5841,6 +5747,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5849,11 +5756,9 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5878,6 +5783,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -5891,11 +5797,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5965,6 +5869,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "experimental":
@@ -6009,11 +5914,9 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6059,6 +5962,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6067,11 +5971,9 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6096,6 +5998,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6109,11 +6012,9 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 			}
 			v.Subscribe = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6142,6 +6043,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6150,11 +6052,9 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6422,6 +6322,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6435,11 +6336,9 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6473,6 +6372,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "level":
@@ -6481,11 +6381,9 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Level.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6513,6 +6411,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6526,11 +6425,9 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6564,6 +6461,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -6572,11 +6470,9 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6604,6 +6500,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -6623,11 +6520,9 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 			d.constString("text")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6665,6 +6560,7 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -6687,11 +6583,9 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6725,6 +6619,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -6743,11 +6638,9 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6786,6 +6679,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -6804,11 +6698,9 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6847,6 +6739,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "properties":
@@ -6887,11 +6780,9 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6936,6 +6827,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6950,11 +6842,9 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ToolListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6985,6 +6875,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6993,11 +6884,9 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7022,6 +6911,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -7035,11 +6925,9 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7073,6 +6961,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -7081,11 +6970,9 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

@@ -7,6 +7,7 @@ package mcp20241105
 import (
 	"encoding/json"
 	"errors"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,54 @@ func (m *Members) add(name string, value json.RawMessage) {
 		*m = make(Members, 0, 4)
 	}
 	*m = append(*m, Member{Name: name, Value: value})
+}
+
+// memberIndex finds duplicate names among the undeclared members of one
+// object while it is decoded: a scan of the members while they are few, and
+// once there are more than memberScanMax, a set of the hashes of the names
+// (with a seed of its own), so that the check stays linear in the number of
+// members. The set holds no pointers and 8 bytes a member, which keeps it
+// cheap for the caches and the garbage collector at a million members.
+type memberIndex struct {
+	seed   maphash.Seed
+	hashes map[uint64]struct{}
+}
+
+// memberScanMax is how many members a scan checks before memberIndex
+// switches to the set.
+const memberScanMax = 32
+
+// extraMember adds the member being read (d.key and its value) to m, the
+// undeclared members of the object, unless m already has one of that name:
+// that is a duplicate member, which stops decoding, and extraMember returns
+// false. ix must belong to the same object and start zero.
+func (d *decoder) extraMember(m *Members, ix *memberIndex) bool {
+	k := d.key
+	switch {
+	case ix.hashes != nil:
+		h := maphash.String(ix.seed, k)
+		if _, seen := ix.hashes[h]; !seen {
+			ix.hashes[h] = struct{}{}
+		} else if m.Has(k) {
+			// A name seen before, or (chance 2^-64 a pair) another
+			// name with the same hash: the scan tells them apart, once
+			// for a duplicate, since it stops decoding.
+			d.dup(k)
+			return false
+		}
+	case m.Has(k):
+		d.dup(k)
+		return false
+	case len(*m) >= memberScanMax:
+		ix.seed = maphash.MakeSeed()
+		ix.hashes = make(map[uint64]struct{}, 4*len(*m))
+		for i := range *m {
+			ix.hashes[maphash.String(ix.seed, (*m)[i].Name)] = struct{}{}
+		}
+		ix.hashes[maphash.String(ix.seed, k)] = struct{}{}
+	}
+	m.add(k, d.raw())
+	return true
 }
 
 // Delete removes the member called name.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 )
 
 // The JSON-RPC methods of the protocol.
@@ -385,6 +386,18 @@ type ServerOptions struct {
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
+	// the handlers still running (their contexts are cancelled then, with the cause
+	// io.EOF at the end of the input) before it returns without their responses.
+	// 0 means 5 seconds; a negative value means no wait.
+	ShutdownGrace time.Duration
+	// MaxInFlight is how many requests Serve handles at once on one connection;
+	// later ones wait in order. 0 means 64.
+	MaxInFlight int
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
+	// waiting or being handled; each counts its size plus 256 bytes): once they
+	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	MaxBufferedBytes int
 }
 
 // ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking params
@@ -401,7 +414,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
+	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
 	d.rpc.addExtensions(opts.ExtensionMethods)
 	return d
 }
@@ -414,8 +427,15 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport),
 // answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. A notifications/cancelled message cancels the context of
-// the request it names.
+// ends or ctx is done. Several messages on one line ({...}{...}) are answered
+// each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), which then gets
+// no response; a request whose id is already in progress is refused with
+// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
+// memory of one connection (past them Serve stops reading), and ShutdownGrace
+// bounds how long Serve waits, at the end, for handlers whose contexts it has
+// cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
@@ -832,6 +852,18 @@ type ClientOptions struct {
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
+	// the handlers still running (their contexts are cancelled then, with the cause
+	// io.EOF at the end of the input) before it returns without their responses.
+	// 0 means 5 seconds; a negative value means no wait.
+	ShutdownGrace time.Duration
+	// MaxInFlight is how many requests Serve handles at once on one connection;
+	// later ones wait in order. 0 means 64.
+	MaxInFlight int
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
+	// waiting or being handled; each counts its size plus 256 bytes): once they
+	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	MaxBufferedBytes int
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking params
@@ -845,7 +877,7 @@ type ClientDispatcher struct {
 // NewClientDispatcher returns a dispatcher for h.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
+	d.rpc = rpcDispatcher{batches: true, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
 	return d
 }
 
@@ -857,8 +889,15 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport),
 // answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. A notifications/cancelled message cancels the context of
-// the request it names.
+// ends or ctx is done. Several messages on one line ({...}{...}) are answered
+// each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), which then gets
+// no response; a request whose id is already in progress is refused with
+// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
+// memory of one connection (past them Serve stops reading), and ShutdownGrace
+// bounds how long Serve waits, at the end, for handlers whose contexts it has
+// cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }

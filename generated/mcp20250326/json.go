@@ -14,6 +14,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -36,11 +37,9 @@ func (v *Annotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -74,6 +73,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -98,11 +98,9 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 			d.constString("audio")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -147,6 +145,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "blob":
@@ -165,11 +164,9 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -208,6 +205,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -221,11 +219,9 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -259,6 +255,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -272,11 +269,9 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -308,6 +303,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -335,11 +331,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 			v.IsError = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -423,6 +417,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -436,11 +431,9 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -474,6 +467,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "reason":
@@ -487,11 +481,9 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.RequestID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -523,6 +515,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "experimental":
@@ -555,11 +548,9 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			}
 			v.Sampling = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -597,6 +588,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -605,11 +597,9 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -958,6 +948,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -971,11 +962,9 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1009,6 +998,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "argument":
@@ -1022,11 +1012,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Ref.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1061,6 +1049,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -1074,11 +1063,9 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 			v.Value = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1148,6 +1135,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1161,11 +1149,9 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 			v.Completion.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1197,6 +1183,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "hasMore":
@@ -1224,11 +1211,9 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1269,6 +1254,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1282,11 +1268,9 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1320,6 +1304,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "includeContext":
@@ -1383,11 +1368,9 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Temperature = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1465,6 +1448,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1493,11 +1477,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 			v.StopReason = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1595,6 +1577,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -1614,11 +1597,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 			d.constString("resource")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1705,6 +1686,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1718,11 +1700,9 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1756,6 +1736,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -1782,11 +1763,9 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1823,6 +1802,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1850,11 +1830,9 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1895,6 +1873,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -1919,11 +1898,9 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 			d.constString("image")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1968,6 +1945,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -1981,11 +1959,9 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 			v.Version = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2020,6 +1996,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2033,11 +2010,9 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2071,6 +2046,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "capabilities":
@@ -2089,11 +2065,9 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.ProtocolVersion = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2135,6 +2109,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2163,11 +2138,9 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 			v.ServerInfo.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2217,6 +2190,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2231,11 +2205,9 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			v.Params = new(InitializedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2266,6 +2238,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2274,11 +2247,9 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2447,6 +2418,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -2465,11 +2437,9 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2510,6 +2480,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -2528,11 +2499,9 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2675,6 +2644,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -2694,11 +2664,9 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2736,6 +2704,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2744,11 +2713,9 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2773,6 +2740,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2797,11 +2765,9 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2846,6 +2812,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2855,11 +2822,9 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(JSONRPCRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2884,6 +2849,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -2892,11 +2858,9 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2921,6 +2885,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2939,11 +2904,9 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2984,6 +2947,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2998,11 +2962,9 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListPromptsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3033,6 +2995,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3041,11 +3004,9 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3070,6 +3031,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3097,11 +3059,9 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3142,6 +3102,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3156,11 +3117,9 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourceTemplatesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3191,6 +3150,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3199,11 +3159,9 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3228,6 +3186,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3255,11 +3214,9 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3300,6 +3257,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3314,11 +3272,9 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourcesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3349,6 +3305,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3357,11 +3314,9 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3386,6 +3341,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3413,11 +3369,9 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3458,6 +3412,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3472,11 +3427,9 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListRootsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3507,6 +3460,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3516,11 +3470,9 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(ListRootsRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3545,6 +3497,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3553,11 +3506,9 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3582,6 +3533,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3604,11 +3556,9 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3645,6 +3595,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3659,11 +3610,9 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListToolsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3694,6 +3643,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3702,11 +3652,9 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3731,6 +3679,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3758,11 +3707,9 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3812,6 +3759,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3825,11 +3773,9 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3863,6 +3809,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "data":
@@ -3881,11 +3828,9 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Logger = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3924,6 +3869,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -3932,11 +3878,9 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 			}
 			v.Name = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3961,6 +3905,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "costPriority":
@@ -3993,11 +3938,9 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			}
 			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4039,6 +3982,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4053,11 +3997,9 @@ func (v *Notification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4089,6 +4031,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4097,11 +4040,9 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4126,6 +4067,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4140,11 +4082,9 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4176,6 +4116,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -4184,11 +4125,9 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4213,6 +4152,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4226,11 +4166,9 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			}
 			v.NextCursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4259,6 +4197,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4273,11 +4212,9 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			v.Params = new(PingRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4308,6 +4245,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4317,11 +4255,9 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(PingRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4346,6 +4282,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -4354,11 +4291,9 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4383,6 +4318,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4396,11 +4332,9 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4434,6 +4368,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "message":
@@ -4457,11 +4392,9 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Total = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4527,6 +4460,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -4554,11 +4488,9 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4599,6 +4531,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -4617,11 +4550,9 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 			v.Required = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4657,6 +4588,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4671,11 +4603,9 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(PromptListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4706,6 +4636,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4714,11 +4645,9 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4743,6 +4672,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -4756,11 +4686,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4838,6 +4766,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -4851,11 +4780,9 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 			d.constString("ref/prompt")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4889,6 +4816,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4902,11 +4830,9 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4940,6 +4866,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -4948,11 +4875,9 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4980,6 +4905,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5002,11 +4928,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5092,6 +5016,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5106,11 +5031,9 @@ func (v *Request) decodeJSON(d *decoder) {
 			v.Params = new(RequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5165,6 +5088,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5174,11 +5098,9 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(RequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5203,6 +5125,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -5211,11 +5134,9 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5240,6 +5161,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -5274,11 +5196,9 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5329,6 +5249,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -5342,11 +5263,9 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5378,6 +5297,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5392,11 +5312,9 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ResourceListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5427,6 +5345,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5435,11 +5354,9 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5464,6 +5381,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "type":
@@ -5477,11 +5395,9 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5515,6 +5431,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -5544,11 +5461,9 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 			v.URITemplate = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5595,6 +5510,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5608,11 +5524,9 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5646,6 +5560,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -5654,11 +5569,9 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5686,6 +5599,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5694,11 +5608,9 @@ func (v *Result) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5732,6 +5644,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -5745,11 +5658,9 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5781,6 +5692,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5795,11 +5707,9 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(RootsListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5830,6 +5740,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5838,11 +5749,9 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5867,6 +5776,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -5880,11 +5790,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5958,6 +5866,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "completions":
@@ -6007,11 +5916,9 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6061,6 +5968,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6069,11 +5977,9 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6098,6 +6004,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6111,11 +6018,9 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 			}
 			v.Subscribe = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6144,6 +6049,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -6152,11 +6058,9 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6424,6 +6328,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6437,11 +6342,9 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6475,6 +6378,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "level":
@@ -6483,11 +6387,9 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Level.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6515,6 +6417,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6528,11 +6431,9 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6566,6 +6467,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -6574,11 +6476,9 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6606,6 +6506,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -6625,11 +6526,9 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 			d.constString("text")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6667,6 +6566,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -6685,11 +6585,9 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6728,6 +6626,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "annotations":
@@ -6752,11 +6651,9 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6799,6 +6696,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "destructiveHint":
@@ -6827,11 +6725,9 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6872,6 +6768,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "properties":
@@ -6912,11 +6809,9 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6961,6 +6856,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6975,11 +6871,9 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ToolListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7010,6 +6904,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7018,11 +6913,9 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7047,6 +6940,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -7060,11 +6954,9 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7098,6 +6990,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -7106,11 +6999,9 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

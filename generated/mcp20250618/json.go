@@ -14,6 +14,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -41,11 +42,9 @@ func (v *Annotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -83,6 +82,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -112,11 +112,9 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 			d.constString("audio")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -165,6 +163,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -178,11 +177,9 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -214,6 +211,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -237,11 +235,9 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -284,6 +280,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -307,11 +304,9 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("boolean")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -350,6 +345,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -363,11 +359,9 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -401,6 +395,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -414,11 +409,9 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -450,6 +443,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -482,11 +476,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 			v.StructuredContent = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -531,6 +523,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -544,11 +537,9 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -582,6 +573,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "reason":
@@ -595,11 +587,9 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.RequestID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -631,6 +621,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitation":
@@ -668,11 +659,9 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			}
 			v.Sampling = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -714,6 +703,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -722,11 +712,9 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1197,6 +1185,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1210,11 +1199,9 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1248,6 +1235,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "argument":
@@ -1267,11 +1255,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Ref.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1310,6 +1296,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -1323,11 +1310,9 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 			v.Value = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1362,6 +1347,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -1383,11 +1369,9 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				v.Arguments = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1452,6 +1436,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1465,11 +1450,9 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 			v.Completion.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1501,6 +1484,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "hasMore":
@@ -1528,11 +1512,9 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1620,6 +1602,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1633,11 +1616,9 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1671,6 +1652,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "includeContext":
@@ -1734,11 +1716,9 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Temperature = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1816,6 +1796,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1844,11 +1825,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 			v.StopReason = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1946,6 +1925,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1959,11 +1939,9 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1997,6 +1975,7 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "message":
@@ -2010,11 +1989,9 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 			}
 			v.RequestedSchema.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2049,6 +2026,7 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "properties":
@@ -2089,11 +2067,9 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2141,6 +2117,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2172,11 +2149,9 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				v.Content = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2254,6 +2229,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2278,11 +2254,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 			d.constString("resource")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2373,6 +2347,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -2419,11 +2394,9 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2479,6 +2452,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2492,11 +2466,9 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2530,6 +2502,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -2556,11 +2529,9 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2597,6 +2568,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2624,11 +2596,9 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2669,6 +2639,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2698,11 +2669,9 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 			d.constString("image")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2751,6 +2720,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -2769,11 +2739,9 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 			v.Version = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2812,6 +2780,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2825,11 +2794,9 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2863,6 +2830,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "capabilities":
@@ -2881,11 +2849,9 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.ProtocolVersion = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2927,6 +2893,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2955,11 +2922,9 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 			v.ServerInfo.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3009,6 +2974,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3023,11 +2989,9 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			v.Params = new(InitializedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3058,6 +3022,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3066,11 +3031,9 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3095,6 +3058,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -3113,11 +3077,9 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3158,6 +3120,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -3176,11 +3139,9 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3294,6 +3255,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -3313,11 +3275,9 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3355,6 +3315,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3363,11 +3324,9 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3392,6 +3351,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -3416,11 +3376,9 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			v.Params = new(JSONRPCRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3465,6 +3423,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3474,11 +3433,9 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(JSONRPCRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3503,6 +3460,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3511,11 +3469,9 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3540,6 +3496,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -3558,11 +3515,9 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3603,6 +3558,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3617,11 +3573,9 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListPromptsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3652,6 +3606,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3660,11 +3615,9 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3689,6 +3642,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3716,11 +3670,9 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3761,6 +3713,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3775,11 +3728,9 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourceTemplatesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3810,6 +3761,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3818,11 +3770,9 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3847,6 +3797,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3874,11 +3825,9 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3919,6 +3868,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -3933,11 +3883,9 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListResourcesRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3968,6 +3916,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -3976,11 +3925,9 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4005,6 +3952,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4032,11 +3980,9 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4077,6 +4023,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4091,11 +4038,9 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListRootsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4126,6 +4071,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4135,11 +4081,9 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(ListRootsRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4164,6 +4108,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -4172,11 +4117,9 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4201,6 +4144,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4223,11 +4167,9 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4264,6 +4206,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4278,11 +4221,9 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListToolsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4313,6 +4254,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -4321,11 +4263,9 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4350,6 +4290,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4377,11 +4318,9 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4431,6 +4370,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4444,11 +4384,9 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4482,6 +4420,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "data":
@@ -4500,11 +4439,9 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Logger = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4543,6 +4480,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -4551,11 +4489,9 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 			}
 			v.Name = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4580,6 +4516,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "costPriority":
@@ -4612,11 +4549,9 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			}
 			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4658,6 +4593,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4672,11 +4608,9 @@ func (v *Notification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4708,6 +4642,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4716,11 +4651,9 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4745,6 +4678,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -4773,11 +4707,9 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 			v.Type.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -4830,6 +4762,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4844,11 +4777,9 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4880,6 +4811,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cursor":
@@ -4888,11 +4820,9 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4917,6 +4847,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4930,11 +4861,9 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			}
 			v.NextCursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4963,6 +4892,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -4977,11 +4907,9 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			v.Params = new(PingRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5012,6 +4940,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5021,11 +4950,9 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(PingRequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5050,6 +4977,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -5058,11 +4986,9 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5161,6 +5087,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5174,11 +5101,9 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5212,6 +5137,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "message":
@@ -5235,11 +5161,9 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Total = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5305,6 +5229,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5342,11 +5267,9 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -5395,6 +5318,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -5418,11 +5342,9 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5462,6 +5384,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5476,11 +5399,9 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(PromptListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5511,6 +5432,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5519,11 +5441,9 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5548,6 +5468,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -5561,11 +5482,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5600,6 +5519,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -5618,11 +5538,9 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 			d.constString("ref/prompt")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5660,6 +5578,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5673,11 +5592,9 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5711,6 +5628,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -5719,11 +5637,9 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5751,6 +5667,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5773,11 +5690,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5863,6 +5778,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5877,11 +5793,9 @@ func (v *Request) decodeJSON(d *decoder) {
 			v.Params = new(RequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5936,6 +5850,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5945,11 +5860,9 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(RequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5974,6 +5887,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -5982,11 +5896,9 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6011,6 +5923,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6055,11 +5968,9 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6118,6 +6029,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6136,11 +6048,9 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6176,6 +6086,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6225,11 +6136,9 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6294,6 +6203,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6308,11 +6218,9 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ResourceListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6343,6 +6251,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6351,11 +6260,9 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6380,6 +6287,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6419,11 +6327,9 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 			v.URITemplate = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -6478,6 +6384,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "type":
@@ -6491,11 +6398,9 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6529,6 +6434,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6542,11 +6448,9 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6580,6 +6484,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -6588,11 +6493,9 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6620,6 +6523,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6628,11 +6532,9 @@ func (v *Result) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6666,6 +6568,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6684,11 +6587,9 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6724,6 +6625,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6738,11 +6640,9 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(RootsListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6773,6 +6673,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6781,11 +6682,9 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6810,6 +6709,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -6823,11 +6723,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6901,6 +6799,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "completions":
@@ -6950,11 +6849,9 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7004,6 +6901,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -7012,11 +6910,9 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7041,6 +6937,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -7054,11 +6951,9 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 			}
 			v.Subscribe = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7087,6 +6982,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -7095,11 +6991,9 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7371,6 +7265,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -7384,11 +7279,9 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7422,6 +7315,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "level":
@@ -7430,11 +7324,9 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Level.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7462,6 +7354,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -7496,11 +7389,9 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -7556,6 +7447,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -7569,11 +7461,9 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7607,6 +7497,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -7615,11 +7506,9 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7647,6 +7536,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7671,11 +7561,9 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 			d.constString("text")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7717,6 +7605,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7740,11 +7629,9 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7787,6 +7674,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7827,11 +7715,9 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -7886,6 +7772,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "destructiveHint":
@@ -7914,11 +7801,9 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7959,6 +7844,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "properties":
@@ -7999,11 +7885,9 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8048,6 +7932,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -8062,11 +7947,9 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(ToolListChangedNotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8097,6 +7980,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8105,11 +7989,9 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8134,6 +8016,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "properties":
@@ -8174,11 +8057,9 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8223,6 +8104,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -8236,11 +8118,9 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8274,6 +8154,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "uri":
@@ -8282,11 +8163,9 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {

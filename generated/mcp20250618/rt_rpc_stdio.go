@@ -6,12 +6,13 @@ package mcp20250618
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
+	"time"
 )
 
 // This file serves a dispatcher over a stream of newline-delimited JSON-RPC
@@ -20,19 +21,81 @@ import (
 // MaxMessageSize bounds one message read by Serve (64 MiB).
 const MaxMessageSize = 64 << 20
 
+// The defaults of the limits Serve puts on one connection; the generated
+// ServerOptions and ClientOptions document them.
+const (
+	defaultShutdownGrace = 5 * time.Second
+	defaultMaxInFlight   = 64
+	defaultMaxBuffered   = 16 << 20
+	// messageOverhead is what a buffered message counts toward the
+	// buffered bytes beyond its own size: the bookkeeping of a queued
+	// message, so that many tiny messages are bounded too.
+	messageOverhead = 256
+)
+
+// serveLimits bound one connection served by serve; zero values mean the
+// defaults.
+type serveLimits struct {
+	// grace is how long serve waits for running handlers once it is
+	// shutting down; negative means not at all.
+	grace time.Duration
+	// maxInFlight is how many requests (and batches) are handled at once.
+	maxInFlight int
+	// maxBuffered is how many bytes of messages (read, not yet finished
+	// with) serve holds before it stops reading.
+	maxBuffered int
+}
+
+func (l serveLimits) withDefaults() serveLimits {
+	switch {
+	case l.grace == 0:
+		l.grace = defaultShutdownGrace
+	case l.grace < 0:
+		l.grace = 0
+	}
+	if l.maxInFlight <= 0 {
+		l.maxInFlight = defaultMaxInFlight
+	}
+	if l.maxBuffered <= 0 {
+		l.maxBuffered = defaultMaxBuffered
+	}
+	return l
+}
+
 // rpcConn is one connection being served.
 type rpcConn struct {
-	d        *rpcDispatcher
-	out      io.Writer
-	wmu      sync.Mutex
-	mu       sync.Mutex
-	inflight map[string]context.CancelCauseFunc
+	d   *rpcDispatcher
+	out io.Writer
+	wmu sync.Mutex
+	// closed is set (under wmu) when serve returns: later writes, from
+	// handlers that outlived the grace period, are dropped.
+	closed bool
+	mu     sync.Mutex
+	// calls are the requests read and not yet answered, by the value of
+	// their id (idKey), so that notifications/cancelled finds them and a
+	// second request with the same id is refused.
+	calls map[string]*rpcCall
+}
+
+// rpcCall is one message waiting to be handled or being handled.
+type rpcCall struct {
+	msg          []byte
+	notification bool
+	id           []byte // a request's id as read
+	key          string // idKey(id); "" for a notification or a batch
+	cost         int    // what it counts toward the buffered bytes
+	// ctx is the context of a request or batch; cancel cancels it.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
 }
 
 // errCancelledByPeer is the cause of a request context cancelled by a
 // notifications/cancelled message: the response is then not sent, as the
 // specification requires.
 var errCancelledByPeer = errors.New("cancelled by the peer")
+
+// errConnClosed is what a write returns after serve has returned.
+var errConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
 
 // notifierKey is the context key of the notifier a handler's
 // notifications go to: the connection (stdio) or the HTTP exchange.
@@ -43,60 +106,392 @@ type notifier interface {
 	notify(msg []byte) error
 }
 
-// serve reads messages from in until it ends or ctx is done, handles each
-// request in its own goroutine, and writes the responses to out, one per
-// line. A notifications/cancelled message cancels the context of the
-// request it names. When ctx is done, serve cancels the requests in flight,
-// waits for them and returns ctx.Err(); a read blocked on in is left behind
-// (an io.Reader cannot be interrupted).
+// serveRead is one message read by readMessages, or the error that ends
+// (or, for errTooLong, interrupts) the input.
+type serveRead struct {
+	msg []byte
+	err error
+}
+
+// serve reads messages from in until it ends or ctx is done, handles
+// requests concurrently, and writes the responses to out, one per line.
+//
+// A notifications/cancelled message cancels the context of the request it
+// names (found by the value of its id), and that request gets no response.
+// Notifications are handled one at a time, in order, on a goroutine of
+// their own, so that a slow one does not hold up requests. At most
+// maxInFlight requests are handled at once; later ones wait in order, and
+// once maxBuffered bytes of messages wait or are being handled, serve stops
+// reading until some finish (back-pressure on the peer).
+//
+// When in ends (or fails, or ctx is done), serve cancels the contexts of
+// all handlers with the read error (io.EOF) or ctx's cause, still handles
+// the requests it has read, writes every response that is ready within the
+// grace period, and returns: nil at the end of in, ctx.Err() when ctx is
+// done, or the read error. A read blocked on in is left behind (an
+// io.Reader cannot be interrupted), and so are handlers that ignore their
+// context past the grace period; what they write later is dropped.
 func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	c := &rpcConn{d: d, out: out, inflight: map[string]context.CancelCauseFunc{}}
-	ctx, cancelAll := context.WithCancel(ctx)
-	defer cancelAll()
-	ctx = context.WithValue(ctx, notifierKey{}, notifier(c))
-	var wg sync.WaitGroup
-	type read struct {
-		line []byte
-		err  error
+	lim := d.limits.withDefaults()
+	c := &rpcConn{d: d, out: out, calls: map[string]*rpcCall{}}
+	// hctx is the parent of every handler's context.
+	hctx, stopHandlers := context.WithCancelCause(context.WithValue(ctx, notifierKey{}, notifier(c)))
+	defer stopHandlers(nil)
+	defer c.close()
+
+	stop := make(chan struct{})
+	defer close(stop)
+	reads := make(chan serveRead)
+	go readMessages(in, reads, stop)
+
+	// Handlers report to done, or give up once serve has returned.
+	done := make(chan *rpcCall)
+	notes := make(chan *rpcCall)
+	notesDone := make(chan *rpcCall)
+	go c.notificationLoop(hctx, notes, notesDone, stop)
+
+	var (
+		pending  []*rpcCall // requests and batches waiting for a slot, in order
+		queued   []*rpcCall // notifications waiting for notificationLoop
+		noting   bool       // notificationLoop has one
+		inFlight int
+		buffered int
+		ending   bool
+		endErr   error
+		graceC   <-chan time.Time
+		ctxDone  = ctx.Done()
+	)
+	end := func(cause, err error) {
+		ending, endErr = true, err
+		ctxDone = nil
+		stopHandlers(cause)
+		graceC = time.After(lim.grace)
 	}
-	lines := make(chan read)
-	go func() {
-		r := bufio.NewReaderSize(in, 64<<10)
-		for {
-			line, err := readLine(r)
-			select {
-			case lines <- read{line, err}:
-			case <-ctx.Done():
-				return
+	for {
+		for inFlight < lim.maxInFlight && len(pending) > 0 {
+			call := pending[0]
+			pending[0] = nil
+			pending = pending[1:]
+			if errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+				// Cancelled before it started: it gets no response.
+				c.forget(call)
+				call.cancel(nil)
+				buffered -= call.cost
+				d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+				continue
 			}
-			if err != nil && !errors.Is(err, errTooLong) {
-				return
-			}
+			inFlight++
+			go c.run(call, done, stop)
 		}
-	}()
+		if ending && inFlight == 0 && len(pending) == 0 && len(queued) == 0 && !noting {
+			return endErr
+		}
+		var readC <-chan serveRead
+		if !ending && buffered < lim.maxBuffered {
+			readC = reads
+		}
+		var noteC chan<- *rpcCall
+		var next *rpcCall
+		if !noting && len(queued) > 0 {
+			noteC, next = notes, queued[0]
+		}
+		select {
+		case r := <-readC:
+			switch {
+			case r.msg != nil:
+				if call := c.accept(hctx, r.msg); call != nil {
+					buffered += call.cost
+					if call.notification {
+						queued = append(queued, call)
+					} else {
+						pending = append(pending, call)
+					}
+				}
+			case errors.Is(r.err, errTooLong):
+				// The rest of the line was skipped: answer and go on.
+				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil))
+			case r.err == io.EOF:
+				end(io.EOF, nil)
+			default:
+				end(r.err, r.err)
+			}
+		case call := <-done:
+			inFlight--
+			buffered -= call.cost
+		case noteC <- next:
+			queued[0] = nil
+			queued = queued[1:]
+			noting = true
+		case call := <-notesDone:
+			noting = false
+			buffered -= call.cost
+		case <-ctxDone:
+			end(context.Cause(ctx), ctx.Err())
+		case <-graceC:
+			d.log("mcp: Serve returns with %d requests still running after the shutdown grace period and %d not started", inFlight, len(pending))
+			return endErr
+		}
+	}
+}
+
+// accept reads a message's envelope and returns what is to be handled: a
+// request or batch (with its own context), a notification (without), or
+// nil when the message is answered (or dropped) at once.
+func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
+	cost := len(msg) + messageOverhead
+	if msg[0] == '[' {
+		// A batch (or an array where the revision has none): answered as a
+		// whole by handle, like a request.
+		ctx, cancel := context.WithCancelCause(hctx)
+		return &rpcCall{msg: msg, cost: cost, ctx: ctx, cancel: cancel}
+	}
+	d := c.d
+	env, errResp := d.readEnvelope(msg)
+	switch {
+	case errResp != nil:
+		c.write(errResp)
+		return nil
+	case env.response && env.method == "":
+		d.handle(hctx, msg) // onResponse
+		return nil
+	case env.id == nil:
+		if env.method == "notifications/cancelled" {
+			c.cancel(env.params)
+		}
+		return &rpcCall{msg: msg, notification: true, cost: cost}
+	}
+	call := &rpcCall{msg: msg, id: env.id, key: idKey(env.id), cost: cost}
+	call.ctx, call.cancel = context.WithCancelCause(hctx)
+	c.mu.Lock()
+	_, dup := c.calls[call.key]
+	if !dup {
+		c.calls[call.key] = call
+	}
+	c.mu.Unlock()
+	if dup {
+		call.cancel(nil)
+		// basic/index.mdx (2026-07-28): the request ID "MUST NOT match
+		// the ID of any other request the sender has issued and not yet
+		// received a response for"; the two could not be told apart
+		// (cancellation, responses), so the second is refused.
+		c.write(d.errorResponse(env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress", nil))
+		return nil
+	}
+	return call
+}
+
+// run handles a request or batch and writes its response, unless the peer
+// cancelled it, then reports to done.
+func (c *rpcConn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
+	resp := c.d.handle(call.ctx, call.msg)
+	// The id is free again before the response goes out: the peer may
+	// reuse it as soon as it reads the response.
+	c.forget(call)
+	if errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+		c.d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+	} else if resp != nil {
+		c.write(resp)
+	}
+	call.cancel(nil)
+	select {
+	case done <- call:
+	case <-stop:
+	}
+}
+
+func (c *rpcConn) forget(call *rpcCall) {
+	if call.key == "" {
+		return
+	}
+	c.mu.Lock()
+	if c.calls[call.key] == call {
+		delete(c.calls, call.key)
+	}
+	c.mu.Unlock()
+}
+
+// notificationLoop handles the notifications serve passes it, one at a
+// time, until stop is closed.
+func (c *rpcConn) notificationLoop(ctx context.Context, notes <-chan *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
 	for {
 		select {
-		case <-ctx.Done():
-			wg.Wait()
-			return ctx.Err()
-		case l := <-lines:
-			switch {
-			case errors.Is(l.err, errTooLong):
-				// The rest of the line was skipped: answer and go on.
-				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+l.err.Error(), nil))
-				continue
-			case len(bytes.TrimSpace(l.line)) > 0:
-				c.dispatch(ctx, &wg, l.line)
+		case call := <-notes:
+			if resp := c.d.handle(ctx, call.msg); resp != nil {
+				c.write(resp)
 			}
-			if l.err != nil {
-				wg.Wait()
-				if l.err == io.EOF {
-					return nil
+			select {
+			case done <- call:
+			case <-stop:
+				return
+			}
+		case <-stop:
+			return
+		}
+	}
+}
+
+// cancel cancels the request named by a notifications/cancelled params
+// object, whether it is running or still waiting.
+func (c *rpcConn) cancel(params []byte) {
+	if params == nil {
+		return
+	}
+	var d decoder
+	d.initShared(params)
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		if d.key != "requestId" {
+			d.skip()
+			continue
+		}
+		d.peek()
+		id := d.raw()
+		if !rtIsRequestID(id) {
+			return
+		}
+		c.mu.Lock()
+		call := c.calls[idKey(id)]
+		c.mu.Unlock()
+		if call != nil {
+			call.cancel(errCancelledByPeer)
+		}
+		return
+	}
+}
+
+// idKey identifies a request id (a string or an integral number, as
+// rtIsRequestID accepts) by its value, not its spelling: "A" and "\u0041"
+// are the same id, and so are 100, 1e2 and 100.0.
+func idKey(raw []byte) string {
+	if raw[0] == '"' {
+		d := decoder{data: raw}
+		s, _ := d.str()
+		return "s" + s
+	}
+	n := rtDecimal(string(raw))
+	if n.zero() {
+		return "n0"
+	}
+	sign := ""
+	if n.neg {
+		sign = "-"
+	}
+	return "n" + sign + n.digits + "e" + strconv.Itoa(n.exp)
+}
+
+func (c *rpcConn) notify(msg []byte) error { return c.write(msg) }
+
+func (c *rpcConn) write(msg []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.closed {
+		return errConnClosed
+	}
+	if _, err := c.out.Write(append(msg, '\n')); err != nil {
+		c.d.log("mcp: write: %v", err)
+		return err
+	}
+	return nil
+}
+
+// close makes later writes fail.
+func (c *rpcConn) close() {
+	c.wmu.Lock()
+	c.closed = true
+	c.wmu.Unlock()
+}
+
+// readMessages reads lines from in and sends the messages on them to
+// reads, then the error that ends the input; it stops when stop is closed.
+func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
+	send := func(r serveRead) bool {
+		select {
+		case reads <- r:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		if errors.Is(err, errTooLong) {
+			if !send(serveRead{err: err}) {
+				return
+			}
+			continue
+		}
+		for _, msg := range splitMessages(line) {
+			if !send(serveRead{msg: msg}) {
+				return
+			}
+		}
+		if err != nil {
+			send(serveRead{err: err})
+			return
+		}
+	}
+}
+
+// splitMessages returns the messages on one line without the whitespace
+// around them. The stdio transport puts one message on a line, but a line
+// that holds several objects or arrays one after the other ({...}{...}) is
+// split where each closes, so that each is answered. Brackets are counted
+// outside strings without checking the syntax, which the dispatcher does
+// for each message; what does not start with a bracket, or never closes,
+// runs to the end of the line.
+func splitMessages(line []byte) [][]byte {
+	var msgs [][]byte
+	for {
+		start := 0
+		for start < len(line) && isSpace(line[start]) {
+			start++
+		}
+		if start == len(line) {
+			break
+		}
+		end := len(line)
+		if c := line[start]; c == '{' || c == '[' {
+			end = valueEnd(line, start)
+		}
+		msgs = append(msgs, line[start:end])
+		line = line[end:]
+	}
+	if len(msgs) > 1 {
+		// Each is buffered on its own: do not keep the whole line.
+		for i, m := range msgs {
+			msgs[i] = append([]byte(nil), m...)
+		}
+	}
+	return msgs
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// valueEnd returns the offset just past the bracket that closes the one at
+// b[start], or len(b).
+func valueEnd(b []byte, start int) int {
+	depth := 0
+	for i := start; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
 				}
-				return l.err
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
 			}
 		}
 	}
+	return len(b)
 }
 
 // errTooLong is a line longer than MaxMessageSize; readLine has skipped it.
@@ -127,99 +522,6 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			return line, err
 		}
 	}
-}
-
-func (c *rpcConn) dispatch(ctx context.Context, wg *sync.WaitGroup, msg []byte) {
-	if bytes.TrimLeft(msg, " \t\r")[0] == '[' {
-		// A batch (or an array where the revision has none): answered as a
-		// whole by handle, concurrently like a request.
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if resp := c.d.handle(ctx, msg); resp != nil {
-				c.write(resp)
-			}
-		}()
-		return
-	}
-	env, errResp := c.d.readEnvelope(msg)
-	if errResp != nil {
-		c.write(errResp)
-		return
-	}
-	if env.id == nil && env.method == "notifications/cancelled" {
-		c.cancel(env.params)
-	}
-	if env.id == nil {
-		// Notifications are handled in order.
-		if resp := c.d.handle(ctx, msg); resp != nil {
-			c.write(resp)
-		}
-		return
-	}
-	key := string(env.id)
-	rctx, cancel := context.WithCancelCause(ctx)
-	c.mu.Lock()
-	c.inflight[key] = cancel
-	c.mu.Unlock()
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer func() {
-			c.mu.Lock()
-			delete(c.inflight, key)
-			c.mu.Unlock()
-			cancel(nil)
-		}()
-		resp := c.d.handle(rctx, msg)
-		if errors.Is(context.Cause(rctx), errCancelledByPeer) {
-			c.d.log("mcp: request %s was cancelled by the peer; not answering it", key)
-			return
-		}
-		if resp != nil {
-			c.write(resp)
-		}
-	}()
-}
-
-// cancel cancels the in-flight request named by a notifications/cancelled
-// params object.
-func (c *rpcConn) cancel(params []byte) {
-	if params == nil {
-		return
-	}
-	var d decoder
-	d.initShared(params)
-	if !d.object() {
-		return
-	}
-	for first := true; d.member(&first); {
-		if d.key != "requestId" {
-			d.skip()
-			continue
-		}
-		d.peek()
-		id := d.raw()
-		c.mu.Lock()
-		cancel := c.inflight[string(id)]
-		c.mu.Unlock()
-		if cancel != nil {
-			cancel(errCancelledByPeer)
-		}
-		return
-	}
-}
-
-func (c *rpcConn) notify(msg []byte) error { return c.write(msg) }
-
-func (c *rpcConn) write(msg []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.out.Write(append(msg, '\n')); err != nil {
-		c.d.log("mcp: write: %v", err)
-		return err
-	}
-	return nil
 }
 
 // SendNotification sends a notification to the peer the handler's context

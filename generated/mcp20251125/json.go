@@ -14,6 +14,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -41,11 +42,9 @@ func (v *Annotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -83,6 +82,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -112,11 +112,9 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 			d.constString("audio")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -165,6 +163,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -178,11 +177,9 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -214,6 +211,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -237,11 +235,9 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -284,6 +280,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -307,11 +304,9 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("boolean")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -350,6 +345,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -373,11 +369,9 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -424,6 +418,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -449,11 +444,9 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			v.Task = new(TaskMetadata)
 			v.Task.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -493,6 +486,7 @@ func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -501,11 +495,9 @@ func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -530,6 +522,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -562,11 +555,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 			v.StructuredContent = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -611,6 +602,7 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -634,11 +626,9 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -685,6 +675,7 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "taskId":
@@ -693,11 +684,9 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 			}
 			v.TaskID = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -725,6 +714,7 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -768,11 +758,9 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 			}
 			v.TTL.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -863,6 +851,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -881,11 +870,9 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -925,6 +912,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -943,11 +931,9 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.RequestID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -980,6 +966,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitation":
@@ -1025,11 +1012,9 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			v.Tasks = new(ClientCapabilitiesTasks)
 			v.Tasks.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1075,6 +1060,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "form":
@@ -1088,11 +1074,9 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 			}
 			v.URL = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1121,6 +1105,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -1129,11 +1114,9 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1158,6 +1141,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "context":
@@ -1171,11 +1155,9 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 			}
 			v.Tools = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1204,6 +1186,7 @@ func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cancel":
@@ -1223,11 +1206,9 @@ func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 			v.Requests = new(ClientCapabilitiesTasksRequests)
 			v.Requests.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1260,6 +1241,7 @@ func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitation":
@@ -1275,11 +1257,9 @@ func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 			v.Sampling = new(ClientCapabilitiesTasksRequestsSampling)
 			v.Sampling.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1308,6 +1288,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "create":
@@ -1316,11 +1297,9 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 			}
 			v.Create = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1345,6 +1324,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "createMessage":
@@ -1353,11 +1333,9 @@ func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 			}
 			v.CreateMessage = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2331,6 +2309,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2354,11 +2333,9 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2405,6 +2382,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2430,11 +2408,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Ref.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2477,6 +2453,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -2490,11 +2467,9 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 			v.Value = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2529,6 +2504,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -2550,11 +2526,9 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				v.Arguments = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2584,6 +2558,7 @@ func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -2592,11 +2567,9 @@ func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -2656,6 +2629,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2669,11 +2643,9 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 			v.Completion.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2705,6 +2677,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "hasMore":
@@ -2732,11 +2705,9 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -2824,6 +2795,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2847,11 +2819,9 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2898,6 +2868,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2993,11 +2964,9 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3096,6 +3065,7 @@ func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3104,11 +3074,9 @@ func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3133,6 +3101,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3161,11 +3130,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 			v.StopReason = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3289,6 +3256,7 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3302,11 +3270,9 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 			}
 			v.Task.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3347,6 +3313,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -3370,11 +3337,9 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3421,6 +3386,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3451,11 +3417,9 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 			v.Task = new(TaskMetadata)
 			v.Task.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3502,6 +3466,7 @@ func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3510,11 +3475,9 @@ func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3539,6 +3502,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -3584,11 +3548,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3677,6 +3639,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3712,11 +3675,9 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 			}
 			v.URL = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3772,6 +3733,7 @@ func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -3780,11 +3742,9 @@ func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3809,6 +3769,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3840,11 +3801,9 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				v.Content = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -3941,6 +3900,7 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -3959,11 +3919,9 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4003,6 +3961,7 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitationId":
@@ -4011,11 +3970,9 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.ElicitationID = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4043,6 +4000,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4067,11 +4025,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 			d.constString("resource")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4272,6 +4228,7 @@ func (v *Error) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -4290,11 +4247,9 @@ func (v *Error) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4333,6 +4288,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -4356,11 +4312,9 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4407,6 +4361,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4439,11 +4394,9 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Name = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4484,6 +4437,7 @@ func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -4492,11 +4446,9 @@ func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4521,6 +4473,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4548,11 +4501,9 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4593,6 +4544,7 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -4616,11 +4568,9 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4667,6 +4617,7 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "taskId":
@@ -4675,11 +4626,9 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 			}
 			v.TaskID = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4707,6 +4656,7 @@ func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4715,11 +4665,9 @@ func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -4744,6 +4692,7 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -4767,11 +4716,9 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4818,6 +4765,7 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "taskId":
@@ -4826,11 +4774,9 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 			}
 			v.TaskID = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4858,6 +4804,7 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4901,11 +4848,9 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 			}
 			v.TTL.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -4973,6 +4918,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -5006,11 +4952,9 @@ func (v *Icon) decodeJSON(d *decoder) {
 			v.Theme = new(IconTheme)
 			v.Theme.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5064,6 +5008,7 @@ func (v *Icons) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "icons":
@@ -5081,11 +5026,9 @@ func (v *Icons) decodeJSON(d *decoder) {
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5115,6 +5058,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5144,11 +5088,9 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 			d.constString("image")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5197,6 +5139,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -5239,11 +5182,9 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 			v.WebsiteURL = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5299,6 +5240,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5322,11 +5264,9 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5373,6 +5313,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5397,11 +5338,9 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.ProtocolVersion = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5447,6 +5386,7 @@ func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -5455,11 +5395,9 @@ func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5484,6 +5422,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5512,11 +5451,9 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 			v.ServerInfo.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5566,6 +5503,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -5585,11 +5523,9 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5626,6 +5562,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -5644,11 +5581,9 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5761,6 +5696,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -5779,11 +5715,9 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5821,6 +5755,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5844,11 +5779,9 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5942,6 +5875,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5960,11 +5894,9 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6005,6 +5937,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -6056,11 +5989,9 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6120,6 +6051,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6144,11 +6076,9 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6192,6 +6122,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6219,11 +6150,9 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6264,6 +6193,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6288,11 +6218,9 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6336,6 +6264,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6363,11 +6292,9 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6408,6 +6335,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6432,11 +6360,9 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6480,6 +6406,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6507,11 +6434,9 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6552,6 +6477,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6576,11 +6502,9 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Params = new(RequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6624,6 +6548,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6646,11 +6571,9 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6687,6 +6610,7 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6711,11 +6635,9 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6759,6 +6681,7 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6786,11 +6709,9 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 				v.Tasks = append(make([]Task, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6831,6 +6752,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6855,11 +6777,9 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6903,6 +6823,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6930,11 +6851,9 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -6984,6 +6903,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -7002,11 +6922,9 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7046,6 +6964,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7069,11 +6988,9 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Logger = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -7116,6 +7033,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -7124,11 +7042,9 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 			}
 			v.Name = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7153,6 +7069,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "costPriority":
@@ -7185,11 +7102,9 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			}
 			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7280,6 +7195,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -7293,11 +7209,9 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7329,6 +7243,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7337,11 +7252,9 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7366,6 +7279,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -7399,11 +7313,9 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 			v.Type.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -7460,6 +7372,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -7484,11 +7397,9 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			v.Params = new(PaginatedRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7533,6 +7444,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7547,11 +7459,9 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7580,6 +7490,7 @@ func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -7588,11 +7499,9 @@ func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7617,6 +7526,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7630,11 +7540,9 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			}
 			v.NextCursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7663,6 +7571,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -7687,11 +7596,9 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			v.Params = new(RequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7870,6 +7777,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -7888,11 +7796,9 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7932,6 +7838,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7960,11 +7867,9 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Total = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8034,6 +7939,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8085,11 +7991,9 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -8147,6 +8051,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -8170,11 +8075,9 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8214,6 +8117,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -8233,11 +8137,9 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8274,6 +8176,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -8287,11 +8190,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8326,6 +8227,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -8344,11 +8246,9 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 			d.constString("ref/prompt")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8386,6 +8286,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -8409,11 +8310,9 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8460,6 +8359,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8474,11 +8374,9 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8510,6 +8408,7 @@ func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -8518,11 +8417,9 @@ func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8547,6 +8444,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8569,11 +8467,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8659,6 +8555,7 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "taskId":
@@ -8667,11 +8564,9 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 			}
 			v.TaskID = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8699,6 +8594,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -8712,11 +8608,9 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8771,6 +8665,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8780,11 +8675,9 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			v.Meta = new(RequestParamsMeta)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8809,6 +8702,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -8817,11 +8711,9 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -8846,6 +8738,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8904,11 +8797,9 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8976,6 +8867,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8994,11 +8886,9 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -9034,6 +8924,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9097,11 +8988,9 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9175,6 +9064,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -9194,11 +9084,9 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9235,6 +9123,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9249,11 +9138,9 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9285,6 +9172,7 @@ func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -9293,11 +9181,9 @@ func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9322,6 +9208,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9375,11 +9262,9 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 			v.URITemplate = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9443,6 +9328,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "type":
@@ -9456,11 +9342,9 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9494,6 +9378,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -9512,11 +9397,9 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9556,6 +9439,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9569,11 +9453,9 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9605,6 +9487,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9613,11 +9496,9 @@ func (v *Result) decodeJSON(d *decoder) {
 			}
 			v.Meta = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9651,6 +9532,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9669,11 +9551,9 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -9709,6 +9589,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -9728,11 +9609,9 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9769,6 +9648,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9787,11 +9667,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9951,6 +9829,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "completions":
@@ -10006,11 +9885,9 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10064,6 +9941,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -10072,11 +9950,9 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10101,6 +9977,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -10114,11 +9991,9 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 			}
 			v.Subscribe = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10147,6 +10022,7 @@ func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "cancel":
@@ -10166,11 +10042,9 @@ func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 			v.Requests = new(ServerCapabilitiesTasksRequests)
 			v.Requests.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10203,6 +10077,7 @@ func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "tools":
@@ -10212,11 +10087,9 @@ func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTasksRequestsTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10241,6 +10114,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "call":
@@ -10249,11 +10123,9 @@ func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 			}
 			v.Call = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10278,6 +10150,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -10286,11 +10159,9 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11868,6 +11739,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -11891,11 +11763,9 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11942,6 +11812,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11956,11 +11827,9 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Level.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -11992,6 +11861,7 @@ func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -12000,11 +11870,9 @@ func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12078,6 +11946,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -12117,11 +11986,9 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<6) == 0 {
@@ -12181,6 +12048,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -12204,11 +12072,9 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12255,6 +12121,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12269,11 +12136,9 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12305,6 +12170,7 @@ func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -12313,11 +12179,9 @@ func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12342,6 +12206,7 @@ func (v *Task) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "createdAt":
@@ -12380,11 +12245,9 @@ func (v *Task) decodeJSON(d *decoder) {
 			}
 			v.TTL.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12448,6 +12311,7 @@ func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12463,11 +12327,9 @@ func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
 			v.Task = new(TaskMetadata)
 			v.Task.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12496,6 +12358,7 @@ func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -12504,11 +12367,9 @@ func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12533,6 +12394,7 @@ func (v *TaskMetadata) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "ttl":
@@ -12541,11 +12403,9 @@ func (v *TaskMetadata) decodeJSON(d *decoder) {
 			}
 			v.TTL = d.intPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12579,6 +12439,7 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -12597,11 +12458,9 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12641,6 +12500,7 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12684,11 +12544,9 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.TTL.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12756,6 +12614,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12780,11 +12639,9 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 			d.constString("text")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12826,6 +12683,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12849,11 +12707,9 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12896,6 +12752,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -12943,11 +12800,9 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("array")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -13006,6 +12861,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "anyOf":
@@ -13023,11 +12879,9 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13060,6 +12914,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "const":
@@ -13073,11 +12928,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 			}
 			v.Title = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13112,6 +12965,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -13149,11 +13003,9 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -13204,6 +13056,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "const":
@@ -13217,11 +13070,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 			}
 			v.Title = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13256,6 +13107,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -13316,11 +13168,9 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -13388,6 +13238,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "destructiveHint":
@@ -13416,11 +13267,9 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13461,6 +13310,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mode":
@@ -13470,11 +13320,9 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 			v.Mode = new(ToolChoiceMode)
 			v.Mode.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13508,6 +13356,7 @@ func (v *ToolExecution) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "taskSupport":
@@ -13517,11 +13366,9 @@ func (v *ToolExecution) decodeJSON(d *decoder) {
 			v.TaskSupport = new(ToolExecutionTaskSupport)
 			v.TaskSupport.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -13555,6 +13402,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -13600,11 +13448,9 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -13653,6 +13499,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -13672,11 +13519,9 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -13713,6 +13558,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -13758,11 +13604,9 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -13811,6 +13655,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -13853,11 +13698,9 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 			}
 			d.constString("tool_result")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -13915,6 +13758,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -13943,11 +13787,9 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 			}
 			d.constString("tool_use")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -13999,6 +13841,7 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -14017,11 +13860,9 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14059,6 +13900,7 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -14077,11 +13919,9 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14122,6 +13962,7 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitations":
@@ -14139,11 +13980,9 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 				v.Elicitations = append(make([]ElicitRequestURLParams, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14176,6 +14015,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -14199,11 +14039,9 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14250,6 +14088,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -14264,11 +14103,9 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -14300,6 +14137,7 @@ func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "progressToken":
@@ -14308,11 +14146,9 @@ func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -14337,6 +14173,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -14384,11 +14221,9 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("array")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -14447,6 +14282,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "enum":
@@ -14469,11 +14305,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -14512,6 +14346,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -14549,11 +14384,9 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {

@@ -104,6 +104,8 @@ type rpcDispatcher struct {
 	// checkInput checks an input response against the result type of the
 	// method of the input request it answers; nil checks nothing.
 	checkInput func(method string, raw []byte) error
+	// limits bound the connections served by serve.
+	limits serveLimits
 }
 
 // ExtensionMethod serves a request method that the revision's schema does

@@ -14,6 +14,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "audience":
@@ -41,11 +42,9 @@ func (v *Annotations) decodeJSON(d *decoder) {
 			}
 			v.Priority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -83,6 +82,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -112,11 +112,9 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 			d.constString("audio")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -165,6 +163,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -178,11 +177,9 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -214,6 +211,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -237,11 +235,9 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -284,6 +280,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -307,11 +304,9 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("boolean")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -359,6 +354,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -383,11 +379,9 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -433,6 +427,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -456,11 +451,9 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -507,6 +500,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -535,11 +529,9 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 			v.RequestState = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -586,6 +578,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -624,11 +617,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 			v.StructuredContent = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -680,6 +671,7 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -698,11 +690,9 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -792,6 +782,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -810,11 +801,9 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -854,6 +843,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -873,11 +863,9 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.RequestID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -913,6 +901,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "elicitation":
@@ -969,11 +958,9 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			v.Sampling = new(ClientCapabilitiesSampling)
 			v.Sampling.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1024,6 +1011,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "form":
@@ -1037,11 +1025,9 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 			}
 			v.URL.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1070,6 +1056,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "context":
@@ -1083,11 +1070,9 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 			}
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1116,6 +1101,7 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -1134,11 +1120,9 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1245,6 +1229,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -1268,11 +1253,9 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1319,6 +1302,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1343,11 +1327,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Ref.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1393,6 +1375,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -1406,11 +1389,9 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 			v.Value = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1445,6 +1426,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "arguments":
@@ -1466,11 +1448,9 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 				v.Arguments = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1535,6 +1515,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -1554,11 +1535,9 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -1597,6 +1576,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "hasMore":
@@ -1624,11 +1604,9 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -1669,6 +1647,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -1687,11 +1666,9 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1779,6 +1756,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -1792,11 +1770,9 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -1830,6 +1806,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "includeContext":
@@ -1913,11 +1890,9 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2008,6 +1983,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2036,11 +2012,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 			v.StopReason = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2173,6 +2147,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2196,11 +2171,9 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2247,6 +2220,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2295,11 +2269,9 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2368,6 +2340,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -2386,11 +2359,9 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2431,6 +2402,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -2444,11 +2416,9 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2482,6 +2452,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "message":
@@ -2500,11 +2471,9 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 			}
 			v.RequestedSchema.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2543,6 +2512,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -2588,11 +2558,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -2681,6 +2649,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "message":
@@ -2699,11 +2668,9 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 			}
 			v.URL = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2744,6 +2711,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "action":
@@ -2770,11 +2738,9 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 				v.Content = m0
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -2867,6 +2833,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -2891,11 +2858,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 			d.constString("resource")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3096,6 +3061,7 @@ func (v *Error) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -3114,11 +3080,9 @@ func (v *Error) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3157,6 +3121,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -3180,11 +3145,9 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3231,6 +3194,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3272,11 +3236,9 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 			v.RequestState = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3328,6 +3290,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3361,11 +3324,9 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3413,6 +3374,7 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -3431,11 +3393,9 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3525,6 +3485,7 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -3543,11 +3504,9 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3585,6 +3544,7 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -3603,11 +3563,9 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -3645,6 +3603,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mimeType":
@@ -3678,11 +3637,9 @@ func (v *Icon) decodeJSON(d *decoder) {
 			v.Theme = new(IconTheme)
 			v.Theme.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3736,6 +3693,7 @@ func (v *Icons) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "icons":
@@ -3753,11 +3711,9 @@ func (v *Icons) decodeJSON(d *decoder) {
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -3787,6 +3743,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -3816,11 +3773,9 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 			d.constString("image")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -3869,6 +3824,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -3911,11 +3867,9 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 			v.WebsiteURL = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -4037,6 +3991,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4061,11 +4016,9 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<3) == 0 {
@@ -4375,6 +4328,7 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -4393,11 +4347,9 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 			}
 			v.RequestState = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4460,6 +4412,7 @@ func (v *InternalError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -4478,11 +4431,9 @@ func (v *InternalError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4520,6 +4471,7 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -4538,11 +4490,9 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4580,6 +4530,7 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -4598,11 +4549,9 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4672,6 +4621,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -4690,11 +4640,9 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4807,6 +4755,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -4825,11 +4774,9 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4867,6 +4814,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -4890,11 +4838,9 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -4988,6 +4934,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5006,11 +4953,9 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5060,6 +5005,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -5111,11 +5057,9 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -5175,6 +5119,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5198,11 +5143,9 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5249,6 +5192,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5292,11 +5236,9 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5358,6 +5300,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5376,11 +5319,9 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5421,6 +5362,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5444,11 +5386,9 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5495,6 +5435,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5538,11 +5479,9 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5604,6 +5543,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5622,11 +5562,9 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5667,6 +5605,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5690,11 +5629,9 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5741,6 +5678,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5784,11 +5722,9 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -5850,6 +5786,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -5868,11 +5805,9 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5913,6 +5848,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -5927,11 +5863,9 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Params = new(ListRootsRequestParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -5962,6 +5896,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -5970,11 +5905,9 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -5999,6 +5932,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "roots":
@@ -6016,11 +5950,9 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6053,6 +5985,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6076,11 +6009,9 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6127,6 +6058,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6170,11 +6102,9 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6236,6 +6166,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -6254,11 +6185,9 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6308,6 +6237,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -6326,11 +6256,9 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6370,6 +6298,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6394,11 +6323,9 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Logger = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -6450,6 +6377,7 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -6468,11 +6396,9 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6510,6 +6436,7 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -6528,11 +6455,9 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6570,6 +6495,7 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -6588,11 +6514,9 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6633,6 +6557,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "requiredCapabilities":
@@ -6641,11 +6566,9 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 			}
 			v.RequiredCapabilities.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6673,6 +6596,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -6681,11 +6605,9 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 			}
 			v.Name = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6710,6 +6632,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "costPriority":
@@ -6742,11 +6665,9 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 			}
 			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6837,6 +6758,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -6850,11 +6772,9 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -6886,6 +6806,7 @@ func (v *NotificationMetaObject) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "io.modelcontextprotocol/subscriptionId":
@@ -6894,11 +6815,9 @@ func (v *NotificationMetaObject) decodeJSON(d *decoder) {
 			}
 			v.SubscriptionID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6923,6 +6842,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -6932,11 +6852,9 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 			v.Meta = new(NotificationMetaObject)
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6961,6 +6879,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -6994,11 +6913,9 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 			v.Type.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -7055,6 +6972,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -7078,11 +6996,9 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7130,6 +7046,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7143,11 +7060,9 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Cursor = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7179,6 +7094,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7198,11 +7114,9 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7238,6 +7152,7 @@ func (v *ParseError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -7256,11 +7171,9 @@ func (v *ParseError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7433,6 +7346,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -7451,11 +7365,9 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7495,6 +7407,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7524,11 +7437,9 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Total = d.floatPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -7598,6 +7509,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -7649,11 +7561,9 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -7711,6 +7621,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "description":
@@ -7734,11 +7645,9 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -7778,6 +7687,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -7797,11 +7707,9 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7838,6 +7746,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "content":
@@ -7851,11 +7760,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7890,6 +7797,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "name":
@@ -7908,11 +7816,9 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 			d.constString("ref/prompt")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -7950,6 +7856,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -7973,11 +7880,9 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8024,6 +7929,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8047,11 +7953,9 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8094,6 +7998,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8132,11 +8037,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 			v.TTLMs = d.int()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -8243,6 +8146,7 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -8261,11 +8165,9 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8409,6 +8311,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "method":
@@ -8422,11 +8325,9 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 			v.Params = d.raw()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8481,6 +8382,7 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "io.modelcontextprotocol/clientCapabilities":
@@ -8511,11 +8413,9 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 			}
 			v.ProgressToken.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8562,6 +8462,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8570,11 +8471,9 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			}
 			v.Meta.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8602,6 +8501,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8660,11 +8560,9 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8732,6 +8630,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8750,11 +8649,9 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -8790,6 +8687,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -8853,11 +8751,9 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -8931,6 +8827,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -8950,11 +8847,9 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -8991,6 +8886,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9004,11 +8900,9 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9043,6 +8937,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9096,11 +8991,9 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 			v.URITemplate = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<5) == 0 {
@@ -9164,6 +9057,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "type":
@@ -9177,11 +9071,9 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9215,6 +9107,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -9233,11 +9126,9 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -9277,6 +9168,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9291,11 +9183,9 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9327,6 +9217,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9341,11 +9232,9 @@ func (v *Result) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9377,6 +9266,7 @@ func (v *ResultMetaObject) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "io.modelcontextprotocol/serverInfo":
@@ -9386,11 +9276,9 @@ func (v *ResultMetaObject) decodeJSON(d *decoder) {
 			v.ServerInfo = new(Implementation)
 			v.ServerInfo.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9433,6 +9321,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9451,11 +9340,9 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -9491,6 +9378,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -9509,11 +9397,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 			v.Role.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -9673,6 +9559,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "completions":
@@ -9740,11 +9627,9 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			v.Tools = new(ServerCapabilitiesTools)
 			v.Tools.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9803,6 +9688,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -9811,11 +9697,9 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9840,6 +9724,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -9853,11 +9738,9 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 			}
 			v.Subscribe = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -9886,6 +9769,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "listChanged":
@@ -9894,11 +9778,9 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 			}
 			v.ListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10643,6 +10525,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -10682,11 +10565,9 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<6) == 0 {
@@ -10746,6 +10627,7 @@ func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "promptsListChanged":
@@ -10778,11 +10660,9 @@ func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 			}
 			v.ToolsListChanged = d.boolPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10824,6 +10704,7 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -10842,11 +10723,9 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -10886,6 +10765,7 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -10900,11 +10780,9 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 			}
 			v.Notifications.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -10936,6 +10814,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -10959,11 +10838,9 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 			}
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11010,6 +10887,7 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11023,11 +10901,9 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 			}
 			v.Notifications.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11062,6 +10938,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11075,11 +10952,9 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 			}
 			v.ResultType = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11114,6 +10989,7 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "io.modelcontextprotocol/serverInfo":
@@ -11128,11 +11004,9 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 			}
 			v.SubscriptionID.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -11164,6 +11038,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "id":
@@ -11182,11 +11057,9 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 			}
 			v.Result.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11227,6 +11100,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11251,11 +11125,9 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 			d.constString("text")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11297,6 +11169,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11320,11 +11193,9 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 			v.URI = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11367,6 +11238,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -11414,11 +11286,9 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("array")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11477,6 +11347,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "anyOf":
@@ -11494,11 +11365,9 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11531,6 +11400,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "const":
@@ -11544,11 +11414,9 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 			}
 			v.Title = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11583,6 +11451,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -11620,11 +11489,9 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -11675,6 +11542,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "const":
@@ -11688,11 +11556,9 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 			}
 			v.Title = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -11727,6 +11593,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -11781,11 +11648,9 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<4) == 0 {
@@ -11849,6 +11714,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "destructiveHint":
@@ -11877,11 +11743,9 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 			}
 			v.Title = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11922,6 +11786,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "mode":
@@ -11931,11 +11796,9 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 			v.Mode = new(ToolChoiceMode)
 			v.Mode.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -11969,6 +11832,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -11982,11 +11846,9 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("object")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12017,6 +11879,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "jsonrpc":
@@ -12036,11 +11899,9 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Params = new(NotificationParams)
 			v.Params.decodeJSON(d)
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12077,6 +11938,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "$schema":
@@ -12085,11 +11947,9 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 			}
 			v.Schema = d.stringPtr()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -12114,6 +11974,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12156,11 +12017,9 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 			}
 			d.constString("tool_result")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12218,6 +12077,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "_meta":
@@ -12246,11 +12106,9 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 			}
 			d.constString("tool_use")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<1) == 0 {
@@ -12302,6 +12160,7 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "error":
@@ -12320,11 +12179,9 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 			}
 			d.constString("2.0")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12362,6 +12219,7 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "code":
@@ -12380,11 +12238,9 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 			}
 			v.Message = d.string()
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12425,6 +12281,7 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "requested":
@@ -12447,11 +12304,9 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 				v.Supported = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12491,6 +12346,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -12538,11 +12394,9 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("array")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {
@@ -12601,6 +12455,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "enum":
@@ -12623,11 +12478,9 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<0) == 0 {
@@ -12666,6 +12519,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		return
 	}
 	var seen [1]uint64
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		case "default":
@@ -12703,11 +12557,9 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 			d.constString("string")
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 	if seen[0]&(1<<2) == 0 {

@@ -1,0 +1,27 @@
+package gen
+
+import "github.com/dave/jennifer/jen"
+
+// The ServerOptions and ClientOptions fields that bound a connection
+// served by Serve (gen/rt/rpc_stdio.go: serveLimits and its defaults).
+
+// serveOptionFields declares the fields.
+func serveOptionFields() []jen.Code {
+	return []jen.Code{
+		jen.Comment(commentText("ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for\nthe handlers still running (their contexts are cancelled then, with the cause\nio.EOF at the end of the input) before it returns without their responses.\n0 means 5 seconds; a negative value means no wait.")),
+		jen.Id("ShutdownGrace").Qual("time", "Duration"),
+		jen.Comment(commentText("MaxInFlight is how many requests Serve handles at once on one connection;\nlater ones wait in order. 0 means 64.")),
+		jen.Id("MaxInFlight").Int(),
+		jen.Comment(commentText("MaxBufferedBytes bounds the messages Serve holds on one connection (read, and\nwaiting or being handled; each counts its size plus 256 bytes): once they\nreach it, Serve stops reading until some finish. 0 means 16 MiB.")),
+		jen.Id("MaxBufferedBytes").Int(),
+	}
+}
+
+// serveLimitsValue sets the dispatcher's serveLimits from opts.
+func serveLimitsValue() jen.Code {
+	return jen.Id("limits").Op(":").Id("serveLimits").Values(
+		jen.Id("grace").Op(":").Id("opts").Dot("ShutdownGrace"),
+		jen.Id("maxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
+		jen.Id("maxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),
+	)
+}
