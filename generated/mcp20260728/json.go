@@ -82,6 +82,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -119,14 +120,16 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *AudioContent) encodeJSON(e *encoder) {
@@ -139,17 +142,11 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"audio\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -164,6 +161,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -185,16 +183,16 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -213,6 +211,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -244,11 +243,13 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
@@ -257,18 +258,14 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -283,6 +280,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -314,8 +312,10 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *BooleanSchema) encodeJSON(e *encoder) {
@@ -332,9 +332,7 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"boolean\"")
-	}
+	e.name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -358,6 +356,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -376,7 +375,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -390,14 +389,16 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *CacheableResult) encodeJSON(e *encoder) {
@@ -406,18 +407,12 @@ func (v *CacheableResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<2) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -432,6 +427,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -463,17 +459,19 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
@@ -482,16 +480,10 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -506,6 +498,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -542,19 +535,19 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
@@ -563,10 +556,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.RequestState != nil {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
@@ -585,6 +576,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -603,7 +595,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -617,7 +611,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "structuredContent":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -631,11 +625,13 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -644,23 +640,19 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	if v.StructuredContent != nil {
 		e.name("\"structuredContent\":")
 		e.raw(v.StructuredContent)
@@ -679,6 +671,7 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -696,7 +689,9 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 CallToolResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -705,14 +700,16 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *CallToolResultResponse) encodeJSON(e *encoder) {
@@ -721,12 +718,10 @@ func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		CallToolResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -737,19 +732,19 @@ func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 func (v *CallToolResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v CallToolResultResponseResult) encodeJSON(e *encoder) {
+func (v CallToolResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
+func (v *CallToolResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best CallToolResultResponseResultValue
+		var best CallToolResultResponseResult
 		keys := d.peekKeys([]string{"resultType", "content"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
@@ -791,6 +786,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -817,28 +813,24 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -853,6 +845,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -880,8 +873,10 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"requestId\"")
+		}
 	}
 }
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
@@ -961,7 +956,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Roots = d.raw()
+			v.Roots = new(ClientCapabilitiesRoots)
+			v.Roots.decodeJSON(d)
 		case "sampling":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -1003,7 +999,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
-		e.raw(v.Roots)
+		v.Roots.encodeJSON(e)
 	}
 	if v.Sampling != nil {
 		e.name("\"sampling\":")
@@ -1030,11 +1026,13 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Form = new(ClientCapabilitiesElicitationForm)
 			v.Form.decodeJSON(d)
 		case "url":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
+			v.URL = new(ClientCapabilitiesElicitationURL)
 			v.URL.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
@@ -1064,6 +1062,99 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
+func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationForm{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationForm) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationURL{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationURL) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesRoots{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesRoots) extraCount() int {
+	return len(v.Extra)
+}
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -1076,11 +1167,13 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Context = new(ClientCapabilitiesSamplingContext)
 			v.Context.decodeJSON(d)
 		case "tools":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
+			v.Tools = new(ClientCapabilitiesSamplingTools)
 			v.Tools.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
@@ -1110,11 +1203,78 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingContext{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingContext) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingTools{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingTools) extraCount() int {
+	return len(v.Extra)
+}
 func (v *ClientNotification) decodeJSON(d *decoder) {
 	*v = ClientNotification{}
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1141,28 +1301,24 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ClientNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1172,14 +1328,14 @@ func (v *ClientNotification) encodeJSON(e *encoder) {
 func (v *ClientNotification) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1244,6 +1400,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1275,17 +1432,19 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
@@ -1294,16 +1453,10 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1318,6 +1471,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1341,7 +1495,9 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -1350,33 +1506,31 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&11 != 11 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
 	if v.Context != nil {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if v.Ref.Value != nil {
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1392,6 +1546,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1413,23 +1568,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1494,14 +1647,14 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1534,6 +1687,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1552,7 +1706,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -1561,11 +1715,13 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -1574,14 +1730,10 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1596,6 +1748,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1631,8 +1784,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -1645,15 +1800,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1668,6 +1821,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1694,14 +1848,16 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *CompleteResultResponse) encodeJSON(e *encoder) {
@@ -1710,13 +1866,9 @@ func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1726,14 +1878,14 @@ func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 func (v *CompleteResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v ContentBlock) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ContentBlock) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1778,6 +1930,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1799,22 +1952,20 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1829,6 +1980,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -1920,11 +2072,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -1933,19 +2087,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		v.Metadata.encodeJSON(e)
@@ -2007,6 +2157,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2019,7 +2170,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -2043,14 +2196,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -2059,18 +2214,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -2084,14 +2235,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -2142,7 +2293,9 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -2154,7 +2307,7 @@ func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
@@ -2172,6 +2325,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2203,17 +2357,19 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *DiscoverRequest) encodeJSON(e *encoder) {
@@ -2222,16 +2378,10 @@ func (v *DiscoverRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"server/discover\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"server/discover\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2246,6 +2396,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2274,7 +2425,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "supportedVersions":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -2302,20 +2453,22 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&118 != 118 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"supportedVersions\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *DiscoverResult) encodeJSON(e *encoder) {
@@ -2324,35 +2477,25 @@ func (v *DiscoverResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"supportedVersions\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.SupportedVersions {
+		e.comma()
+		e.string(v.SupportedVersions[i0])
 	}
-	if !(v.missing&(1<<3) != 0 && v.SupportedVersions == nil) {
-		e.name("\"supportedVersions\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.SupportedVersions {
-			e.comma()
-			e.string(v.SupportedVersions[i0])
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<4) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2367,6 +2510,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2393,14 +2537,16 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
@@ -2409,13 +2555,9 @@ func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2430,6 +2572,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2442,7 +2585,9 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			var h0 ElicitRequestParamsHolder
+			h0.decodeJSON(d)
+			v.Params = h0.Value
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -2451,21 +2596,21 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"elicitation/create\"")
-	}
-	if v.Params.Value != nil {
+	e.name("\"method\":\"elicitation/create\"")
+	if v.Params != nil {
 		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		ElicitRequestParamsHolder{Value: v.Params}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -2481,6 +2626,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2507,27 +2653,25 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"requestedSchema\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	if v.Mode != nil {
 		e.name("\"mode\":")
 		e.string(*v.Mode)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"requestedSchema\":")
-		v.RequestedSchema.encodeJSON(e)
-	}
+	e.name("\"requestedSchema\":")
+	v.RequestedSchema.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2542,6 +2686,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2563,7 +2708,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
-					x0.decodeJSON(d)
+					var h1 PrimitiveSchemaDefinitionHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
@@ -2595,11 +2742,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"properties\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
@@ -2608,15 +2757,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		e.name("\"$schema\":")
 		e.string(*v.Schema)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Properties == nil) {
-		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			v.Properties[k0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, '}')
+	e.name("\"properties\":")
+	e.buf = append(e.buf, '{')
+	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
+		e.key(k0)
+		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -2626,9 +2773,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2638,14 +2783,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
-func (v ElicitRequestParams) encodeJSON(e *encoder) {
+func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ElicitRequestParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2680,6 +2825,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2706,29 +2852,25 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"mode\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"url\"")
+		}
 	}
 }
 func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"mode\":\"url\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URL == "") {
-		e.name("\"url\":")
-		e.string(v.URL)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
+	e.name("\"mode\":\"url\"")
+	e.name("\"url\":")
+	e.string(v.URL)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2743,6 +2885,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2777,16 +2920,16 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"action\"")
+		}
 	}
 }
 func (v *ElicitResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Action == "") {
-		e.name("\"action\":")
-		v.Action.encodeJSON(e)
-	}
+	e.name("\"action\":")
+	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
 		e.buf = append(e.buf, '{')
@@ -2818,7 +2961,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
 	case c == '[':
-		v.kind = kindArray
+		v.Kind = KindArray
 		if d.array() {
 			var buf0 [8]string
 			s0 := buf0[:0]
@@ -2827,36 +2970,36 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 				x0 = d.string()
 				s0 = append(s0, x0)
 			}
-			v.arr = append(make([]string, 0, len(s0)), s0...)
+			v.Arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	case c == 't' || c == 'f':
-		v.kind = kindBoolean
-		v.bool = d.bool()
+		v.Kind = KindBoolean
+		v.Bool = d.bool()
 	default:
 		d.mismatch("array or string or integer or boolean")
 	}
 }
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindArray:
+	switch v.Kind {
+	case KindArray:
 		e.buf = append(e.buf, '[')
-		for i0 := range v.arr {
+		for i0 := range v.Arr {
 			e.comma()
-			e.string(v.arr[i0])
+			e.string(v.Arr[i0])
 		}
 		e.buf = append(e.buf, ']')
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
-	case kindBoolean:
-		e.bool(v.bool)
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
+	case KindBoolean:
+		e.bool(v.Bool)
 	default:
 		e.null()
 	}
@@ -2866,6 +3009,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -2884,7 +3028,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -2898,11 +3044,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -2915,13 +3063,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2931,19 +3077,19 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -2980,14 +3126,14 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v EnumSchema) encodeJSON(e *encoder) {
+func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EnumSchema) decodeJSON(d *decoder) {
+func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2999,7 +3145,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 				ok0 := keys&3 == 3
 				ok1 := keys&6 == 6
@@ -3047,7 +3193,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 				v.Value = best
 			case "array":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -3095,6 +3241,7 @@ func (v *Error) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3121,27 +3268,25 @@ func (v *Error) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *Error) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3156,6 +3301,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3187,17 +3333,19 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
@@ -3206,16 +3354,10 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3230,6 +3372,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3279,19 +3422,19 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
 		e.buf = append(e.buf, '{')
@@ -3305,10 +3448,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.RequestState != nil {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
@@ -3327,6 +3468,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3359,7 +3501,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -3368,11 +3510,13 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -3385,19 +3529,15 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3412,6 +3552,7 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3429,7 +3570,9 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 GetPromptResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -3438,14 +3581,16 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
@@ -3454,12 +3599,10 @@ func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		GetPromptResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -3470,19 +3613,19 @@ func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 func (v *GetPromptResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v GetPromptResultResponseResult) encodeJSON(e *encoder) {
+func (v GetPromptResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
+func (v *GetPromptResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best GetPromptResultResponseResultValue
+		var best GetPromptResultResponseResult
 		keys := d.peekKeys([]string{"resultType", "messages"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
@@ -3524,6 +3667,7 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3550,26 +3694,24 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *HeaderMismatchError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3584,6 +3726,7 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3610,26 +3753,24 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *HeaderMismatchErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32020")
-	}
+	e.name("\"code\":-32020")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3644,6 +3785,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3685,8 +3827,10 @@ func (v *Icon) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"src\"")
+		}
 	}
 }
 func (v *Icon) encodeJSON(e *encoder) {
@@ -3704,10 +3848,8 @@ func (v *Icon) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Src == "") {
-		e.name("\"src\":")
-		e.string(v.Src)
-	}
+	e.name("\"src\":")
+	e.string(v.Src)
 	if v.Theme != nil {
 		e.name("\"theme\":")
 		v.Theme.encodeJSON(e)
@@ -3786,6 +3928,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3823,14 +3966,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -3843,17 +3988,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3868,6 +4007,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -3918,11 +4058,13 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
@@ -3940,18 +4082,14 @@ func (v *Implementation) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"version\":")
+	e.string(v.Version)
 	if v.WebsiteURL != nil {
 		e.name("\"websiteUrl\":")
 		e.string(*v.WebsiteURL)
@@ -3965,14 +4103,14 @@ func (v *Implementation) encodeJSON(e *encoder) {
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
-func (v InputRequest) encodeJSON(e *encoder) {
+func (v InputRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *InputRequest) decodeJSON(d *decoder) {
+func (v *InputRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4015,7 +4153,9 @@ func (v *InputRequests) decodeJSON(d *decoder) {
 				break
 			}
 			var x0 InputRequest
-			x0.decodeJSON(d)
+			var h1 InputRequestHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			m0[k0] = x0
 		}
 		u = m0
@@ -4027,7 +4167,7 @@ func (v InputRequests) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k0 := range slices.Sorted(maps.Keys(u)) {
 		e.key(k0)
-		u[k0].encodeJSON(e)
+		InputRequestHolder{Value: u[k0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -4036,6 +4176,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4059,7 +4200,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -4068,8 +4209,10 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *InputRequiredResult) encodeJSON(e *encoder) {
@@ -4086,10 +4229,8 @@ func (v *InputRequiredResult) encodeJSON(e *encoder) {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4099,14 +4240,14 @@ func (v *InputRequiredResult) encodeJSON(e *encoder) {
 func (v *InputRequiredResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v InputResponse) encodeJSON(e *encoder) {
+func (v InputResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *InputResponse) decodeJSON(d *decoder) {
+func (v *InputResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4114,7 +4255,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best InputResponseValue
+			var best InputResponse
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
@@ -4151,7 +4292,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			switch tag {
 			case "accept":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4199,7 +4340,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			case "cancel":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4247,7 +4388,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			case "decline":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4295,7 +4436,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok1 := keys&8 == 8
@@ -4331,7 +4472,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best InputResponseValue
+			var best InputResponse
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
@@ -4374,6 +4515,7 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4400,16 +4542,16 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *InputResponseRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.InputResponses != nil {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
@@ -4438,7 +4580,9 @@ func (v *InputResponses) decodeJSON(d *decoder) {
 				break
 			}
 			var x0 InputResponse
-			x0.decodeJSON(d)
+			var h1 InputResponseHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			m0[k0] = x0
 		}
 		u = m0
@@ -4450,7 +4594,7 @@ func (v InputResponses) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k0 := range slices.Sorted(maps.Keys(u)) {
 		e.key(k0)
-		u[k0].encodeJSON(e)
+		InputResponseHolder{Value: u[k0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -4459,6 +4603,7 @@ func (v *InternalError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4485,26 +4630,24 @@ func (v *InternalError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InternalError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32603")
-	}
+	e.name("\"code\":-32603")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4519,6 +4662,7 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4545,26 +4689,24 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InvalidParamsError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32602")
-	}
+	e.name("\"code\":-32602")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4579,6 +4721,7 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4605,26 +4748,24 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InvalidRequestError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32600")
-	}
+	e.name("\"code\":-32600")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4671,6 +4812,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4697,26 +4839,24 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4726,19 +4866,19 @@ func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -4806,6 +4946,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4832,22 +4973,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -4866,6 +5005,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -4897,14 +5037,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -4913,13 +5055,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -4933,19 +5071,19 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCResponse) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCResponseValue
+		var best JSONRPCResponse
 		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&10 == 10
@@ -4987,6 +5125,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5013,14 +5152,16 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
@@ -5029,13 +5170,9 @@ func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5059,6 +5196,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5118,11 +5256,13 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&36 != 36 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
@@ -5135,15 +5275,13 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.EnumNames != nil {
 		e.name("\"enumNames\":")
 		e.buf = append(e.buf, '[')
@@ -5157,9 +5295,7 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5174,6 +5310,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5205,17 +5342,19 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
@@ -5224,16 +5363,10 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5248,6 +5381,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5285,7 +5419,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5299,17 +5433,19 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -5318,31 +5454,23 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5357,6 +5485,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5383,14 +5512,16 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
@@ -5399,13 +5530,9 @@ func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5420,6 +5547,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5451,17 +5579,19 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
@@ -5470,16 +5600,10 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/templates/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5494,6 +5618,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5531,7 +5656,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5545,17 +5670,19 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -5564,31 +5691,23 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5603,6 +5722,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5629,14 +5749,16 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
@@ -5645,13 +5767,9 @@ func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5666,6 +5784,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5697,17 +5816,19 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
@@ -5716,16 +5837,10 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5740,6 +5855,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5777,7 +5893,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5791,17 +5907,19 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -5810,31 +5928,23 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5849,6 +5959,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5875,14 +5986,16 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
@@ -5891,13 +6004,9 @@ func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5912,6 +6021,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -5934,15 +6044,15 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5998,6 +6108,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6023,21 +6134,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6052,6 +6163,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6083,17 +6195,19 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
@@ -6102,16 +6216,10 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6126,6 +6234,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6149,7 +6258,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "tools":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -6177,17 +6286,19 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -6196,31 +6307,23 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6235,6 +6338,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6261,14 +6365,16 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
@@ -6277,13 +6383,9 @@ func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6307,6 +6409,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6333,28 +6436,24 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6369,6 +6468,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6401,11 +6501,13 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
@@ -6414,14 +6516,10 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -6449,6 +6547,7 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6475,26 +6574,24 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *MethodNotFoundError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32601")
-	}
+	e.name("\"code\":-32601")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6509,6 +6606,7 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6535,26 +6633,24 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6569,6 +6665,7 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6595,29 +6692,25 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32021")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"data\":")
-		v.Data.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"code\":-32021")
+	e.name("\"data\":")
+	v.Data.encodeJSON(e)
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6632,6 +6725,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6648,16 +6742,16 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"requiredCapabilities\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"requiredCapabilities\":")
-		v.RequiredCapabilities.encodeJSON(e)
-	}
+	e.name("\"requiredCapabilities\":")
+	v.RequiredCapabilities.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6782,19 +6876,19 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
-func (v MultiSelectEnumSchema) encodeJSON(e *encoder) {
+func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best MultiSelectEnumSchemaValue
+		var best MultiSelectEnumSchema
 		keys := d.peekKeys([]string{"items", "type"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
@@ -6836,6 +6930,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -6857,16 +6952,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -6960,6 +7055,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7001,8 +7097,10 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&32 != 32 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *NumberSchema) encodeJSON(e *encoder) {
@@ -7027,10 +7125,8 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Type == "") {
-		e.name("\"type\":")
-		v.Type.encodeJSON(e)
-	}
+	e.name("\"type\":")
+	v.Type.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7054,6 +7150,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7085,17 +7182,19 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
@@ -7104,17 +7203,11 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7129,6 +7222,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7150,16 +7244,16 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Cursor != nil {
 		e.name("\"cursor\":")
 		e.string(*v.Cursor)
@@ -7178,6 +7272,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7196,7 +7291,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -7205,8 +7300,10 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *PaginatedResult) encodeJSON(e *encoder) {
@@ -7219,10 +7316,8 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7237,6 +7332,7 @@ func (v *ParseError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7263,26 +7359,24 @@ func (v *ParseError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *ParseError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32700")
-	}
+	e.name("\"code\":-32700")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7292,14 +7386,14 @@ func (v *ParseError) encodeJSON(e *encoder) {
 func (v *ParseError) extraCount() int {
 	return len(v.Extra)
 }
-func (v PrimitiveSchemaDefinition) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -7311,7 +7405,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
@@ -7384,7 +7478,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 				v.Value = x
 			case "array":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -7432,6 +7526,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7458,28 +7553,24 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7494,6 +7585,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7531,11 +7623,13 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
@@ -7548,10 +7642,8 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"message\":")
 		e.string(*v.Message)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -7573,21 +7665,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -7597,6 +7689,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7656,8 +7749,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&16 != 16 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -7688,10 +7783,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -7710,6 +7803,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7741,8 +7835,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -7751,10 +7847,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -7777,6 +7871,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7804,21 +7899,19 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -7837,6 +7930,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7844,7 +7938,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 ContentBlockHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -7858,23 +7954,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7889,6 +7985,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7915,26 +8012,24 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7949,6 +8044,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -7980,17 +8076,19 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
@@ -7999,16 +8097,10 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8023,6 +8115,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8054,19 +8147,19 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.InputResponses != nil {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
@@ -8075,10 +8168,8 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8093,6 +8184,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8116,7 +8208,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -8125,7 +8219,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -8139,17 +8233,19 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&30 != 30 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -8158,27 +8254,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8188,19 +8276,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -8242,6 +8330,7 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8259,7 +8348,9 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 ReadResourceResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -8268,14 +8359,16 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
@@ -8284,12 +8377,10 @@ func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		ReadResourceResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -8300,14 +8391,14 @@ func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 func (v *ReadResourceResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultResponseResult) encodeJSON(e *encoder) {
+func (v ReadResourceResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
+func (v *ReadResourceResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -8321,7 +8412,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "private":
 				var t trial
-				var best ReadResourceResultResponseResultValue
+				var best ReadResourceResultResponseResult
 				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
@@ -8356,7 +8447,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "public":
 				var t trial
-				var best ReadResourceResultResponseResultValue
+				var best ReadResourceResultResponseResult
 				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
@@ -8408,6 +8499,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8429,16 +8521,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -8456,21 +8548,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -8480,6 +8572,7 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8518,19 +8611,19 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/clientCapabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/protocolVersion\"")
+		}
 	}
 }
 func (v *RequestMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"io.modelcontextprotocol/clientCapabilities\":")
-		v.ClientCapabilities.encodeJSON(e)
-	}
+	e.name("\"io.modelcontextprotocol/clientCapabilities\":")
+	v.ClientCapabilities.encodeJSON(e)
 	if v.ClientInfo != nil {
 		e.name("\"io.modelcontextprotocol/clientInfo\":")
 		v.ClientInfo.encodeJSON(e)
@@ -8539,10 +8632,8 @@ func (v *RequestMetaObject) encodeJSON(e *encoder) {
 		e.name("\"io.modelcontextprotocol/logLevel\":")
 		v.LogLevel.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"io.modelcontextprotocol/protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"io.modelcontextprotocol/protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -8561,6 +8652,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8577,16 +8669,16 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8601,6 +8693,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8667,11 +8760,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&288 != 288 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -8701,10 +8796,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -8713,10 +8806,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8731,6 +8822,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8757,8 +8849,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -8771,10 +8865,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8789,6 +8881,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8860,14 +8953,16 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<9) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&800 != 800 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<9) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceLink) encodeJSON(e *encoder) {
@@ -8897,10 +8992,8 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -8909,13 +9002,9 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource_link\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"resource_link\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8930,6 +9019,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -8957,21 +9047,19 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -8990,6 +9078,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9011,23 +9100,21 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9042,6 +9129,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9103,11 +9191,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&160 != 160 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -9137,18 +9227,14 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9163,6 +9249,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9184,22 +9271,20 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9214,6 +9299,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9240,28 +9326,24 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9276,6 +9358,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9298,8 +9381,10 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
@@ -9308,10 +9393,8 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9326,6 +9409,7 @@ func (v *Result) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9339,7 +9423,7 @@ func (v *Result) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -9348,8 +9432,10 @@ func (v *Result) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *Result) encodeJSON(e *encoder) {
@@ -9358,10 +9444,8 @@ func (v *Result) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9432,6 +9516,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9458,8 +9543,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -9472,10 +9559,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9490,6 +9575,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -9502,7 +9588,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -9516,11 +9604,13 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
@@ -9529,14 +9619,12 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9546,14 +9634,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -9604,7 +9692,9 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -9616,18 +9706,18 @@ func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
-func (v SamplingMessageContentBlock) encodeJSON(e *encoder) {
+func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContentBlock) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9679,6 +9769,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Completions = new(ServerCapabilitiesCompletions)
 			v.Completions.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -9720,6 +9811,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
+			v.Logging = new(ServerCapabilitiesLogging)
 			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -9795,6 +9887,72 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesCompletions{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesCompletions) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -9917,14 +10075,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9976,14 +10134,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9991,7 +10149,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
@@ -10080,7 +10238,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "private":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
@@ -10245,7 +10403,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "public":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
@@ -10410,7 +10568,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 				ok0 := keys&1 == 1
 				ok1 := keys&1 == 1
@@ -10498,7 +10656,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
@@ -10588,19 +10746,19 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v SingleSelectEnumSchema) encodeJSON(e *encoder) {
+func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best SingleSelectEnumSchemaValue
+		var best SingleSelectEnumSchema
 		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -10642,6 +10800,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -10689,8 +10848,10 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&64 != 64 {
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *StringSchema) encodeJSON(e *encoder) {
@@ -10719,9 +10880,7 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10823,6 +10982,7 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -10849,28 +11009,24 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscriptionsAcknowledgedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/subscriptions/acknowledged\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/subscriptions/acknowledged\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10885,6 +11041,7 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -10907,8 +11064,10 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"notifications\"")
+		}
 	}
 }
 func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
@@ -10917,10 +11076,8 @@ func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"notifications\":")
-		v.Notifications.encodeJSON(e)
-	}
+	e.name("\"notifications\":")
+	v.Notifications.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10935,6 +11092,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -10966,17 +11124,19 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
@@ -10985,16 +11145,10 @@ func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"subscriptions/listen\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"subscriptions/listen\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11009,6 +11163,7 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11030,23 +11185,21 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"notifications\"")
+		}
 	}
 }
 func (v *SubscriptionsListenRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"notifications\":")
-		v.Notifications.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"notifications\":")
+	v.Notifications.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11061,6 +11214,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11073,7 +11227,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if v.Extra.Has(d.key) {
 				d.dup(d.key)
@@ -11082,23 +11236,21 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11113,6 +11265,7 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11135,8 +11288,10 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
@@ -11163,6 +11318,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11189,14 +11345,16 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
@@ -11205,13 +11363,9 @@ func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11226,6 +11380,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11258,11 +11413,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -11275,13 +11432,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11296,6 +11449,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11327,11 +11481,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -11344,14 +11500,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11366,6 +11518,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11421,11 +11574,13 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -11443,10 +11598,8 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -11459,9 +11612,7 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11476,6 +11627,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11501,21 +11653,21 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"anyOf\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.AnyOf == nil) {
-		e.name("\"anyOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.AnyOf {
-			e.comma()
-			v.AnyOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"anyOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.AnyOf {
+		e.comma()
+		v.AnyOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11530,6 +11682,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11551,23 +11704,21 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11582,6 +11733,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11627,11 +11779,13 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"oneOf\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -11644,22 +11798,18 @@ func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.OneOf == nil) {
-		e.name("\"oneOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.OneOf {
-			e.comma()
-			v.OneOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"oneOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.OneOf {
+		e.comma()
+		v.OneOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11674,6 +11824,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11695,23 +11846,21 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11726,6 +11875,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11788,11 +11938,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&48 != 48 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -11818,14 +11970,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.OutputSchema != nil {
 		e.name("\"outputSchema\":")
 		v.OutputSchema.encodeJSON(e)
@@ -11968,6 +12116,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -11989,8 +12138,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -11999,9 +12150,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		e.name("\"$schema\":")
 		e.string(*v.Schema)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12016,6 +12165,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12043,21 +12193,19 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -12113,6 +12261,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12130,7 +12279,9 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -12163,14 +12314,16 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&50 != 50 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"toolUseId\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolResultContent) encodeJSON(e *encoder) {
@@ -12179,15 +12332,13 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -12196,13 +12347,9 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"structuredContent\":")
 		e.raw(v.StructuredContent)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ToolUseID == "") {
-		e.name("\"toolUseId\":")
-		e.string(v.ToolUseID)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"tool_result\"")
-	}
+	e.name("\"toolUseId\":")
+	e.string(v.ToolUseID)
+	e.name("\"type\":\"tool_result\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12217,6 +12364,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12253,17 +12401,19 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&30 != 30 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"input\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolUseContent) encodeJSON(e *encoder) {
@@ -12272,21 +12422,13 @@ func (v *ToolUseContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ID == "") {
-		e.name("\"id\":")
-		e.string(v.ID)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Input == nil) {
-		e.name("\"input\":")
-		e.raw(v.Input)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"type\":\"tool_use\"")
-	}
+	e.name("\"id\":")
+	e.string(v.ID)
+	e.name("\"input\":")
+	e.raw(v.Input)
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"type\":\"tool_use\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12301,6 +12443,7 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12327,26 +12470,24 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12361,6 +12502,7 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12387,29 +12529,25 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32022")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"data\":")
-		v.Data.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"code\":-32022")
+	e.name("\"data\":")
+	v.Data.encodeJSON(e)
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12424,6 +12562,7 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12454,28 +12593,26 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"requested\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"supported\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Requested == "") {
-		e.name("\"requested\":")
-		e.string(v.Requested)
+	e.name("\"requested\":")
+	e.string(v.Requested)
+	e.name("\"supported\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Supported {
+		e.comma()
+		e.string(v.Supported[i0])
 	}
-	if !(v.missing&(1<<1) != 0 && v.Supported == nil) {
-		e.name("\"supported\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Supported {
-			e.comma()
-			e.string(v.Supported[i0])
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12490,6 +12627,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12545,11 +12683,13 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -12567,10 +12707,8 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -12583,9 +12721,7 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12600,6 +12736,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12630,27 +12767,25 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12665,6 +12800,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	for first := true; d.member(&first); {
 		switch d.key {
@@ -12710,11 +12846,13 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			v.Extra.add(d.key, d.raw())
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -12727,22 +12865,18 @@ func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
