@@ -130,10 +130,10 @@ func (s *mcpgenAdd) CallTool(_ context.Context, p *mcpgen.CallToolRequestParams)
 	}
 	text, structured, err := addResult(p.Arguments)
 	if err != nil {
-		return &mcpgen.CallToolResult{IsError: new(true), Content: []mcpgen.ContentBlock{{Value: &mcpgen.TextContent{Text: "bad arguments: " + err.Error()}}}}, nil
+		return &mcpgen.CallToolResult{IsError: new(true), Content: []mcpgen.ContentBlock{&mcpgen.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
 	}
 	return &mcpgen.CallToolResult{
-		Content:           []mcpgen.ContentBlock{{Value: &mcpgen.TextContent{Text: text}}},
+		Content:           []mcpgen.ContentBlock{&mcpgen.TextContent{Text: text}},
 		StructuredContent: structured,
 	}, nil
 }

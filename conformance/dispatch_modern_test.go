@@ -102,12 +102,17 @@ const (
 	rootsList       = `{"method":"roots/list"}`
 )
 
+// inputRequired decodes an InputRequiredResult from js, an object without
+// resultType, and leaves resultType empty, as a handler builds it: the
+// dispatcher fills it.
 func inputRequired(t *testing.T, js string) mcp.InputRequiredResult {
 	t.Helper()
 	var r mcp.InputRequiredResult
-	if err := r.UnmarshalJSON([]byte(js)); err != nil {
-		t.Fatalf("%s: %v", js, err)
+	full := `{"resultType":"input_required",` + strings.TrimPrefix(js, "{")
+	if err := r.UnmarshalJSON([]byte(full)); err != nil {
+		t.Fatalf("%s: %v", full, err)
 	}
+	r.ResultType = ""
 	return r
 }
 

@@ -321,7 +321,7 @@ func toolsServer() *server {
 			return &mcp.ListToolsResult{Tools: []mcp.Tool{}, TTLMs: 1000, CacheScope: mcp.CacheScopePublic}, nil
 		},
 		callTool: func(_ context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.ContentBlock{{Value: &mcp.TextContent{Text: p.Name}}}}, nil
+			return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: p.Name}}}, nil
 		},
 	}
 }

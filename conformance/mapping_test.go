@@ -115,16 +115,16 @@ func TestUnionByDiscriminator(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
-	img, ok := p.Content.Value.(*mcp.ImageContent)
+	img, ok := p.Content.(*mcp.ImageContent)
 	if !ok || img.Data != "aGk=" {
-		t.Fatalf("content decoded as %T", p.Content.Value)
+		t.Fatalf("content decoded as %T", p.Content)
 	}
 	err := json.Unmarshal([]byte(`{"content":{"type":"video"},"role":"user"}`), &p)
 	if err == nil || !strings.Contains(err.Error(), `unknown "type" "video" for ContentBlock; want one of "text", "image", "audio", "resource_link", "resource"`) {
 		t.Errorf("unknown discriminator: %v", err)
 	}
 	// A union value built in Go encodes its branch.
-	p = mcp.PromptMessage{Role: mcp.RoleUser, Content: mcp.ContentBlock{Value: &mcp.TextContent{Text: "hi"}}}
+	p = mcp.PromptMessage{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "hi"}}
 	if got := mustMarshal(t, p); got != `{"content":{"text":"hi","type":"text"},"role":"user"}` {
 		t.Errorf("PromptMessage = %s", got)
 	}
@@ -138,15 +138,20 @@ func TestUnionStructural(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"not found"}}`: "*mcp20260728.JSONRPCErrorResponse",
 	}
 	for in, want := range cases {
-		var m mcp.JSONRPCMessage
-		if err := json.Unmarshal([]byte(in), &m); err != nil {
+		m, err := mcp.UnmarshalJSONRPCMessage([]byte(in))
+		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		if got := typeName(m.Value); got != want {
+		if got := typeName(m); got != want {
 			t.Errorf("%s decoded as %s, want %s", in, got, want)
 		}
 		if err := m.Validate(); err != nil {
 			t.Errorf("%s: %v", in, err)
+		}
+		// The holder decodes the same way through encoding/json.
+		var h mcp.JSONRPCMessageHolder
+		if err := json.Unmarshal([]byte(in), &h); err != nil || typeName(h.Value) != want {
+			t.Errorf("%s through the holder: %s, %v", in, typeName(h.Value), err)
 		}
 	}
 }

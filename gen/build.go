@@ -252,10 +252,19 @@ func (b *builder) defType(d *schema.Schema) *Type {
 		b.defTypes[d] = t
 		return t
 	}
+	if _, ok := t.Decl.(*Union); ok && t.Kind == TDecl {
+		// A union is an interface: another name for it is an alias.
+		a := &Alias{DeclInfo: info, Target: t}
+		at := &Type{Kind: TDecl, Decl: a}
+		b.defTypes[d] = at
+		b.add(a)
+		return at
+	}
 	n := &Named{DeclInfo: info, Type: t}
 	nt := &Type{Kind: TDecl, Decl: n}
 	b.defTypes[d] = nt
 	b.add(n)
+	b.namedConsts(n, d)
 	return nt
 }
 
@@ -443,17 +452,13 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 		goNames[goName] = jsonName
 		return true
 	}
-	req := 0
+	capability := b.inCapabilities(s)
 	addField := func(jsonName string, ps *schema.Schema, required bool, ptr string) {
-		f := &Field{JSONName: jsonName, Required: required, Index: -1, Doc: docText("", ps)}
+		f := &Field{JSONName: jsonName, Required: required, Doc: docText("", ps)}
 		goName, err := propertyGoName(jsonName)
 		if err != nil {
 			b.errorf(ptr, "property %v", err)
 			return
-		}
-		if required {
-			f.Index = req
-			req++
 		}
 		cs, err := b.deref(ps, 0)
 		if err == nil && cs.Const != nil && !cs.IsBool {
@@ -464,7 +469,13 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 			}
 		} else {
 			f.Name = goName
-			f.Type = b.typeOf(ps, name+goName)
+			f.Type = b.memberType(jsonName, ps)
+			if f.Type == nil && capability {
+				f.Type = b.openCapability(ps, name+goName)
+			}
+			if f.Type == nil {
+				f.Type = b.typeOf(ps, name+goName)
+			}
 		}
 		if f.Name != "" && !use(f.Name, jsonName, ptr) {
 			return
@@ -488,9 +499,6 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 			addField(r, orTrue(s.AdditionalProperties), true, s.Pointer+"/required")
 		}
 	}
-	if req > 64 {
-		b.errorf(s.Pointer, "%s has %d required members; mcpgen supports at most 64", name, req)
-	}
 	ap := s.AdditionalProperties
 	switch {
 	case ap != nil && ap.IsFalse():
@@ -500,10 +508,107 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 	default:
 		st.Extra = &Extra{Name: "Extra", Value: b.typeOf(ap, name+"Value")}
 	}
-	if st.Extra != nil {
-		use(st.Extra.Name, "(members not named by the schema)", s.Pointer)
-	}
+	b.memberNames(st)
 	return t
+}
+
+// structMethods are the methods every generated struct has.
+var structMethods = []string{"MarshalJSON", "AppendJSON", "UnmarshalJSON", "Validate"}
+
+// helperMethods are the methods a protocol fact adds to a struct with the
+// member: resultType gets EffectiveResultType, ttlMs gets TTL and Fresh.
+var helperMethods = map[string][]string{
+	"resultType": {"EffectiveResultType"},
+	"ttlMs":      {"TTL", "Fresh"},
+}
+
+// memberNames settles the names of st's fields and getters. The type's
+// own names come first: its methods, the Extra field, the protocol
+// helpers and the getters. A property whose Go name is one of them gets
+// "Member" appended (`validate` is ValidateMember, `extra` ExtraMember,
+// `getName` next to `name` GetNameMember); if that name is taken too, the
+// two properties are an error naming both.
+func (b *builder) memberNames(st *Struct) {
+	taken := map[string]bool{}
+	for _, m := range structMethods {
+		taken[m] = true
+	}
+	if st.Extra != nil {
+		taken[st.Extra.Name] = true
+	}
+	for _, f := range st.Fields {
+		for _, m := range helperMethods[f.JSONName] {
+			taken[m] = true
+		}
+	}
+	// Renaming a field renames its getter, which may take another
+	// property's name; a few rounds settle it (each lengthens a name).
+	for round := 0; ; round++ {
+		getters := map[string]bool{}
+		for _, f := range st.Fields {
+			if f.Name != "" && hasGetter(f) {
+				getters["Get"+f.Name] = true
+			}
+		}
+		changed := false
+		for _, f := range st.Fields {
+			if f.Name != "" && (taken[f.Name] || getters[f.Name]) && round < 8 {
+				f.Name += "Member"
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	owner := map[string]*Field{}
+	for _, f := range st.Fields {
+		if f.Name == "" {
+			continue
+		}
+		if prev, ok := owner[f.Name]; ok {
+			b.errorf(st.Pointer+"/properties/"+schema.EscapePointer(f.JSONName), "properties %q and %q of %s both map to the Go field %s (rename one)", prev.JSONName, f.JSONName, st.Name, f.Name)
+			continue
+		}
+		owner[f.Name] = f
+		if hasGetter(f) {
+			f.Getter = "Get" + f.Name
+		}
+	}
+	for _, f := range st.Fields {
+		if f.Getter == "" {
+			continue
+		}
+		if o, ok := owner[f.Getter]; ok || taken[f.Getter] {
+			what := "a method of the type"
+			if ok {
+				what = fmt.Sprintf("the field of property %q", o.JSONName)
+			}
+			b.errorf(st.Pointer+"/properties/"+schema.EscapePointer(f.JSONName), "the getter %s of property %q of %s is %s (rename one)", f.Getter, f.JSONName, st.Name, what)
+		}
+	}
+}
+
+// hasGetter reports whether f gets a nil-safe getter: an optional scalar
+// (a pointer to a string, number, boolean or a named type of one).
+func hasGetter(f *Field) bool {
+	if !f.Pointer() {
+		return false
+	}
+	t := f.Type.Resolve()
+	switch t.Kind {
+	case TString, TInt, TFloat, TBool:
+		return true
+	case TDecl:
+		switch d := t.Decl.(type) {
+		case *Enum:
+			return true
+		case *Named:
+			k := d.Type.Resolve().Kind
+			return k == TString || k == TInt || k == TFloat || k == TBool
+		}
+	}
+	return false
 }
 
 // constType types a const value: the Go type of its kind, restricted to

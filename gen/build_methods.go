@@ -144,6 +144,7 @@ func (b *builder) buildProtocol() *Protocol {
 	for _, e := range b.enumsByName("CacheScope") {
 		p.CacheScope = e
 	}
+	p.ErrorCodes = b.errorCodes(p.Modern)
 	sort.Strings(order)
 	consts := map[string]string{}
 	for _, name := range order {

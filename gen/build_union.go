@@ -41,14 +41,15 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			return b.kindsType(s, name, flat)
 		}
 	}
-	if !b.claim(name, s.Pointer) || !b.claim(name+"Value", s.Pointer) {
+	if !b.claim(name, s.Pointer) || !b.claim(name+"Holder", s.Pointer) || !b.claim("Unmarshal"+name, s.Pointer) {
 		return &Type{Kind: TRaw}
 	}
 	u := &Union{
-		DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name},
-		Iface:    name + "Value",
-		Marker:   "is" + name,
-		OneOf:    oneOf,
+		DeclInfo:  DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+		Holder:    name + "Holder",
+		Unmarshal: "Unmarshal" + name,
+		Marker:    "is" + name,
+		OneOf:     oneOf,
 	}
 	t := &Type{Kind: TDecl, Decl: u}
 	b.byPtr[s.Pointer] = t
@@ -191,19 +192,19 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *T
 		only.Types = []string{ks.typ}
 		switch ks.typ {
 		case "string":
-			alt.Kind, alt.Name, alt.Field = KString, "String", "str"
+			alt.Kind, alt.Name, alt.Field = KString, "String", "Str"
 		case "integer":
-			alt.Kind, alt.Name, alt.Field = KInt, "Integer", "int"
+			alt.Kind, alt.Name, alt.Field = KInt, "Integer", "Int"
 		case "number":
-			alt.Kind, alt.Name, alt.Field = KFloat, "Number", "num"
+			alt.Kind, alt.Name, alt.Field = KFloat, "Number", "Num"
 		case "boolean":
-			alt.Kind, alt.Name, alt.Field = KBool, "Boolean", "bool"
+			alt.Kind, alt.Name, alt.Field = KBool, "Boolean", "Bool"
 		case "null":
 			alt.Kind, alt.Name = KNull, "Null"
 		case "array":
-			alt.Kind, alt.Name, alt.Field = KArray, "Array", "arr"
+			alt.Kind, alt.Name, alt.Field = KArray, "Array", "Arr"
 		case "object":
-			alt.Kind, alt.Name, alt.Field = KObject, "Object", "obj"
+			alt.Kind, alt.Name, alt.Field = KObject, "Object", "Obj"
 		}
 		if ks.typ != "null" {
 			alt.Type = b.singleType(&only, ks.typ, name+alt.Name)

@@ -35,7 +35,7 @@ func protocolNames() []string {
 	names := []string{"MethodInfo", "Methods", "DecodeResult", "NeedInput", "CacheKey",
 		"RequestInfo", "RequestFromContext", "RPCError", "SendNotification", "RequireClientCapabilities",
 		"MaxMessageSize", "CodeParseError", "CodeInvalidRequest", "CodeMethodNotFound", "CodeInvalidParams",
-		"CodeInternalError", "CodeHeaderMismatch", "CodeMissingRequiredClientCapability", "CodeUnsupportedProtocolVersion"}
+		"CodeInternalError"}
 	for _, s := range sides {
 		names = append(names, s.handler, s.unimplemented, s.dispatcher, s.options, s.constructor)
 	}
@@ -46,6 +46,14 @@ func (e *emitter) emitProtocol() *jen.File {
 	p := e.pkg.Protocol
 	f := newFile(e.pkg.Name)
 	e.emitMethodConsts(f, p)
+	if len(p.ErrorCodes) > 0 {
+		var defs []jen.Code
+		for _, c := range p.ErrorCodes {
+			defs = append(defs, jen.Comment(commentText(c.Doc)).Line().Id(c.Name).Op("=").Lit(int(c.Code)))
+		}
+		f.Comment(commentText("The error codes the specification defines beyond JSON-RPC's (CodeParseError,\nCodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError)."))
+		f.Const().Defs(defs...)
+	}
 	e.emitMethodTable(f, p)
 	for _, s := range sides {
 		var ms []*Method
@@ -144,10 +152,10 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 			fields = append(fields, jen.Id("InputRequired").Op(":").True())
 		}
 		if m.Params != nil {
-			fields = append(fields, jen.Id("NewParams").Op(":").Func().Params().Id("Value").Block(jen.Return(jen.New(goType(m.Params.Resolve())))))
+			fields = append(fields, jen.Id("NewParams").Op(":").Func().Params().Id("Value").Block(jen.Return(newValue(m.Params))))
 		}
 		if m.Result != nil {
-			fields = append(fields, jen.Id("NewResult").Op(":").Func().Params().Id("Value").Block(jen.Return(jen.New(goType(m.Result.Resolve())))))
+			fields = append(fields, jen.Id("NewResult").Op(":").Func().Params().Id("Value").Block(jen.Return(newValue(m.Result))))
 		}
 		entries = append(entries, jen.Values(fields...))
 	}
@@ -184,8 +192,26 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 				))
 			}
 		}
+		st, _ := m.Result.Resolve().Decl.(*Struct)
+		if fl := (*Field)(nil); p.Modern && st != nil {
+			fl = resultTypeField(st, p)
+			if fl != nil && len(p.ResultType.(*Named).Consts) > 0 {
+				// A result without resultType comes from a server of an
+				// earlier revision: it is complete.
+				body = append(body,
+					jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
+					jen.Id("err").Op("=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), // err is resultKind's
+					jen.If(jen.Id("onlyMissing").Call(jen.Id("err"), jen.Lit("resultType"))).Block(
+						jen.List(jen.Id("v").Dot(fl.Name), jen.Id("err")).Op("=").List(jen.Id(p.ResultType.(*Named).Consts[0].Name), jen.Nil()),
+					),
+					jen.Return(jen.Id("v"), jen.Id("err")),
+				)
+				cases = append(cases, jen.Case(jen.Id(m.Const)).Block(body...))
+				continue
+			}
+		}
 		body = append(body,
-			jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
+			jen.Id("v").Op(":=").Add(newValue(m.Result)),
 			jen.Return(jen.Id("v"), jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("result"))),
 		)
 		cases = append(cases, jen.Case(jen.Id(m.Const)).Block(body...))
@@ -193,7 +219,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 	doc := "DecodeResult decodes the result member of a response to a request of method."
 	if p.Modern && p.InputRequired != nil {
 		doc += "\nFor a method that may need more input, a result whose resultType is \"input_required\"\ncomes back as *" +
-			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision), and any other resultType is an error."
+			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision; the decoded result says \"complete\"), and any other resultType\nis an error."
 	}
 	f.Comment(commentText(doc))
 	f.Func().Id("DecodeResult").Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
@@ -486,15 +512,22 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 	}
 	args := []jen.Code{jen.Id("ctx")}
 	if m.Params != nil {
+		pt := goType(m.Params)
+		if u := unionOf(m.Params); u != nil {
+			pt = jen.Id(u.Holder)
+		}
 		body = append(body,
-			jen.Var().Id("p").Add(goType(m.Params)),
+			jen.Var().Id("p").Add(pt),
 			jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Id("err")),
 			),
 		)
-		if isStruct(m.Params) {
+		switch {
+		case unionOf(m.Params) != nil:
+			args = append(args, jen.Id("p").Dot("Value"))
+		case isStruct(m.Params):
 			args = append(args, jen.Op("&").Id("p"))
-		} else {
+		default:
 			args = append(args, jen.Id("p"))
 		}
 		if m.InputRequired && s.dir == ClientToServer && sealsState(p, s, []*Method{m}) {
@@ -526,6 +559,8 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 				),
 				jen.Return(jen.Id("d").Dot(finishName(st)).Call(jen.Id("r"), jen.Lit("complete"))),
 			)
+		} else if u := unionOf(m.Result); u != nil {
+			body = append(body, jen.Return(jen.Op("&").Add(holderOf(u, jen.Id("r"))), jen.Nil()))
 		} else {
 			body = append(body, jen.Return(jen.Id("r"), jen.Nil()))
 		}
@@ -549,12 +584,12 @@ func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
 	var body []jen.Code
 	body = append(body, jen.Id("c").Op(":=").Op("*").Id("r"))
 	if p.Modern && s.dir == ClientToServer {
+		if fl := resultTypeField(st, p); fl != nil {
+			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
+				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
+			))
+		}
 		for _, fl := range st.Fields {
-			if fl.JSONName == "resultType" && fl.Type.Kind == TString && fl.Name != "" {
-				body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
-					jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
-				))
-			}
 			if fl.JSONName == "_meta" && p.Implementation != nil {
 				ms, ok := fl.Type.Resolve().Decl.(*Struct)
 				if !ok || fl.Type.Kind != TDecl {
@@ -602,7 +637,10 @@ func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
 		jen.Return(jen.Op("&").Id("c"), jen.Nil()),
 	)
 	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name), jen.Id("resultType").String()}
-	if !(p.Modern && s.dir == ClientToServer) {
+	if p.ResultType != nil {
+		params[1] = jen.Id("resultType").Id(p.ResultType.GoName())
+	}
+	if !(p.Modern && s.dir == ClientToServer) || resultTypeField(st, p) == nil {
 		params[1] = jen.Id("_").String()
 	}
 	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
@@ -700,6 +738,16 @@ func (e *emitter) defaultAnswer(p *Protocol, m *Method, st *Struct) []jen.Code {
 	return append(body, jen.Return(jen.Id("r"), jen.Nil()))
 }
 
+// resultTypeField is the required resultType field of a result struct,
+// typed ResultType, or nil.
+func resultTypeField(st *Struct, p *Protocol) *Field {
+	fl := fieldByJSON(st, "resultType")
+	if fl == nil || fl.Name == "" || fl.Pointer() || p.ResultType == nil || fl.Type.Kind != TDecl || fl.Type.Decl != p.ResultType {
+		return nil
+	}
+	return fl
+}
+
 func fieldByJSON(st *Struct, name string) *Field {
 	for _, f := range st.Fields {
 		if f.JSONName == name {
@@ -712,25 +760,20 @@ func fieldByJSON(st *Struct, name string) *Field {
 // emitModern writes what revisions with per-request _meta add: resultType
 // values, NeedInput, caching helpers and CacheKey.
 func (e *emitter) emitModern(f *jen.File, p *Protocol) {
-	if n, ok := p.ResultType.(*Named); ok && n.Type.Kind == TString {
-		f.Comment(commentText("The resultType values the specification defines."))
-		f.Const().Defs(
-			jen.Comment(commentText("ResultTypeComplete marks a result that completes its request.")).Line().Id("ResultTypeComplete").Id(n.Name).Op("=").Lit("complete"),
-			jen.Comment(commentText("ResultTypeInputRequired marks an InputRequiredResult: the server needs more\ninput from the client, which retries the request.")).Line().Id("ResultTypeInputRequired").Id(n.Name).Op("=").Lit("input_required"),
-		)
+	if n, ok := p.ResultType.(*Named); ok && len(n.Consts) > 0 {
 		for _, d := range e.pkg.Decls {
 			st, ok := d.(*Struct)
 			if !ok {
 				continue
 			}
-			fl := fieldByJSON(st, "resultType")
-			if fl == nil || fl.Type.Kind != TString || fl.Name == "" || fl.Pointer() {
+			fl := resultTypeField(st, p)
+			if fl == nil {
 				continue
 			}
-			f.Comment(commentText("EffectiveResultType returns the result's resultType, or \"complete\" when it is\nabsent, as the specification says for results from servers of earlier revisions."))
+			f.Comment(commentText("EffectiveResultType returns the result's resultType, or \"complete\" when it is\nempty, as the specification says for results from servers of earlier revisions."))
 			f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("EffectiveResultType").Params().Id(n.Name).Block(
-				jen.If(jen.Id("r").Dot(fl.Name).Op("==").Lit("")).Block(jen.Return(jen.Id("ResultTypeComplete"))),
-				jen.Return(jen.Id(n.Name).Call(jen.Id("r").Dot(fl.Name))),
+				jen.If(jen.Id("r").Dot(fl.Name).Op("==").Lit("")).Block(jen.Return(jen.Id(n.Consts[0].Name))),
+				jen.Return(jen.Id("r").Dot(fl.Name)),
 			)
 		}
 	}

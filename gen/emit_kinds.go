@@ -9,47 +9,61 @@ import (
 
 // kindConst is the runtime constant for a kind.
 func kindConst(k Kind) string {
-	return map[Kind]string{KNull: "kindNull", KBool: "kindBoolean", KInt: "kindInteger", KFloat: "kindNumber",
-		KString: "kindString", KArray: "kindArray", KObject: "kindObject"}[k]
+	return map[Kind]string{KNull: "KindNull", KBool: "KindBoolean", KInt: "KindInteger", KFloat: "KindNumber",
+		KString: "KindString", KArray: "KindArray", KObject: "KindObject"}[k]
 }
 
-// emitKinds writes a value that holds one of several JSON kinds.
-func (e *emitter) emitKinds(k *Kinds) {
+// kindsWant lists the kinds of k for messages: "string or integer".
+func kindsWant(k *Kinds) string {
 	var names []string
-	fields := []jen.Code{jen.Id("kind").Id("kind")}
 	for _, a := range k.Alts {
 		names = append(names, strings.ToLower(a.Name))
+	}
+	return strings.Join(names, " or ")
+}
+
+// emitKinds writes a value that holds one of several JSON kinds: a
+// comparable struct whose Kind field says which.
+func (e *emitter) emitKinds(k *Kinds) {
+	var consts []string
+	for _, a := range k.Alts {
+		consts = append(consts, kindConst(a.Kind))
+	}
+	fields := []jen.Code{
+		jen.Comment(commentText(fmt.Sprintf("Kind says which JSON kind the value is: %s. The zero Kind\nmeans no value (an absent member).", strings.Join(consts, " or ")))).Line().Id("Kind").Id("Kind"),
+	}
+	for _, a := range k.Alts {
 		if a.Type != nil {
-			fields = append(fields, jen.Id(a.Field).Add(goType(a.Type)))
+			fields = append(fields, jen.Comment(commentText(fmt.Sprintf("%s is the %s, when Kind is %s.", a.Field, strings.ToLower(a.Name), kindConst(a.Kind)))).Line().Id(a.Field).Add(goType(a.Type)))
 		}
 	}
-	doc := appendDoc(k.Doc, fmt.Sprintf("It holds a JSON %s; the zero value holds nothing (an absent member).", strings.Join(names, " or ")))
+	doc := appendDoc(k.Doc, fmt.Sprintf("It holds a JSON %s. The zero value holds nothing (an absent member).", kindsWant(k)))
 	e.declDoc(doc).Type().Id(k.Name).Struct(fields...)
 	for _, a := range k.Alts {
 		fn := k.Name + "From" + a.Name
 		if a.Type == nil {
 			e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding null.", fn, k.Name)))
 			e.types.Func().Id(fn).Params().Id(k.Name).Block(
-				jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)))),
+				jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Id(kindConst(a.Kind)))),
 			)
 			e.types.Comment(commentText("IsNull reports whether v holds null."))
 			e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsNull").Params().Bool().Block(
-				jen.Return(jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
+				jen.Return(jen.Id("v").Dot("Kind").Op("==").Id(kindConst(a.Kind))),
 			)
 			continue
 		}
 		e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding a JSON %s.", fn, k.Name, strings.ToLower(a.Name))))
 		e.types.Func().Id(fn).Params(jen.Id("x").Add(goType(a.Type))).Id(k.Name).Block(
-			jen.Return(jen.Id(k.Name).Values(jen.Id("kind").Op(":").Id(kindConst(a.Kind)), jen.Id(a.Field).Op(":").Id("x"))),
+			jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Id(kindConst(a.Kind)), jen.Id(a.Field).Op(":").Id("x"))),
 		)
 		e.types.Comment(commentText(fmt.Sprintf("As%s returns the %s v holds, and whether it holds one.", a.Name, strings.ToLower(a.Name))))
 		e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("As"+a.Name).Params().Params(goType(a.Type), jen.Bool()).Block(
-			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("kind").Op("==").Id(kindConst(a.Kind))),
+			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("Kind").Op("==").Id(kindConst(a.Kind))),
 		)
 	}
 	e.types.Comment(commentText("IsZero reports whether v holds nothing."))
 	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsZero").Params().Bool().Block(
-		jen.Return(jen.Id("v").Dot("kind").Op("==").Lit(0)),
+		jen.Return(jen.Id("v").Dot("Kind").Op("==").Lit(0)),
 	)
 	e.types.Comment(commentText("String returns v as JSON text."))
 	e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("String").Params().String().Block(
@@ -69,7 +83,7 @@ func (e *emitter) emitKinds(k *Kinds) {
 		} else {
 			body = decodeValue(a.Type, jen.Id("v").Dot(a.Field), false)
 		}
-		body = append([]jen.Code{jen.Id("v").Dot("kind").Op("=").Id(kindConst(a.Kind))}, body...)
+		body = append([]jen.Code{jen.Id("v").Dot("Kind").Op("=").Id(kindConst(a.Kind))}, body...)
 		cases = append(cases, jen.Case(kindTest(a.Kind)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
@@ -91,23 +105,23 @@ func (e *emitter) emitKinds(k *Kinds) {
 	}
 	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("null").Call()))
 	e.codec.Func().Params(jen.Id("v").Id(k.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
-		jen.Switch(jen.Id("v").Dot("kind")).Block(enc...),
+		jen.Switch(jen.Id("v").Dot("Kind")).Block(enc...),
 	)
 
-	// validate
+	// validate: the kind must be one of the alternatives.
 	var val []jen.Code
 	for _, a := range k.Alts {
-		if a.Type == nil {
-			continue
+		var checks []jen.Code
+		if a.Type != nil {
+			checks = e.validateValue(a.Type, jen.Id("v").Dot(a.Field))
 		}
-		checks := e.validateValue(a.Type, jen.Id("v").Dot(a.Field))
-		if len(checks) > 0 {
-			val = append(val, jen.Case(jen.Id(kindConst(a.Kind))).Block(checks...))
-		}
+		val = append(val, jen.Case(jen.Id(kindConst(a.Kind))).Block(checks...))
 	}
-	var body []jen.Code
-	if len(val) > 0 {
-		body = []jen.Code{jen.Switch(jen.Id("v").Dot("kind")).Block(val...)}
-	}
-	e.validateFunc().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	val = append(val,
+		jen.Case(jen.Lit(0)).Block(jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value: want "+kindsWant(k)))),
+		jen.Default().Block(jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("holds a ").Op("+").Id("v").Dot("Kind").Dot("String").Call().Op("+").Lit(", want "+kindsWant(k)))),
+	)
+	e.validateFunc().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+		jen.Switch(jen.Id("v").Dot("Kind")).Block(val...),
+	)
 }

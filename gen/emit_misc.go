@@ -80,6 +80,14 @@ func (e *emitter) emitConverted(name string, under *Type) {
 // JSON.
 func (e *emitter) emitNamed(n *Named) {
 	e.declDoc(n.Doc).Type().Id(n.Name).Add(goType(n.Type))
+	if len(n.Consts) > 0 {
+		var defs []jen.Code
+		for _, c := range n.Consts {
+			defs = append(defs, jen.Comment(commentText(c.Doc)).Line().Id(c.Name).Id(n.Name).Op("=").Lit(c.Value))
+		}
+		e.types.Comment(commentText(fmt.Sprintf("The %s values the specification defines.", n.Name)))
+		e.types.Const().Defs(defs...)
+	}
 	e.emitPublic(n.Name, false)
 	e.emitConverted(n.Name, n.Type)
 	checks := e.validateValue(n.Type, jen.Id("u"))

@@ -9,7 +9,7 @@ import (
 // by tests that run every official example).
 func (e *emitter) emitRegistry() {
 	f := e.types
-	f.Comment(commentText("Value is implemented by a pointer to every type of this package."))
+	f.Comment(commentText("Value is implemented by a pointer to every type of this package but the\nunions, which are interfaces; their holders stand for them."))
 	methods := []jen.Code{
 		jen.Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()),
 		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
@@ -27,11 +27,7 @@ func (e *emitter) emitRegistry() {
 			continue
 		}
 		names = append(names, jen.Lit(def))
-		target := d
-		if a, ok := d.(*Alias); ok {
-			target = a.Target.Resolve().Decl
-		}
-		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(jen.New(jen.Id(target.GoName())), jen.True())))
+		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(newValue(&Type{Kind: TDecl, Decl: d}), jen.True())))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.False())))
 	f.Comment(commentText("Definitions lists the names of the schema's definitions, sorted."))
@@ -41,8 +37,17 @@ func (e *emitter) emitRegistry() {
 		}
 		g.Line()
 	})
-	f.Comment(commentText("NewValue returns a new zero value of the Go type of the named schema\ndefinition, and false if there is no such definition."))
+	f.Comment(commentText("NewValue returns a pointer to a new zero value of the Go type of the named\nschema definition (for a union, to its holder), and false if there is no\nsuch definition."))
 	f.Func().Id("NewValue").Params(jen.Id("definition").String()).Params(jen.Id("Value"), jen.Bool()).Block(
 		jen.Switch(jen.Id("definition")).Block(cases...),
 	)
+}
+
+// newValue is `new(T)` for the Go type of t, through aliases; a union's
+// holder stands for the union.
+func newValue(t *Type) *jen.Statement {
+	if u := unionOf(t); u != nil {
+		return jen.New(jen.Id(u.Holder))
+	}
+	return jen.New(goType(t.Resolve()))
 }

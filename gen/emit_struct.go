@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -49,11 +50,7 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 // emitStruct writes a struct declaration and its methods.
 func (e *emitter) emitStruct(st *Struct) {
 	var fields []jen.Code
-	required := 0
 	for _, f := range st.Fields {
-		if f.Required {
-			required++
-		}
 		if f.Name == "" {
 			continue
 		}
@@ -83,10 +80,8 @@ func (e *emitter) emitStruct(st *Struct) {
 		}
 		fields = append(fields, docComment(jen.Null(), doc).Id(st.Extra.Name).Add(typ).Tag(map[string]string{"json": "-"}))
 	}
-	if required > 0 {
-		fields = append(fields, jen.Line().Comment("missing has a bit for each required member that was absent when v was decoded.").Line().Id("missing").Uint64())
-	}
 	e.declDoc(doc).Type().Id(st.Name).Struct(fields...)
+	e.emitGetters(st)
 	e.emitPublic(st.Name, true)
 	e.emitStructDecode(st)
 	e.emitStructEncode(st)
@@ -100,6 +95,62 @@ func (e *emitter) emitStruct(st *Struct) {
 	}
 }
 
+// emitGetters writes the nil-safe getters of st's optional scalars.
+func (e *emitter) emitGetters(st *Struct) {
+	for _, f := range st.Fields {
+		if f.Getter == "" {
+			continue
+		}
+		zero := zeroLit(f.Type)
+		e.types.Comment(commentText(fmt.Sprintf("%s returns the value of %s, or %s when v or v.%s is nil.", f.Getter, f.Name, zeroText(f.Type), f.Name)))
+		e.types.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id(f.Getter).Params().Add(goType(f.Type)).Block(
+			jen.If(jen.Id("v").Op("==").Nil().Op("||").Id("v").Dot(f.Name).Op("==").Nil()).Block(jen.Return(zero)),
+			jen.Return(jen.Op("*").Id("v").Dot(f.Name)),
+		)
+	}
+}
+
+// zeroLit is the zero value of a scalar type (through named types), as
+// a literal and as doc text.
+func zeroLit(t *Type) jen.Code {
+	switch scalarKind(t) {
+	case TString:
+		return jen.Lit("")
+	case TBool:
+		return jen.False()
+	}
+	return jen.Lit(0)
+}
+
+func zeroText(t *Type) string {
+	switch scalarKind(t) {
+	case TString:
+		return `""`
+	case TBool:
+		return "false"
+	}
+	return "0"
+}
+
+// scalarKind is the kind of the scalar under t: an enum is a string or an
+// integer, a named type its underlying type.
+func scalarKind(t *Type) TKind {
+	t = t.Resolve()
+	if t.Kind != TDecl {
+		return t.Kind
+	}
+	switch d := t.Decl.(type) {
+	case *Enum:
+		if d.Base == KString {
+			return TString
+		}
+		return TInt
+	case *Named:
+		return scalarKind(d.Type)
+	}
+	return t.Kind
+}
+
 func appendDoc(doc, more string) string {
 	if doc == "" {
 		return more
@@ -111,11 +162,6 @@ func appendDoc(doc, more string) string {
 // [N]uint64 bit set.
 func bit(i int) (word int, mask jen.Code) {
 	return i / 64, jen.Parens(jen.Lit(1).Op("<<").Lit(i % 64))
-}
-
-// bitMask is the mask of bit i of a uint64.
-func bitMask(i int) jen.Code {
-	return jen.Parens(jen.Lit(1).Op("<<").Lit(i))
 }
 
 func (e *emitter) emitStructDecode(st *Struct) {
@@ -141,6 +187,20 @@ func (e *emitter) emitStructDecode(st *Struct) {
 		jen.Op("*").Id("v").Op("=").Id(st.Name).Values(),
 		jen.If(jen.Op("!").Id("d").Dot("object").Call()).Block(jen.Return()),
 	}
+	// Required members that were absent are reported at the object: a
+	// mask per word of seen says whether any is missing at all, so a
+	// complete object costs one comparison per word.
+	masks := make([]uint64, max(words, 1))
+	for i, f := range st.Fields {
+		if f.Required {
+			masks[i/64] |= 1 << (i % 64)
+		}
+	}
+	hasRequired := slices.ContainsFunc(masks, func(m uint64) bool { return m != 0 })
+	if hasRequired {
+		// off is where the object starts: the violations' pointer.
+		body = append(body, jen.Id("off").Op(":=").Id("d").Dot("pos").Op("-").Lit(1))
+	}
 	if len(st.Fields) > 0 {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit(max(words, 1))).Uint64())
 	}
@@ -150,15 +210,27 @@ func (e *emitter) emitStructDecode(st *Struct) {
 	body = append(body, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
 		jen.Switch(jen.Id("d").Dot("key")).Block(cases...),
 	))
-	// Record required members that were absent.
-	for i, f := range st.Fields {
-		if !f.Required {
+	for w, mask := range masks {
+		if mask == 0 {
 			continue
 		}
-		w, mask := bit(i)
-		body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(mask).Op("==").Lit(0)).Block(
-			jen.Id("v").Dot("missing").Op("|=").Add(bitMask(f.Index)),
-		))
+		var checks []jen.Code
+		for i, f := range st.Fields {
+			if !f.Required || i/64 != w {
+				continue
+			}
+			_, bm := bit(i)
+			checks = append(checks, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(bm).Op("==").Lit(0)).Block(
+				jen.Id("d").Dot("violate").Call(jen.Id("off"), jen.Lit("required"), jen.Lit(requiredMessage(f.JSONName))),
+			))
+		}
+		var m *jen.Statement
+		if mask < 1<<63 {
+			m = jen.Lit(int(mask))
+		} else {
+			m = jen.Lit(mask)
+		}
+		body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(m).Op("!=").Add(m.Clone())).Block(checks...))
 	}
 	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(body...)
 }
@@ -224,19 +296,6 @@ func presentCheck(f *Field, expr *jen.Statement) *jen.Statement {
 	return jen.True()
 }
 
-// missingCheck is true when a required field must be treated as absent:
-// it was absent when decoded and still holds its zero value.
-func missingCheck(f *Field, expr *jen.Statement) *jen.Statement {
-	cond := jen.Id("v").Dot("missing").Op("&").Add(bitMask(f.Index)).Op("!=").Lit(0)
-	if f.Name == "" {
-		return cond
-	}
-	if z := zeroCheck(f.Type, expr); z != nil {
-		return cond.Op("&&").Add(z)
-	}
-	return cond
-}
-
 func (e *emitter) emitStructEncode(st *Struct) {
 	body := []jen.Code{jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{'))}
 	for _, f := range st.Fields {
@@ -251,10 +310,11 @@ func (e *emitter) emitStructEncode(st *Struct) {
 		switch {
 		case f.Required && f.Name != "" && absentCheck(f.Type, lv) != nil:
 			// A union without a branch, a multi-kind value without a
-			// kind: there is nothing to write, so the member is absent.
+			// kind: there is nothing to write, so the member is absent
+			// (and Validate reports it).
 			body = append(body, jen.If(nonZeroCheck(f.Type, lv)).Block(write...))
 		case f.Required:
-			body = append(body, jen.If(jen.Op("!").Parens(missingCheck(f, lv))).Block(write...))
+			body = append(body, write...)
 		default:
 			body = append(body, jen.If(presentCheck(f, lv)).Block(write...))
 		}
@@ -299,18 +359,23 @@ func (e *emitter) emitStructValidate(st *Struct) {
 	for _, f := range st.Fields {
 		lv := jen.Id("v").Dot(f.Name)
 		if f.Required {
-			cond := missingCheck(f, lv)
-			if f.Name != "" {
-				if a := absentCheck(f.Type, lv); a != nil {
-					cond = jen.Parens(cond).Op("||").Add(a)
-				}
-			}
+			// Decoding reports a required member that was absent; a value
+			// built in Go has every required member but a union without a
+			// branch and a multi-kind value without a kind, which have no
+			// JSON form.
 			check := e.validateField(f, lv)
-			if len(check) == 0 {
-				body = append(body, jen.If(cond).Block(requiredViolation(f.JSONName)))
-				continue
+			var absent *jen.Statement
+			if f.Name != "" {
+				absent = absentCheck(f.Type, lv)
 			}
-			body = append(body, jen.If(cond).Block(requiredViolation(f.JSONName)).Else().Block(check...))
+			switch {
+			case absent != nil && len(check) == 0:
+				body = append(body, jen.If(absent).Block(requiredViolation(f.JSONName)))
+			case absent != nil:
+				body = append(body, jen.If(absent).Block(requiredViolation(f.JSONName)).Else().Block(check...))
+			case len(check) > 0:
+				body = append(body, jen.Block(check...))
+			}
 			continue
 		}
 		check := e.validateField(f, lv)
@@ -335,7 +400,13 @@ func (e *emitter) emitStructValidate(st *Struct) {
 }
 
 func requiredViolation(name string) jen.Code {
-	return jen.Id("s").Dot("add").Call(jen.Lit("required"), jen.Lit(fmt.Sprintf("missing required member %s", encoderString(name))))
+	return jen.Id("s").Dot("add").Call(jen.Lit("required"), jen.Lit(requiredMessage(name)))
+}
+
+// requiredMessage is the message of a missing required member, the same
+// whether decoding or Validate finds it.
+func requiredMessage(name string) string {
+	return fmt.Sprintf("missing required member %s", encoderString(name))
 }
 
 // validateField checks a present field and prefixes its violations with

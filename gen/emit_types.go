@@ -104,6 +104,15 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 		}
 		return []jen.Code{jen.Id("d").Dot("external").Call(jen.Op("&").Add(lv))}
 	case TDecl:
+		if u := unionOf(t); u != nil {
+			// A union decodes through its holder: var h UHolder; h.decodeJSON(d); lv = h.Value
+			h := "h" + strconv.Itoa(depth)
+			return []jen.Code{
+				jen.Var().Id(h).Id(u.Holder),
+				jen.Id(h).Dot("decodeJSON").Call(jen.Id("d")),
+				lv.Clone().Op("=").Id(h).Dot("Value"),
+			}
+		}
 		if asPtr {
 			// lv = new(T); lv.decodeJSON(d)
 			return []jen.Code{
@@ -171,6 +180,9 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 	case TExternal:
 		return []jen.Code{jen.Id("e").Dot("external").Call(expr)}
 	case TDecl:
+		if u := unionOf(t); u != nil {
+			return []jen.Code{holderOf(u, expr).Dot("encodeJSON").Call(jen.Id("e"))}
+		}
 		if isStruct(t) && !addressable {
 			x := "x" + strconv.Itoa(depth)
 			return []jen.Code{jen.Block(
@@ -199,41 +211,9 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 	panic("encodeValue")
 }
 
-// zeroCheck returns a condition that is true when expr holds the zero value
-// of t, or nil when that is not cheap to tell (structs).
-func zeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
-	switch t.Kind {
-	case TString:
-		return expr.Clone().Op("==").Lit("")
-	case TInt, TFloat:
-		return expr.Clone().Op("==").Lit(0)
-	case TBool:
-		return jen.Op("!").Add(expr)
-	case TRaw, TSlice, TMap:
-		return expr.Clone().Op("==").Nil()
-	case TDecl:
-		switch d := t.Decl.(type) {
-		case *Enum:
-			if d.Base == KString {
-				return expr.Clone().Op("==").Lit("")
-			}
-			return expr.Clone().Op("==").Lit(0)
-		case *Union:
-			return expr.Clone().Dot("Value").Op("==").Nil()
-		case *Kinds:
-			return expr.Clone().Dot("IsZero").Call()
-		case *Raw:
-			return expr.Clone().Op("==").Nil()
-		case *Named:
-			return zeroCheck(d.Type, expr)
-		case *Alias:
-			return zeroCheck(d.Target, expr)
-		}
-	}
-	return nil
-}
-
-// nonZeroCheck is the negation of zeroCheck, written directly.
+// nonZeroCheck is true when expr does not hold the zero value of t (a
+// present optional member), or nil when that is not cheap to tell
+// (structs).
 func nonZeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
 	switch t.Kind {
 	case TString:
@@ -252,7 +232,7 @@ func nonZeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
 			}
 			return expr.Clone().Op("!=").Lit(0)
 		case *Union:
-			return expr.Clone().Dot("Value").Op("!=").Nil()
+			return expr.Clone().Op("!=").Nil()
 		case *Kinds:
 			return jen.Op("!").Add(expr.Clone()).Dot("IsZero").Call()
 		case *Raw:
@@ -276,7 +256,7 @@ func absentCheck(t *Type, expr *jen.Statement) *jen.Statement {
 	}
 	switch d := t.Decl.(type) {
 	case *Union:
-		return expr.Clone().Dot("Value").Op("==").Nil()
+		return expr.Clone().Op("==").Nil()
 	case *Kinds:
 		return expr.Clone().Dot("IsZero").Call()
 	case *Named:

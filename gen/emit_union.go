@@ -2,11 +2,22 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
+
+// unionOf returns the union t is (through aliases), or nil.
+func unionOf(t *Type) *Union {
+	t = t.Resolve()
+	if t.Kind != TDecl {
+		return nil
+	}
+	u, _ := t.Decl.(*Union)
+	return u
+}
 
 // branchGoType is how a branch appears in the interface: *T for structs.
 func branchGoType(t *Type) *jen.Statement {
@@ -28,34 +39,100 @@ func branchNames(u *Union) string {
 	return strings.Join(names, ", ")
 }
 
-// emitUnion writes a sum type: a struct holding a sealed interface that
-// only the branch types implement.
+// concreteBranches lists the types that implement u: its branches, with
+// a branch that is itself a union replaced by that union's branches.
+func concreteBranches(u *Union, seen map[*Union]bool) []*Type {
+	if seen[u] {
+		return nil
+	}
+	seen[u] = true
+	var out []*Type
+	for _, br := range u.Branches {
+		if inner := unionOf(br.Type); inner != nil {
+			out = append(out, concreteBranches(inner, seen)...)
+			continue
+		}
+		out = append(out, br.Type.Resolve())
+	}
+	return out
+}
+
+// enclosing lists the unions that have u among their branches, directly
+// or through other unions: u's interface includes their markers, so that
+// a u is one of them.
+func (e *emitter) enclosing(u *Union) []*Union {
+	var out []*Union
+	var visit func(x *Union)
+	visit = func(x *Union) {
+		for _, d := range e.pkg.Decls {
+			o, ok := d.(*Union)
+			if !ok || slices.Contains(out, o) {
+				continue
+			}
+			for _, br := range o.Branches {
+				if unionOf(br.Type) == x {
+					out = append(out, o)
+					visit(o)
+					break
+				}
+			}
+		}
+	}
+	visit(u)
+	return out
+}
+
+// holderOf is the composite literal of u's holder around expr.
+func holderOf(u *Union, expr jen.Code) *jen.Statement {
+	return jen.Id(u.Holder).Values(jen.Id("Value").Op(":").Add(expr))
+}
+
+// emitUnion writes a sum type: a sealed interface that only the branch
+// types implement, and a holder for a value on its own.
 func (e *emitter) emitUnion(u *Union) {
 	what := "at least one of its branches (anyOf)"
 	if u.OneOf {
 		what = "exactly one of its branches (oneOf)"
 	}
-	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. Value holds the\nbranch: one of %s.", u.Name, what, branchNames(u)))
-	e.declDoc(doc).Type().Id(u.Name).Struct(
-		jen.Id("Value").Id(u.Iface),
-	)
-	e.types.Comment(commentText(fmt.Sprintf("%s is implemented by the branches of %s: %s.", u.Iface, u.Name, branchNames(u))))
-	methods := []jen.Code{
-		jen.Id(u.Marker).Params(),
-		jen.Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")),
+	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. %s is implemented by %s; a nil %s is no value. %s decodes one on its own, and %s holds one for NewValue and UnmarshalAndValidate.",
+		u.Name, what, u.Name, branchNames(u), u.Name, u.Unmarshal, u.Holder))
+	if u.OneOf && e.pkg.Validators {
+		doc = appendDoc(doc, fmt.Sprintf("The Validate method of a %s checks its branch; %s{Value: v}.Validate() also checks that v matches no other branch.", u.Name, u.Holder))
 	}
+	methods := []jen.Code{jen.Id(u.Marker).Params()}
+	for _, o := range e.enclosing(u) {
+		methods = append(methods, jen.Id(o.Marker).Params())
+	}
+	// The exported methods every branch has, then the ones the package
+	// uses.
+	methods = append(methods,
+		jen.Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()),
+		jen.Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()),
+	)
+	if e.pkg.Validators {
+		methods = append(methods, jen.Id("Validate").Params().Error())
+	}
+	methods = append(methods, jen.Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")))
 	if e.pkg.Validators {
 		methods = append(methods, jen.Id("validate").Params(jen.Id("s").Op("*").Id("vstate")))
 	}
-	e.types.Type().Id(u.Iface).Interface(methods...)
-	for _, br := range u.Branches {
-		recv := branchGoType(br.Type.Resolve())
-		e.types.Func().Params(recv).Id(u.Marker).Params().Block()
+	e.declDoc(doc).Type().Id(u.Name).Interface(methods...)
+	for _, t := range concreteBranches(u, map[*Union]bool{}) {
+		e.types.Func().Params(branchGoType(t)).Id(u.Marker).Params().Block()
 	}
-	e.emitPublic(u.Name, false)
+
+	e.types.Comment(commentText(fmt.Sprintf("%s holds a %s on its own, so that it can be decoded, validated and encoded by itself (NewValue returns one for the %s definition).", u.Holder, u.Name, u.Name)))
+	e.types.Type().Id(u.Holder).Struct(jen.Id("Value").Id(u.Name))
+	e.emitPublic(u.Holder, true)
+	e.types.Comment(commentText(fmt.Sprintf("%s decodes a %s from JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a %s cannot hold.", u.Unmarshal, u.Name, u.Name)))
+	e.types.Func().Id(u.Unmarshal).Params(jen.Id("b").Index().Byte()).Params(jen.Id(u.Name), jen.Error()).Block(
+		jen.Var().Id("h").Id(u.Holder),
+		jen.Id("err").Op(":=").Id("h").Dot("UnmarshalJSON").Call(jen.Id("b")),
+		jen.Return(jen.Id("h").Dot("Value"), jen.Id("err")),
+	)
 
 	// encodeJSON: the branch writes itself.
-	e.codec.Func().Params(jen.Id("v").Id(u.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
+	e.codec.Func().Params(jen.Id("v").Id(u.Holder)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
 		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(jen.Id("e").Dot("null").Call(), jen.Return()),
 		jen.Id("v").Dot("Value").Dot("encodeJSON").Call(jen.Id("e")),
 	)
@@ -74,23 +151,44 @@ func (e *emitter) emitUnion(u *Union) {
 			jen.Id("s").Dot("add").Call(jen.Lit(keyword), jen.Lit("no value: want one of "+branchNames(u))),
 			jen.Return(),
 		),
-		jen.Id("v").Dot("Value").Dot("validate").Call(jen.Id("s")),
 	}
+	// A branch that is a union is checked as that union (its own oneOf).
+	check := jen.Id("v").Dot("Value").Dot("validate").Call(jen.Id("s"))
+	var chain *jen.Statement
+	for _, br := range u.Branches {
+		iu := unionOf(br.Type)
+		if iu == nil {
+			continue
+		}
+		cond := jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("v").Dot("Value").Assert(jen.Id(iu.Name)), jen.Id("ok")).Block(
+			holderOf(iu, jen.Id("x")).Dot("validate").Call(jen.Id("s")),
+		)
+		if chain == nil {
+			chain = cond
+		} else {
+			chain.Else().Add(cond)
+		}
+	}
+	if chain != nil {
+		chain.Else().Block(check)
+		check = chain
+	}
+	body = append(body, check)
 	if u.OneOf {
 		// Encode, then count the branches the encoding matches.
 		body = append(body,
-			jen.Id("b").Op(",").Id("err").Op(":=").Id("v").Dot("AppendJSON").Call(jen.Nil()),
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("v").Dot("AppendJSON").Call(jen.Nil()),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
 			jen.Var().Id("d").Id("decoder"),
 			jen.Id("d").Dot("initShared").Call(jen.Id("b")),
-			jen.Var().Id("w").Id(u.Name),
+			jen.Var().Id("w").Id(u.Holder),
 			jen.Id("w").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
 			jen.If(jen.Id("d").Dot("oneOfConflict")).Block(
 				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("matches more than one branch of "+u.Name)),
 			),
 		)
 	}
-	e.validate.Func().Params(jen.Id("v").Id(u.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validate.Func().Params(jen.Id("v").Id(u.Holder)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
 }
 
 // kindTest is the condition on the first byte c for a JSON kind.
@@ -133,7 +231,7 @@ func (e *emitter) emitUnionDecode(u *Union) {
 		cases = append(cases, jen.Case(kindTest(kc.Kind)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(u.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(u.Holder)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(
 		jen.Id("v").Dot("Value").Op("=").Nil(),
 		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("peek").Call(), jen.Empty()).Block(cases...),
 	)
@@ -173,24 +271,28 @@ func (e *emitter) decodeByTag(u *Union) []jen.Code {
 // decodeCandidates decodes the value as the one candidate, or tries each
 // and keeps the best (README: "How unions decode").
 func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
-	newValue := func(br *Branch) []jen.Code {
-		if isStruct(br.Type) {
-			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve()))}
+	// decode reads the branch into x.
+	decode := func(br *Branch, d jen.Code) []jen.Code {
+		switch {
+		case unionOf(br.Type) != nil:
+			iu := unionOf(br.Type)
+			return []jen.Code{
+				jen.Var().Id("h").Id(iu.Holder),
+				jen.Id("h").Dot("decodeJSON").Call(d),
+				jen.Id("x").Op(":=").Id("h").Dot("Value"),
+			}
+		case isStruct(br.Type):
+			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
 		}
-		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve()))}
+		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
 	}
 	if len(cands) == 1 {
-		br := u.Branches[cands[0]]
-		out := newValue(br)
-		out = append(out,
-			jen.Id("x").Dot("decodeJSON").Call(jen.Id("d")),
-			jen.Id("v").Dot("Value").Op("=").Id("x"),
-		)
-		return out
+		out := decode(u.Branches[cands[0]], jen.Id("d"))
+		return append(out, jen.Id("v").Dot("Value").Op("=").Id("x"))
 	}
 	out := []jen.Code{
 		jen.Var().Id("t").Id("trial"),
-		jen.Var().Id("best").Id(u.Iface),
+		jen.Var().Id("best").Id(u.Name),
 	}
 	// A branch that requires a member the object lacks cannot be valid:
 	// one look at the object's member names rules such branches out before
@@ -204,14 +306,17 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 			extra = jen.Id("x").Dot("extraCount").Call()
 		}
 		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call()}
-		block = append(block, newValue(br)...)
-		block = append(block, jen.Id("x").Dot("decodeJSON").Call(jen.Op("&").Id("sd")))
+		block = append(block, decode(br, jen.Op("&").Id("sd"))...)
 		violations := jen.Lit(0)
 		if e.pkg.Validators {
 			// The branch the value is valid against wins.
+			check := jen.Id("x").Dot("validate").Call(jen.Id("vs"))
+			if iu := unionOf(br.Type); iu != nil {
+				check = holderOf(iu, jen.Id("x")).Dot("validate").Call(jen.Id("vs"))
+			}
 			block = append(block,
 				jen.Id("vs").Op(":=").Id("newVState").Call(),
-				jen.Id("x").Dot("validate").Call(jen.Id("vs")),
+				check,
 				jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("errs")),
 				jen.Id("vs").Dot("release").Call(),
 			)

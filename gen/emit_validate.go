@@ -34,6 +34,9 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 		if !e.needsValidate(t.Decl, map[Decl]bool{}) {
 			return nil
 		}
+		if u := unionOf(t); u != nil {
+			return []jen.Code{holderOf(u, expr).Dot("validate").Call(jen.Id("s"))}
+		}
 		return []jen.Code{expr.Clone().Dot("validate").Call(jen.Id("s"))}
 	case TSlice:
 		var out []jen.Code
@@ -98,7 +101,7 @@ func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
 	switch d := d.(type) {
 	case *Struct:
 		for _, f := range d.Fields {
-			if f.Required || hasChecks(f.Type) {
+			if hasChecks(f.Type) || (f.Required && f.Name != "" && absentCheck(f.Type, jen.Id("x")) != nil) {
 				return true
 			}
 		}
@@ -106,12 +109,7 @@ func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
 	case *Enum, *Union:
 		return true
 	case *Kinds:
-		for _, a := range d.Alts {
-			if a.Type != nil && hasChecks(a.Type) {
-				return true
-			}
-		}
-		return false
+		return true // the Kind must be one of the alternatives
 	case *Raw:
 		return true
 	case *Named:

@@ -39,6 +39,17 @@ type Protocol struct {
 	InputRequired      *Struct // InputRequiredResult (modern)
 	ResultType         Decl    // the ResultType definition (modern)
 	CacheScope         *Enum   // modern
+	// ErrorCodes are the MCP error codes of the revision, beyond the
+	// JSON-RPC ones the runtime declares, sorted by code, descending.
+	ErrorCodes []*ErrorCode
+}
+
+// ErrorCode is a named JSON-RPC error code.
+type ErrorCode struct {
+	Name       string // CodeHeaderMismatch
+	Code       int64
+	Definition string // the Go type of the error definition, or ""
+	Doc        string
 }
 
 // SourceInfo says where the schema came from, for the package docs.
@@ -95,9 +106,9 @@ type Field struct {
 	// field that must hold the constant.
 	Const *schema.Value
 	Type  *Type
-	// Index is the field's position among the struct's required fields,
-	// for the missing-member bits; -1 when optional.
-	Index int
+	// Getter is the name of the nil-safe getter of an optional scalar
+	// (GetIsError), or "".
+	Getter string
 }
 
 // Pointer reports whether the Go field is a pointer (optional scalars and
@@ -122,15 +133,19 @@ type EnumValue struct {
 	Value *schema.Value
 }
 
-// Union is a sum type: a struct holding an interface that only the branch
-// types implement.
+// Union is a sum type: a sealed interface (the union's own name) that only
+// the branch types implement.
 type Union struct {
 	DeclInfo
-	Iface    string // name of the sealed interface
-	Marker   string // name of the unexported marker method
-	OneOf    bool   // oneOf: exactly one branch may match; anyOf: at least one
-	Branches []*Branch
-	Plan     *UnionPlan
+	// Holder is the struct that holds one value of the union on its own
+	// (for NewValue, UnmarshalAndValidate, json.Unmarshal); Unmarshal is
+	// the function that decodes one.
+	Holder    string
+	Unmarshal string
+	Marker    string // name of the unexported marker method
+	OneOf     bool   // oneOf: exactly one branch may match; anyOf: at least one
+	Branches  []*Branch
+	Plan      *UnionPlan
 }
 
 // Branch is one alternative of a union.
@@ -178,8 +193,8 @@ type TagCase struct {
 }
 
 // Kinds is a value of one of several JSON kinds without object branches
-// ("type": ["string", "integer"]): a comparable struct with one accessor
-// per kind.
+// ("type": ["string", "integer"]): a comparable struct with a Kind field,
+// one field per kind that has a value, and one accessor per kind.
 type Kinds struct {
 	DeclInfo
 	Alts []*KindAlt
@@ -190,7 +205,7 @@ type KindAlt struct {
 	Kind  Kind
 	Name  string // Go name used in accessors: String, Integer, Number, Boolean, Null, Array
 	Type  *Type  // the Go type for the kind (nil for null)
-	Field string // unexported struct field
+	Field string // the struct field holding the value: Str, Int, Num, Bool, Arr, Obj
 }
 
 // Raw is a named opaque JSON type that keeps its exact bytes (JSONValue).
@@ -204,6 +219,16 @@ type Raw struct {
 type Named struct {
 	DeclInfo
 	Type *Type
+	// Consts are the values the specification defines for a string type
+	// whose schema does not list them (ResultType).
+	Consts []*Const
+}
+
+// Const is a named constant of a Named string type.
+type Const struct {
+	Name  string // Go name: ResultTypeComplete
+	Value string
+	Doc   string
 }
 
 // Alias is a definition that is only a $ref to another: `type A = B`.

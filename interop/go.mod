@@ -4,11 +4,14 @@ go 1.26
 
 replace github.com/mcpgen/mcpgen => ../
 
-require github.com/modelcontextprotocol/go-sdk v1.8.0
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -76,11 +76,11 @@ func (s server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	}
 	var args struct{ A, B int64 }
 	if err := json.Unmarshal(p.Arguments, &args); err != nil {
-		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{text("bad arguments: " + err.Error())}}, nil
+		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{&mcp.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
 	}
 	sum := args.A + args.B
 	return &mcp.CallToolResult{
-		Content:           []mcp.ContentBlock{text(strconv.FormatInt(sum, 10))},
+		Content:           []mcp.ContentBlock{&mcp.TextContent{Text: strconv.FormatInt(sum, 10)}},
 		StructuredContent: json.RawMessage(fmt.Sprintf(`{"sum":%d}`, sum)),
 	}, nil
 }
@@ -88,22 +88,18 @@ func (s server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 func (s server) callSleep(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	var args struct{ Ms int64 }
 	if err := json.Unmarshal(p.Arguments, &args); err != nil {
-		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{text("bad arguments: " + err.Error())}}, nil
+		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{&mcp.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
 	}
 	id := string(mcp.RequestFromContext(ctx).ID)
 	s.logf("sleep %s: started", id)
 	select {
 	case <-time.After(time.Duration(args.Ms) * time.Millisecond):
 		s.logf("sleep %s: done", id)
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{text("slept")}}, nil
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "slept"}}}, nil
 	case <-ctx.Done():
 		s.logf("sleep %s: cancelled", id)
 		return nil, ctx.Err()
 	}
-}
-
-func text(s string) mcp.ContentBlock {
-	return mcp.ContentBlock{Value: &mcp.TextContent{Text: s}}
 }
 
 func main() {

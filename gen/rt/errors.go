@@ -73,7 +73,8 @@ func (e *ValidationError) Error() string {
 type SyntaxError struct {
 	Offset int64 // byte offset where the problem was found
 	Msg    string
-	dup    string // the member name, for a duplicate member
+	// Duplicate is the member name when the problem is a duplicate member.
+	Duplicate string
 }
 
 func (e *SyntaxError) Error() string {

@@ -10,9 +10,12 @@
 // Every definition of the schema is a Go type of the same name. A value decodes
 // with json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's
 // extra pass over the input), encodes with json.Marshal (or AppendJSON), and
-// checks itself against the schema with Validate. Unions are structs holding a
-// sealed interface; members the schema does not name are kept in Extra; raw
-// JSON (json.RawMessage and the opaque types) keeps its exact bytes.
+// checks itself against the schema with Validate. A union is a sealed
+// interface that its branch types implement (a switch on the type tells them
+// apart); its Holder type and Unmarshal function decode one on its own. Types
+// are plain data: optional members are pointers, with nil-safe getters for the
+// scalars, members the schema does not name are kept in Extra, and raw JSON
+// (json.RawMessage and the opaque types) keeps its exact bytes.
 //
 // The JSON-RPC methods of the revision are in Methods and the Method constants.
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a

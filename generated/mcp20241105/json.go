@@ -109,6 +109,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -134,27 +135,25 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -169,6 +168,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -189,22 +189,20 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -219,6 +217,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -239,8 +238,10 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
@@ -249,10 +250,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -267,6 +266,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -285,7 +285,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 CallToolResultContentItem
-					x0.decodeJSON(d)
+					var h1 CallToolResultContentItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]CallToolResultContentItem, 0, len(s0)), s0...)
@@ -301,8 +303,10 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -311,15 +315,13 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		CallToolResultContentItemHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -333,14 +335,14 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CallToolResultContentItem) encodeJSON(e *encoder) {
+func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CallToolResultContentItem) decodeJSON(d *decoder) {
+func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -377,6 +379,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -397,22 +400,20 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -427,6 +428,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -447,8 +449,10 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"requestId\"")
+		}
 	}
 }
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
@@ -507,7 +511,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Sampling = d.raw()
+			v.Sampling = new(ClientCapabilitiesSampling)
+			v.Sampling.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -532,7 +537,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Sampling != nil {
 		e.name("\"sampling\":")
-		e.raw(v.Sampling)
+		v.Sampling.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -579,14 +584,41 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientNotification) encodeJSON(e *encoder) {
+func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSampling{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSampling) extraCount() int {
+	return len(v.Extra)
+}
+func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientNotification) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -622,14 +654,14 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -701,14 +733,14 @@ func (v *ClientRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientResult) encodeJSON(e *encoder) {
+func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientResult) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -716,7 +748,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
@@ -749,7 +781,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "assistant":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -793,7 +825,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "user":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -837,7 +869,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"roots"})
 				ok1 := keys&1 == 1
 				{
@@ -869,7 +901,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
@@ -908,6 +940,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -928,22 +961,20 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -958,6 +989,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -971,29 +1003,31 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
-	if v.Ref.Value != nil {
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1009,6 +1043,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1029,23 +1064,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1055,14 +1088,14 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1095,6 +1128,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1115,8 +1149,10 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -1125,10 +1161,8 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1143,6 +1177,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1177,8 +1212,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -1191,15 +1228,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1214,6 +1249,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1234,22 +1270,20 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1264,6 +1298,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1334,11 +1369,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -1347,19 +1384,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		e.raw(v.Metadata)
@@ -1408,6 +1441,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1421,7 +1455,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1443,14 +1479,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -1459,18 +1497,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -1484,14 +1518,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1533,6 +1567,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1547,7 +1582,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1559,11 +1596,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -1572,13 +1611,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1647,19 +1684,19 @@ func (v *EmbeddedResourceAnnotations) encodeJSON(e *encoder) {
 func (v *EmbeddedResourceAnnotations) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -1701,6 +1738,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1721,22 +1759,20 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1751,6 +1787,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1784,8 +1821,10 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
@@ -1799,10 +1838,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, '}')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1817,6 +1854,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1851,8 +1889,10 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -1865,15 +1905,13 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1888,6 +1926,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1919,14 +1958,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -1935,17 +1976,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2019,6 +2054,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2039,23 +2075,21 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"version\":")
+	e.string(v.Version)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2070,6 +2104,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2090,22 +2125,20 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"initialize\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"initialize\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2120,6 +2153,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2145,30 +2179,26 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"clientInfo\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
 	}
 }
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"clientInfo\":")
-		v.ClientInfo.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
+	e.name("\"clientInfo\":")
+	v.ClientInfo.encodeJSON(e)
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2183,6 +2213,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2218,14 +2249,16 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&26 != 26 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"serverInfo\"")
+		}
 	}
 }
 func (v *InitializeResult) encodeJSON(e *encoder) {
@@ -2234,22 +2267,16 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
-	}
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
+	e.name("\"serverInfo\":")
+	v.ServerInfo.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2264,6 +2291,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2285,15 +2313,15 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/initialized\"")
-	}
+	e.name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2348,6 +2376,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2373,29 +2402,27 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2410,6 +2437,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2435,27 +2463,25 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2465,19 +2491,19 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -2545,6 +2571,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2571,22 +2598,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2641,6 +2666,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2672,14 +2698,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -2688,13 +2716,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2786,6 +2810,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2811,14 +2836,16 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
@@ -2827,13 +2854,9 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2848,6 +2871,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2869,15 +2893,15 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
+	e.name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2932,6 +2956,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2966,8 +2991,10 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -2980,15 +3007,13 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3003,6 +3028,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3024,15 +3050,15 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
+	e.name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3087,6 +3113,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3121,8 +3148,10 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -3135,15 +3164,13 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3158,6 +3185,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3179,15 +3207,15 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
+	e.name("\"method\":\"resources/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3242,6 +3270,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3276,8 +3305,10 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -3290,15 +3321,13 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3313,6 +3342,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3334,15 +3364,15 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3434,6 +3464,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3463,8 +3494,10 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
@@ -3473,15 +3506,13 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3496,6 +3527,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3517,15 +3549,15 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
+	e.name("\"method\":\"tools/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3580,6 +3612,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3614,8 +3647,10 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -3628,15 +3663,13 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3660,6 +3693,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3680,22 +3714,20 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3710,6 +3742,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3735,23 +3768,21 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -3883,6 +3914,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3904,16 +3936,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3968,6 +4000,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3989,16 +4022,16 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4098,6 +4131,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4119,15 +4153,15 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"ping\"")
-	}
+	e.name("\"method\":\"ping\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4219,6 +4253,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4239,22 +4274,20 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4269,6 +4302,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4294,19 +4328,19 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -4328,21 +4362,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -4352,6 +4386,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4386,8 +4421,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -4405,10 +4442,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4423,6 +4458,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4448,8 +4484,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -4458,10 +4496,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -4480,6 +4516,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4501,15 +4538,15 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4564,6 +4601,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4572,7 +4610,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 PromptMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -4584,23 +4624,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		PromptMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4610,14 +4650,14 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v PromptMessageContent) encodeJSON(e *encoder) {
+func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PromptMessageContent) decodeJSON(d *decoder) {
+func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4654,6 +4694,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4674,22 +4715,20 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4704,6 +4743,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4724,22 +4764,20 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4754,6 +4792,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4769,16 +4808,16 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4793,6 +4832,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4811,7 +4851,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -4822,8 +4864,10 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -4832,15 +4876,13 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4850,19 +4892,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -4904,6 +4946,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4925,16 +4968,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4952,21 +4995,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -5049,6 +5092,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5090,11 +5134,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&40 != 40 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -5111,18 +5157,14 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5196,6 +5238,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5216,8 +5259,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -5226,10 +5271,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5244,6 +5287,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5265,15 +5309,15 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5328,6 +5372,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5348,22 +5393,20 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5378,6 +5421,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5414,11 +5458,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&24 != 24 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -5435,14 +5481,10 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5516,6 +5558,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5536,22 +5579,20 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5566,6 +5607,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5581,16 +5623,16 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5650,6 +5692,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5670,8 +5713,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -5680,10 +5725,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5698,6 +5741,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5719,15 +5763,15 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/roots/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5782,6 +5826,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5790,7 +5835,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -5802,23 +5849,23 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5828,14 +5875,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -5894,7 +5941,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Logging = d.raw()
+			v.Logging = new(ServerCapabilitiesLogging)
+			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -5933,7 +5981,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
-		e.raw(v.Logging)
+		v.Logging.encodeJSON(e)
 	}
 	if v.Prompts != nil {
 		e.name("\"prompts\":")
@@ -5954,6 +6002,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -6073,14 +6148,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -6128,14 +6203,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerRequest) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerRequest) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -6167,19 +6242,19 @@ func (v *ServerRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ServerResultValue
+		var best ServerResult
 		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
@@ -6321,6 +6396,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6341,22 +6417,20 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"logging/setLevel\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"logging/setLevel\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6371,6 +6445,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6386,16 +6461,16 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6410,6 +6485,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6430,22 +6506,20 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/subscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/subscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6460,6 +6534,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6475,16 +6550,16 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6499,6 +6574,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6525,11 +6601,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -6538,13 +6616,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6618,6 +6692,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6643,11 +6718,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -6656,14 +6733,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6678,6 +6751,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6703,11 +6777,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -6716,14 +6792,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6738,6 +6810,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6785,8 +6858,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -6809,9 +6884,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6826,6 +6899,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6847,15 +6921,15 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6910,6 +6984,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6930,22 +7005,20 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/unsubscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/unsubscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6960,6 +7033,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6975,16 +7049,16 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)

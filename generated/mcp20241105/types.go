@@ -61,6 +61,14 @@ type AnnotatedAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *AnnotatedAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v AnnotatedAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -101,9 +109,14 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *BlobResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -145,9 +158,6 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -186,9 +196,6 @@ type CallToolRequestParams struct {
 	Name      string          `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -242,9 +249,14 @@ type CallToolResult struct {
 	IsError *bool `json:"isError,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *CallToolResult) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -280,16 +292,14 @@ func (v *CallToolResult) Validate() error {
 // CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
 //
 // A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *EmbeddedResource.
-type CallToolResultContentItem struct {
-	Value CallToolResultContentItemValue
-}
-
-// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem:
-// *TextContent, *ImageContent, *EmbeddedResource.
-type CallToolResultContentItemValue interface {
+// CallToolResultContentItem is implemented by *TextContent, *ImageContent, *EmbeddedResource; a nil
+// CallToolResultContentItem is no value. UnmarshalCallToolResultContentItem decodes one on its own,
+// and CallToolResultContentItemHolder holds one for NewValue and UnmarshalAndValidate.
+type CallToolResultContentItem interface {
 	isCallToolResultContentItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -298,13 +308,20 @@ func (*TextContent) isCallToolResultContentItem()      {}
 func (*ImageContent) isCallToolResultContentItem()     {}
 func (*EmbeddedResource) isCallToolResultContentItem() {}
 
+// CallToolResultContentItemHolder holds a CallToolResultContentItem on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CallToolResultContentItem
+// definition).
+type CallToolResultContentItemHolder struct {
+	Value CallToolResultContentItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CallToolResultContentItem) MarshalJSON() ([]byte, error) {
+func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -313,7 +330,7 @@ func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
+func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -322,10 +339,19 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CallToolResultContentItem) Validate() error {
+func (v *CallToolResultContentItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCallToolResultContentItem decodes a CallToolResultContentItem from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CallToolResultContentItem cannot hold.
+func UnmarshalCallToolResultContentItem(b []byte) (CallToolResultContentItem, error) {
+	var h CallToolResultContentItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CancelledNotification is #/definitions/CancelledNotification.
@@ -346,9 +372,6 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -392,9 +415,14 @@ type CancelledNotificationParams struct {
 	RequestID RequestId `json:"requestId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetReason returns the value of Reason, or "" when v or v.Reason is nil.
+func (v *CancelledNotificationParams) GetReason() string {
+	if v == nil || v.Reason == nil {
+		return ""
+	}
+	return *v.Reason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -437,7 +465,7 @@ type ClientCapabilities struct {
 	// Present if the client supports listing roots.
 	Roots *ClientCapabilitiesRoots `json:"roots,omitempty"`
 	// Present if the client supports sampling from an LLM.
-	Sampling json.RawMessage `json:"sampling,omitempty"`
+	Sampling *ClientCapabilitiesSampling `json:"sampling,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -482,6 +510,14 @@ type ClientCapabilitiesRoots struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ClientCapabilitiesRoots) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -512,21 +548,56 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 	return s.done()
 }
 
-// ClientNotification is the ClientNotification definition of the schema.
+// ClientCapabilitiesSampling is #/definitions/ClientCapabilities/properties/sampling.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotification struct {
-	Value ClientNotificationValue
+// Present if the client supports sampling from an LLM.
+type ClientCapabilitiesSampling struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification:
-// *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotificationValue interface {
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientNotification is the ClientNotification definition of the schema.
+//
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
+// ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
+// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no value.
+// UnmarshalClientNotification decodes one on its own, and ClientNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ClientNotification interface {
 	isClientNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -536,13 +607,19 @@ func (*InitializedNotification) isClientNotification()      {}
 func (*ProgressNotification) isClientNotification()         {}
 func (*RootsListChangedNotification) isClientNotification() {}
 
+// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+type ClientNotificationHolder struct {
+	Value ClientNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientNotification) MarshalJSON() ([]byte, error) {
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -551,7 +628,7 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -560,30 +637,34 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientNotification) Validate() error {
+func (v *ClientNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientRequest is the ClientRequest definition of the schema.
-//
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
-// *CompleteRequest.
-type ClientRequest struct {
-	Value ClientRequestValue
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
+// cannot hold.
+func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
+	var h ClientNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
-// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
-// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
-// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
-type ClientRequestValue interface {
+// ClientRequest is the ClientRequest definition of the schema.
+//
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
+// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest; a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own,
+// and ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+type ClientRequest interface {
 	isClientRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -602,13 +683,19 @@ func (*CallToolRequest) isClientRequest()              {}
 func (*SetLevelRequest) isClientRequest()              {}
 func (*CompleteRequest) isClientRequest()              {}
 
+// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientRequest definition).
+type ClientRequestHolder struct {
+	Value ClientRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientRequest) MarshalJSON() ([]byte, error) {
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -617,7 +704,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientRequest) UnmarshalJSON(b []byte) error {
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -626,24 +713,31 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientRequest) Validate() error {
+func (v *ClientRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientResult is the ClientResult definition of the schema.
-//
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *CreateMessageResult, *ListRootsResult.
-type ClientResult struct {
-	Value ClientResultValue
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
+	var h ClientRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
-// *ListRootsResult.
-type ClientResultValue interface {
+// ClientResult is the ClientResult definition of the schema.
+//
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
+// is implemented by *Result, *CreateMessageResult, *ListRootsResult; a nil ClientResult is no value.
+// UnmarshalClientResult decodes one on its own, and ClientResultHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type ClientResult interface {
 	isClientResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -652,13 +746,19 @@ func (*Result) isClientResult()              {}
 func (*CreateMessageResult) isClientResult() {}
 func (*ListRootsResult) isClientResult()     {}
 
+// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientResult definition).
+type ClientResultHolder struct {
+	Value ClientResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientResult) MarshalJSON() ([]byte, error) {
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -667,7 +767,7 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientResult) UnmarshalJSON(b []byte) error {
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -676,10 +776,18 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientResult) Validate() error {
+func (v *ClientResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+func UnmarshalClientResult(b []byte) (ClientResult, error) {
+	var h ClientResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -689,9 +797,6 @@ type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -731,9 +836,6 @@ type CompleteRequestParams struct {
 	Ref      CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -774,9 +876,6 @@ type CompleteRequestParamsArgument struct {
 	Value string `json:"value"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -813,16 +912,14 @@ func (v *CompleteRequestParamsArgument) Validate() error {
 // #/definitions/CompleteRequest/properties/params/properties/ref.
 //
 // A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *PromptReference, *ResourceReference.
-type CompleteRequestParamsRef struct {
-	Value CompleteRequestParamsRefValue
-}
-
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
-// *PromptReference, *ResourceReference.
-type CompleteRequestParamsRefValue interface {
+// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceReference; a nil
+// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
+// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -830,13 +927,20 @@ type CompleteRequestParamsRefValue interface {
 func (*PromptReference) isCompleteRequestParamsRef()   {}
 func (*ResourceReference) isCompleteRequestParamsRef() {}
 
+// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
+// definition).
+type CompleteRequestParamsRefHolder struct {
+	Value CompleteRequestParamsRef
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -845,7 +949,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -854,10 +958,19 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CompleteRequestParamsRef) Validate() error {
+func (v *CompleteRequestParamsRefHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CompleteRequestParamsRef cannot hold.
+func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
+	var h CompleteRequestParamsRefHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -868,9 +981,6 @@ type CompleteResult struct {
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -915,9 +1025,22 @@ type CompleteResultCompletion struct {
 	Values []string `json:"values"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetHasMore returns the value of HasMore, or false when v or v.HasMore is nil.
+func (v *CompleteResultCompletion) GetHasMore() bool {
+	if v == nil || v.HasMore == nil {
+		return false
+	}
+	return *v.HasMore
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *CompleteResultCompletion) GetTotal() int64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -959,9 +1082,6 @@ type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1015,9 +1135,30 @@ type CreateMessageRequestParams struct {
 	Temperature  *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
+	if v == nil || v.IncludeContext == nil {
+		return ""
+	}
+	return *v.IncludeContext
+}
+
+// GetSystemPrompt returns the value of SystemPrompt, or "" when v or v.SystemPrompt is nil.
+func (v *CreateMessageRequestParams) GetSystemPrompt() string {
+	if v == nil || v.SystemPrompt == nil {
+		return ""
+	}
+	return *v.SystemPrompt
+}
+
+// GetTemperature returns the value of Temperature, or 0 when v or v.Temperature is nil.
+func (v *CreateMessageRequestParams) GetTemperature() float64 {
+	if v == nil || v.Temperature == nil {
+		return 0
+	}
+	return *v.Temperature
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1106,9 +1247,14 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetStopReason returns the value of StopReason, or "" when v or v.StopReason is nil.
+func (v *CreateMessageResult) GetStopReason() string {
+	if v == nil || v.StopReason == nil {
+		return ""
+	}
+	return *v.StopReason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1144,16 +1290,14 @@ func (v *CreateMessageResult) Validate() error {
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent.
-type CreateMessageResultContent struct {
-	Value CreateMessageResultContentValue
-}
-
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
-// *TextContent, *ImageContent.
-type CreateMessageResultContentValue interface {
+// CreateMessageResultContent is implemented by *TextContent, *ImageContent; a nil
+// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
+// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1161,13 +1305,20 @@ type CreateMessageResultContentValue interface {
 func (*TextContent) isCreateMessageResultContent()  {}
 func (*ImageContent) isCreateMessageResultContent() {}
 
+// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
+// definition).
+type CreateMessageResultContentHolder struct {
+	Value CreateMessageResultContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1176,7 +1327,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1185,10 +1336,19 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CreateMessageResultContent) Validate() error {
+func (v *CreateMessageResultContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CreateMessageResultContent cannot hold.
+func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
+	var h CreateMessageResultContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1235,9 +1395,6 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource     `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1287,6 +1444,14 @@ type EmbeddedResourceAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *EmbeddedResourceAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v EmbeddedResourceAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -1320,16 +1485,14 @@ func (v *EmbeddedResourceAnnotations) Validate() error {
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResource struct {
-	Value EmbeddedResourceResourceValue
-}
-
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
-// *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResourceValue interface {
+// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
+// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
+// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1337,13 +1500,20 @@ type EmbeddedResourceResourceValue interface {
 func (*TextResourceContents) isEmbeddedResourceResource() {}
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
+// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
+// definition).
+type EmbeddedResourceResourceHolder struct {
+	Value EmbeddedResourceResource
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1352,7 +1522,7 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1361,10 +1531,19 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EmbeddedResourceResource) Validate() error {
+func (v *EmbeddedResourceResourceHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// EmbeddedResourceResource cannot hold.
+func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
+	var h EmbeddedResourceResourceHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1379,9 +1558,6 @@ type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1422,9 +1598,6 @@ type GetPromptRequestParams struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1467,9 +1640,14 @@ type GetPromptResult struct {
 	Messages    []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *GetPromptResult) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1513,9 +1691,6 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1565,6 +1740,14 @@ type ImageContentAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *ImageContentAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ImageContentAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -1601,9 +1784,6 @@ type Implementation struct {
 	Version string `json:"version"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1646,9 +1826,6 @@ type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1690,9 +1867,6 @@ type InitializeRequestParams struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1745,9 +1919,14 @@ type InitializeResult struct {
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetInstructions returns the value of Instructions, or "" when v or v.Instructions is nil.
+func (v *InitializeResult) GetInstructions() string {
+	if v == nil || v.Instructions == nil {
+		return ""
+	}
+	return *v.Instructions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1789,9 +1968,6 @@ type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1872,9 +2048,6 @@ type JSONRPCError struct {
 	ID    RequestId         `json:"id"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1918,9 +2091,6 @@ type JSONRPCErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1955,17 +2125,15 @@ func (v *JSONRPCErrorError) Validate() error {
 
 // JSONRPCMessage is the JSONRPCMessage definition of the schema.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
-type JSONRPCMessage struct {
-	Value JSONRPCMessageValue
-}
-
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
-// *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
-type JSONRPCMessageValue interface {
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse,
+// *JSONRPCError; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its own,
+// and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCMessage interface {
 	isJSONRPCMessage()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1975,13 +2143,19 @@ func (*JSONRPCNotification) isJSONRPCMessage() {}
 func (*JSONRPCResponse) isJSONRPCMessage()     {}
 func (*JSONRPCError) isJSONRPCMessage()        {}
 
+// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+type JSONRPCMessageHolder struct {
+	Value JSONRPCMessage
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1990,7 +2164,7 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1999,10 +2173,18 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCMessage) Validate() error {
+func (v *JSONRPCMessageHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
+	var h JSONRPCMessageHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2013,9 +2195,6 @@ type JSONRPCNotification struct {
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2096,9 +2275,6 @@ type JSONRPCRequest struct {
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2218,9 +2394,6 @@ type JSONRPCResponse struct {
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2262,9 +2435,6 @@ type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2304,6 +2474,14 @@ type ListPromptsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListPromptsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2347,9 +2525,14 @@ type ListPromptsResult struct {
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListPromptsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2391,9 +2574,6 @@ type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2434,6 +2614,14 @@ type ListResourceTemplatesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourceTemplatesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2478,9 +2666,14 @@ type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourceTemplatesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2522,9 +2715,6 @@ type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2564,6 +2754,14 @@ type ListResourcesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourcesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2607,9 +2805,14 @@ type ListResourcesResult struct {
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourcesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2657,9 +2860,6 @@ type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2781,9 +2981,6 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2825,9 +3022,6 @@ type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2867,6 +3061,14 @@ type ListToolsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListToolsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2910,9 +3112,14 @@ type ListToolsResult struct {
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListToolsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3003,9 +3210,6 @@ type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3050,9 +3254,14 @@ type LoggingMessageNotificationParams struct {
 	Logger *string `json:"logger,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogger returns the value of Logger, or "" when v or v.Logger is nil.
+func (v *LoggingMessageNotificationParams) GetLogger() string {
+	if v == nil || v.Logger == nil {
+		return ""
+	}
+	return *v.Logger
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3105,6 +3314,14 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *ModelHint) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3174,6 +3391,31 @@ type ModelPreferences struct {
 	Extra Members `json:"-"`
 }
 
+// GetCostPriority returns the value of CostPriority, or 0 when v or v.CostPriority is nil.
+func (v *ModelPreferences) GetCostPriority() float64 {
+	if v == nil || v.CostPriority == nil {
+		return 0
+	}
+	return *v.CostPriority
+}
+
+// GetIntelligencePriority returns the value of IntelligencePriority, or 0 when v or
+// v.IntelligencePriority is nil.
+func (v *ModelPreferences) GetIntelligencePriority() float64 {
+	if v == nil || v.IntelligencePriority == nil {
+		return 0
+	}
+	return *v.IntelligencePriority
+}
+
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+func (v *ModelPreferences) GetSpeedPriority() float64 {
+	if v == nil || v.SpeedPriority == nil {
+		return 0
+	}
+	return *v.SpeedPriority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3210,9 +3452,6 @@ type Notification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3290,9 +3529,6 @@ type PaginatedRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3332,6 +3568,14 @@ type PaginatedRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *PaginatedRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3376,6 +3620,14 @@ type PaginatedResult struct {
 	Extra Members `json:"-"`
 }
 
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *PaginatedResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
+}
+
 // MarshalJSON encodes v as JSON.
 func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3414,9 +3666,6 @@ type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3535,9 +3784,6 @@ type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3582,9 +3828,14 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *ProgressNotificationParams) GetTotal() float64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3620,36 +3871,40 @@ func (v *ProgressNotificationParams) Validate() error {
 // ProgressToken is a progress token, used to associate progress notifications with the original
 // request.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // ProgressTokenFromString returns a ProgressToken holding a JSON string.
 func ProgressTokenFromString(x string) ProgressToken {
-	return ProgressToken{kind: kindString, str: x}
+	return ProgressToken{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ProgressToken) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ProgressTokenFromInteger returns a ProgressToken holding a JSON integer.
 func ProgressTokenFromInteger(x int64) ProgressToken {
-	return ProgressToken{kind: kindInteger, int: x}
+	return ProgressToken{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ProgressToken) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v ProgressToken) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -3698,9 +3953,14 @@ type Prompt struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Prompt) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3743,9 +4003,22 @@ type PromptArgument struct {
 	Required *bool `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *PromptArgument) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetRequired returns the value of Required, or false when v or v.Required is nil.
+func (v *PromptArgument) GetRequired() bool {
+	if v == nil || v.Required == nil {
+		return false
+	}
+	return *v.Required
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3787,9 +4060,6 @@ type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3871,9 +4141,6 @@ type PromptMessage struct {
 	Role    Role                 `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3908,17 +4175,15 @@ func (v *PromptMessage) Validate() error {
 
 // PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
 //
-// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *TextContent, *ImageContent, *EmbeddedResource.
-type PromptMessageContent struct {
-	Value PromptMessageContentValue
-}
-
-// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent,
-// *ImageContent, *EmbeddedResource.
-type PromptMessageContentValue interface {
+// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf).
+// PromptMessageContent is implemented by *TextContent, *ImageContent, *EmbeddedResource; a nil
+// PromptMessageContent is no value. UnmarshalPromptMessageContent decodes one on its own, and
+// PromptMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+type PromptMessageContent interface {
 	isPromptMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -3927,13 +4192,19 @@ func (*TextContent) isPromptMessageContent()      {}
 func (*ImageContent) isPromptMessageContent()     {}
 func (*EmbeddedResource) isPromptMessageContent() {}
 
+// PromptMessageContentHolder holds a PromptMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the PromptMessageContent definition).
+type PromptMessageContentHolder struct {
+	Value PromptMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v PromptMessageContent) MarshalJSON() ([]byte, error) {
+func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -3942,7 +4213,7 @@ func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
+func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -3951,10 +4222,19 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v PromptMessageContent) Validate() error {
+func (v *PromptMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalPromptMessageContent decodes a PromptMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// PromptMessageContent cannot hold.
+func UnmarshalPromptMessageContent(b []byte) (PromptMessageContent, error) {
+	var h PromptMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // PromptReference identifies a prompt.
@@ -3965,9 +4245,6 @@ type PromptReference struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4009,9 +4286,6 @@ type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4051,9 +4325,6 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4094,9 +4365,6 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4133,16 +4401,15 @@ func (v *ReadResourceResult) Validate() error {
 // #/definitions/ReadResourceResult/properties/contents/items.
 //
 // A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItem struct {
-	Value ReadResourceResultContentsItemValue
-}
-
-// ReadResourceResultContentsItemValue is implemented by the branches of
-// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItemValue interface {
+// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
+// UnmarshalReadResourceResultContentsItem decodes one on its own, and
+// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4150,13 +4417,20 @@ type ReadResourceResultContentsItemValue interface {
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
+// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItem definition).
+type ReadResourceResultContentsItemHolder struct {
+	Value ReadResourceResultContentsItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4165,7 +4439,7 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4174,10 +4448,19 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultContentsItem) Validate() error {
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultContentsItem cannot hold.
+func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
+	var h ReadResourceResultContentsItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Request is the Request definition of the schema.
@@ -4186,9 +4469,6 @@ type Request struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4223,36 +4503,40 @@ func (v *Request) Validate() error {
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // RequestIdFromString returns a RequestId holding a JSON string.
 func RequestIdFromString(x string) RequestId {
-	return RequestId{kind: kindString, str: x}
+	return RequestId{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v RequestId) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // RequestIdFromInteger returns a RequestId holding a JSON integer.
 func RequestIdFromInteger(x int64) RequestId {
-	return RequestId{kind: kindInteger, int: x}
+	return RequestId{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v RequestId) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v RequestId) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -4392,9 +4676,30 @@ type Resource struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Resource) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Resource) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *Resource) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4444,6 +4749,14 @@ type ResourceAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *ResourceAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ResourceAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -4482,9 +4795,14 @@ type ResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4526,9 +4844,6 @@ type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4609,9 +4924,6 @@ type ResourceReference struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4663,9 +4975,22 @@ type ResourceTemplate struct {
 	URITemplate string `json:"uriTemplate"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceTemplate) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceTemplate) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4715,6 +5040,14 @@ type ResourceTemplateAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *ResourceTemplateAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ResourceTemplateAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -4754,9 +5087,6 @@ type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4797,9 +5127,6 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4922,9 +5249,14 @@ type Root struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *Root) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4967,9 +5299,6 @@ type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5048,9 +5377,6 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5086,16 +5412,14 @@ func (v *SamplingMessage) Validate() error {
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
 // A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent.
-type SamplingMessageContent struct {
-	Value SamplingMessageContentValue
-}
-
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
-// *ImageContent.
-type SamplingMessageContentValue interface {
+// SamplingMessageContent is implemented by *TextContent, *ImageContent; a nil SamplingMessageContent
+// is no value. UnmarshalSamplingMessageContent decodes one on its own, and
+// SamplingMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5103,13 +5427,19 @@ type SamplingMessageContentValue interface {
 func (*TextContent) isSamplingMessageContent()  {}
 func (*ImageContent) isSamplingMessageContent() {}
 
+// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+type SamplingMessageContentHolder struct {
+	Value SamplingMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5118,7 +5448,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5127,10 +5457,19 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContent) Validate() error {
+func (v *SamplingMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContent cannot hold.
+func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
+	var h SamplingMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5141,7 +5480,7 @@ type ServerCapabilities struct {
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Present if the server supports sending log messages to the client.
-	Logging json.RawMessage `json:"logging,omitempty"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
 	// Present if the server offers any prompt templates.
 	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitempty"`
 	// Present if the server offers any resources to read.
@@ -5182,6 +5521,44 @@ func (v *ServerCapabilities) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesLogging is #/definitions/ServerCapabilities/properties/logging.
+//
+// Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
@@ -5190,6 +5567,14 @@ type ServerCapabilitiesPrompts struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5234,6 +5619,22 @@ type ServerCapabilitiesResources struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesResources) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
+// GetSubscribe returns the value of Subscribe, or false when v or v.Subscribe is nil.
+func (v *ServerCapabilitiesResources) GetSubscribe() bool {
+	if v == nil || v.Subscribe == nil {
+		return false
+	}
+	return *v.Subscribe
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5274,6 +5675,14 @@ type ServerCapabilitiesTools struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesTools) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5306,21 +5715,17 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotification struct {
-	Value ServerNotificationValue
-}
-
-// ServerNotificationValue is implemented by the branches of ServerNotification:
-// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotificationValue interface {
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
+// ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
+// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
+// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no value.
+// UnmarshalServerNotification decodes one on its own, and ServerNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerNotification interface {
 	isServerNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5333,13 +5738,19 @@ func (*PromptListChangedNotification) isServerNotification()   {}
 func (*ToolListChangedNotification) isServerNotification()     {}
 func (*LoggingMessageNotification) isServerNotification()      {}
 
+// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+type ServerNotificationHolder struct {
+	Value ServerNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerNotification) MarshalJSON() ([]byte, error) {
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5348,7 +5759,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerNotification) UnmarshalJSON(b []byte) error {
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5357,25 +5768,32 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerNotification) Validate() error {
+func (v *ServerNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerRequest is the ServerRequest definition of the schema.
-//
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest.
-type ServerRequest struct {
-	Value ServerRequestValue
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
+// cannot hold.
+func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
+	var h ServerNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
-// *CreateMessageRequest, *ListRootsRequest.
-type ServerRequestValue interface {
+// ServerRequest is the ServerRequest definition of the schema.
+//
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
+// is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest; a nil ServerRequest is no
+// value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerRequest interface {
 	isServerRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5384,13 +5802,19 @@ func (*PingRequest) isServerRequest()          {}
 func (*CreateMessageRequest) isServerRequest() {}
 func (*ListRootsRequest) isServerRequest()     {}
 
+// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerRequest definition).
+type ServerRequestHolder struct {
+	Value ServerRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerRequest) MarshalJSON() ([]byte, error) {
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5399,7 +5823,7 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerRequest) UnmarshalJSON(b []byte) error {
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5408,27 +5832,32 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerRequest) Validate() error {
+func (v *ServerRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerResult is the ServerResult definition of the schema.
-//
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *CompleteResult.
-type ServerResult struct {
-	Value ServerResultValue
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
+	var h ServerRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
-// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
-type ServerResultValue interface {
+// ServerResult is the ServerResult definition of the schema.
+//
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
+// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult; a nil ServerResult is no value. UnmarshalServerResult decodes one on its own, and
+// ServerResultHolder holds one for NewValue and UnmarshalAndValidate.
+type ServerResult interface {
 	isServerResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5444,13 +5873,19 @@ func (*ListToolsResult) isServerResult()             {}
 func (*CallToolResult) isServerResult()              {}
 func (*CompleteResult) isServerResult()              {}
 
+// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerResult definition).
+type ServerResultHolder struct {
+	Value ServerResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerResult) MarshalJSON() ([]byte, error) {
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5459,7 +5894,7 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerResult) UnmarshalJSON(b []byte) error {
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5468,10 +5903,18 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerResult) Validate() error {
+func (v *ServerResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+func UnmarshalServerResult(b []byte) (ServerResult, error) {
+	var h ServerResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -5481,9 +5924,6 @@ type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5523,9 +5963,6 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5568,9 +6005,6 @@ type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5610,9 +6044,6 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5656,9 +6087,6 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5708,6 +6136,14 @@ type TextContentAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *TextContentAnnotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v TextContentAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5749,9 +6185,14 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *TextResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5796,9 +6237,14 @@ type Tool struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Tool) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5839,9 +6285,6 @@ type ToolInputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5883,9 +6326,6 @@ type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5968,9 +6408,6 @@ type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6009,9 +6446,6 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6044,7 +6478,8 @@ func (v *UnsubscribeRequestParams) Validate() error {
 	return s.done()
 }
 
-// Value is implemented by a pointer to every type of this package.
+// Value is implemented by a pointer to every type of this package but the
+// unions, which are interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -6135,8 +6570,9 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-// NewValue returns a new zero value of the Go type of the named schema
-// definition, and false if there is no such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named
+// schema definition (for a union, to its holder), and false if there is no
+// such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotated":
@@ -6152,11 +6588,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ClientCapabilities":
 		return new(ClientCapabilities), true
 	case "ClientNotification":
-		return new(ClientNotification), true
+		return new(ClientNotificationHolder), true
 	case "ClientRequest":
-		return new(ClientRequest), true
+		return new(ClientRequestHolder), true
 	case "ClientResult":
-		return new(ClientResult), true
+		return new(ClientResultHolder), true
 	case "CompleteRequest":
 		return new(CompleteRequest), true
 	case "CompleteResult":
@@ -6188,7 +6624,7 @@ func NewValue(definition string) (Value, bool) {
 	case "JSONRPCError":
 		return new(JSONRPCError), true
 	case "JSONRPCMessage":
-		return new(JSONRPCMessage), true
+		return new(JSONRPCMessageHolder), true
 	case "JSONRPCNotification":
 		return new(JSONRPCNotification), true
 	case "JSONRPCRequest":
@@ -6278,11 +6714,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ServerCapabilities":
 		return new(ServerCapabilities), true
 	case "ServerNotification":
-		return new(ServerNotification), true
+		return new(ServerNotificationHolder), true
 	case "ServerRequest":
-		return new(ServerRequest), true
+		return new(ServerRequestHolder), true
 	case "ServerResult":
-		return new(ServerResult), true
+		return new(ServerResultHolder), true
 	case "SetLevelRequest":
 		return new(SetLevelRequest), true
 	case "SubscribeRequest":

@@ -33,18 +33,14 @@ func (v *AnnotatedAnnotations) validate(s *vstate) {
 	}
 }
 func (v *BlobResourceContents) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Blob == "" {
-		s.add("required", "missing required member \"blob\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Blob) {
 			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
 		}
 		s.at(m, "blob")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -53,12 +49,7 @@ func (v *BlobResourceContents) validate(s *vstate) {
 	}
 }
 func (v *CallToolRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -77,9 +68,6 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		}
 		s.at(m, "arguments")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -94,19 +82,17 @@ func (v *CallToolResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			CallToolResultContentItemHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
 	}
 }
-func (v CallToolResultContentItem) validate(s *vstate) {
+func (v CallToolResultContentItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
 		return
@@ -114,20 +100,19 @@ func (v CallToolResultContentItem) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CancelledNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CancelledNotificationParams) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.RequestID.IsZero()) || v.RequestID.IsZero() {
+	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
+	} else {
+		m := s.mark()
+		v.RequestID.validate(s)
+		s.at(m, "requestId")
 	}
 }
 func (v *ClientCapabilities) validate(s *vstate) {
@@ -151,35 +136,24 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Sampling != nil {
-		m := s.mark()
-		if b := v.Sampling; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck4(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "sampling")
-	}
 }
-func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
-func (v ClientNotification) validate(s *vstate) {
+func (v *ClientCapabilitiesRoots) validate(s *vstate)    {}
+func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientRequest) validate(s *vstate) {
+func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientResult) validate(s *vstate) {
+func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult")
 		return
@@ -187,42 +161,23 @@ func (v ClientResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CompleteRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CompleteRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"argument\"")
-	} else {
-		m := s.mark()
-		v.Argument.validate(s)
-		s.at(m, "argument")
-	}
-	if (v.missing&(1<<1) != 0 && v.Ref.Value == nil) || v.Ref.Value == nil {
+	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
 	} else {
 		m := s.mark()
-		v.Ref.validate(s)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
 		s.at(m, "ref")
 	}
 }
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Value == "" {
-		s.add("required", "missing required member \"value\"")
-	}
-}
-func (v CompleteRequestParamsRef) validate(s *vstate) {
+func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceReference")
 		return
@@ -237,31 +192,15 @@ func (v *CompleteResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck5(&d, s)
+			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"completion\"")
-	} else {
-		m := s.mark()
-		v.Completion.validate(s)
-		s.at(m, "completion")
-	}
 }
-func (v *CompleteResultCompletion) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Values == nil {
-		s.add("required", "missing required member \"values\"")
-	}
-}
+func (v *CompleteResultCompletion) validate(s *vstate) {}
 func (v *CreateMessageRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -273,12 +212,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		v.IncludeContext.validate(s)
 		s.at(m, "includeContext")
 	}
-	if v.missing&(1<<0) != 0 && v.MaxTokens == 0 {
-		s.add("required", "missing required member \"maxTokens\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -294,7 +228,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck6(&d, s)
+			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "metadata")
@@ -320,30 +254,25 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck7(&d, s)
+			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Model == "" {
-		s.add("required", "missing required member \"model\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v CreateMessageResultContent) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent")
 		return
@@ -357,15 +286,12 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if (v.missing&(1<<0) != 0 && v.Resource.Value == nil) || v.Resource.Value == nil {
+	if v.Resource == nil {
 		s.add("required", "missing required member \"resource\"")
 	} else {
 		m := s.mark()
-		v.Resource.validate(s)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
 		s.at(m, "resource")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *EmbeddedResourceAnnotations) validate(s *vstate) {
@@ -389,30 +315,15 @@ func (v *EmbeddedResourceAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
-func (v EmbeddedResourceResource) validate(s *vstate) {
+func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v *GetPromptRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
-	}
-}
-func (v *GetPromptRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *GetPromptRequest) validate(s *vstate)       {}
+func (v *GetPromptRequestParams) validate(s *vstate) {}
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -421,14 +332,12 @@ func (v *GetPromptResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck8(&d, s)
+			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -444,20 +353,12 @@ func (v *ImageContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
-	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *ImageContentAnnotations) validate(s *vstate) {
@@ -481,43 +382,19 @@ func (v *ImageContentAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
-func (v *Implementation) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Version == "" {
-		s.add("required", "missing required member \"version\"")
-	}
-}
+func (v *Implementation) validate(s *vstate) {}
 func (v *InitializeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *InitializeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"clientInfo\"")
-	} else {
-		m := s.mark()
-		v.ClientInfo.validate(s)
-		s.at(m, "clientInfo")
-	}
-	if v.missing&(1<<2) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
 	}
 }
 func (v *InitializeResult) validate(s *vstate) {
@@ -528,33 +405,18 @@ func (v *InitializeResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck9(&d, s)
+			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
 	}
-	if v.missing&(1<<1) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"serverInfo\"")
-	} else {
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "serverInfo")
-	}
 }
 func (v *InitializedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -569,36 +431,23 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck10(&d, s)
+			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *JSONRPCError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
 	} else {
 		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
-	}
-	if (v.missing&(1<<1) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *JSONRPCErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Code == 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
-func (v JSONRPCMessage) validate(s *vstate) {
+func (v *JSONRPCErrorError) validate(s *vstate) {}
+func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
 		return
@@ -606,12 +455,6 @@ func (v JSONRPCMessage) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *JSONRPCNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -626,47 +469,73 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck11(&d, s)
+			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *JSONRPCRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *JSONRPCRequestParams) validate(s *vstate)     {}
-func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {}
+func (v *JSONRPCRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *JSONRPCResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v *ListPromptsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
+func (v *ListPromptsRequest) validate(s *vstate)       {}
 func (v *ListPromptsRequestParams) validate(s *vstate) {}
 func (v *ListPromptsResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+}
+func (v *ListResourceTemplatesRequest) validate(s *vstate)       {}
+func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
+func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -679,25 +548,19 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Prompts == nil {
-		s.add("required", "missing required member \"prompts\"")
-	} else {
+	{
 		m := s.mark()
-		for i0 := range v.Prompts {
+		for i0 := range v.ResourceTemplates {
 			m0 := s.mark()
-			v.Prompts[i0].validate(s)
+			v.ResourceTemplates[i0].validate(s)
 			s.atIndex(m0, i0)
 		}
-		s.at(m, "prompts")
+		s.at(m, "resourceTemplates")
 	}
 }
-func (v *ListResourceTemplatesRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
-func (v *ListResourceTemplatesResult) validate(s *vstate) {
+func (v *ListResourcesRequest) validate(s *vstate)       {}
+func (v *ListResourcesRequestParams) validate(s *vstate) {}
+func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -710,25 +573,38 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
-		s.add("required", "missing required member \"resourceTemplates\"")
-	} else {
+	{
 		m := s.mark()
-		for i0 := range v.ResourceTemplates {
+		for i0 := range v.Resources {
 			m0 := s.mark()
-			v.ResourceTemplates[i0].validate(s)
+			v.Resources[i0].validate(s)
 			s.atIndex(m0, i0)
 		}
-		s.at(m, "resourceTemplates")
+		s.at(m, "resources")
 	}
 }
-func (v *ListResourcesRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
+func (v *ListRootsRequest) validate(s *vstate) {
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *ListResourcesRequestParams) validate(s *vstate) {}
-func (v *ListResourcesResult) validate(s *vstate) {
+func (v *ListRootsRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -741,26 +617,19 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Resources == nil {
-		s.add("required", "missing required member \"resources\"")
-	} else {
+	{
 		m := s.mark()
-		for i0 := range v.Resources {
+		for i0 := range v.Roots {
 			m0 := s.mark()
-			v.Resources[i0].validate(s)
+			v.Roots[i0].validate(s)
 			s.atIndex(m0, i0)
 		}
-		s.at(m, "resources")
+		s.at(m, "roots")
 	}
 }
-func (v *ListRootsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListRootsRequestParams) validate(s *vstate)     {}
-func (v *ListRootsRequestParamsMeta) validate(s *vstate) {}
-func (v *ListRootsResult) validate(s *vstate) {
+func (v *ListToolsRequest) validate(s *vstate)       {}
+func (v *ListToolsRequestParams) validate(s *vstate) {}
+func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -773,40 +642,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Roots == nil {
-		s.add("required", "missing required member \"roots\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Roots {
-			m0 := s.mark()
-			v.Roots[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "roots")
-	}
-}
-func (v *ListToolsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListToolsRequestParams) validate(s *vstate) {}
-func (v *ListToolsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck16(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Tools == nil {
-		s.add("required", "missing required member \"tools\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Tools {
 			m0 := s.mark()
@@ -824,24 +660,14 @@ func (v LoggingLevel) validate(s *vstate) {
 	}
 }
 func (v *LoggingMessageNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Data == nil {
-		s.add("required", "missing required member \"data\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
@@ -881,9 +707,6 @@ func (v *ModelPreferences) validate(s *vstate) {
 	}
 }
 func (v *Notification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -898,17 +721,13 @@ func (v *NotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck17(&d, s)
+			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
-func (v *PaginatedRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-}
+func (v *PaginatedRequest) validate(s *vstate)       {}
 func (v *PaginatedRequestParams) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -918,63 +737,62 @@ func (v *PaginatedResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck18(&d, s)
+			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *PingRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *PingRequestParams) validate(s *vstate)     {}
-func (v *PingRequestParamsMeta) validate(s *vstate) {}
-func (v *ProgressNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
+func (v *PingRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+}
+func (v *PingRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v *ProgressNotification) validate(s *vstate) {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ProgressNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Progress == 0 {
-		s.add("required", "missing required member \"progress\"")
-	}
-	if (v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) || v.ProgressToken.IsZero() {
+	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
-	}
-}
-func (v ProgressToken) validate(s *vstate) {}
-func (v *Prompt) validate(s *vstate) {
-	if v.Arguments != nil {
+	} else {
 		m := s.mark()
-		for i0 := range v.Arguments {
-			m0 := s.mark()
-			v.Arguments[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "arguments")
-	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v *PromptArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
+func (v ProgressToken) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+func (v *Prompt) validate(s *vstate)         {}
+func (v *PromptArgument) validate(s *vstate) {}
 func (v *PromptListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -989,59 +807,43 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck19(&d, s)
+			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *PromptMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		PromptMessageContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v PromptMessageContent) validate(s *vstate) {
+func (v PromptMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v *PromptReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *PromptReference) validate(s *vstate) {}
 func (v *ReadResourceRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ReadResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1057,24 +859,22 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck20(&d, s)
+			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Contents == nil {
-		s.add("required", "missing required member \"contents\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Contents {
 			m0 := s.mark()
-			v.Contents[i0].validate(s)
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "contents")
 	}
 }
-func (v ReadResourceResultContentsItem) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
@@ -1082,25 +882,43 @@ func (v ReadResourceResultContentsItem) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *Request) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v RequestId) validate(s *vstate)          {}
-func (v *RequestParams) validate(s *vstate)     {}
-func (v *RequestParamsMeta) validate(s *vstate) {}
+func (v RequestId) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
+func (v *RequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *RequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *Resource) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1130,9 +948,7 @@ func (v *ResourceAnnotations) validate(s *vstate) {
 	}
 }
 func (v *ResourceContents) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1141,9 +957,6 @@ func (v *ResourceContents) validate(s *vstate) {
 	}
 }
 func (v *ResourceListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1158,19 +971,14 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck21(&d, s)
+			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *ResourceReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
@@ -1184,12 +992,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URITemplate == "" {
-		s.add("required", "missing required member \"uriTemplate\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URITemplate) {
 			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
@@ -1219,21 +1022,14 @@ func (v *ResourceTemplateAnnotations) validate(s *vstate) {
 	}
 }
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1249,7 +1045,7 @@ func (v *Result) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck22(&d, s)
+			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1263,9 +1059,7 @@ func (v Role) validate(s *vstate) {
 	}
 }
 func (v *Root) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1274,9 +1068,6 @@ func (v *Root) validate(s *vstate) {
 	}
 }
 func (v *RootsListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1291,29 +1082,27 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck23(&d, s)
+			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *SamplingMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		SamplingMessageContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v SamplingMessageContent) validate(s *vstate) {
+func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent")
 		return
@@ -1332,7 +1121,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck24(&d, s)
+					rawCheck23(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -1341,37 +1130,26 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Logging != nil {
-		m := s.mark()
-		if b := v.Logging; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck25(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "logging")
-	}
 }
+func (v *ServerCapabilitiesLogging) validate(s *vstate)   {}
 func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
 func (v *ServerCapabilitiesResources) validate(s *vstate) {}
 func (v *ServerCapabilitiesTools) validate(s *vstate)     {}
-func (v ServerNotification) validate(s *vstate) {
+func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerRequest) validate(s *vstate) {
+func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerResult) validate(s *vstate) {
+func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
@@ -1379,42 +1157,28 @@ func (v ServerResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *SetLevelRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SetLevelRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
 	}
 }
 func (v *SubscribeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1427,12 +1191,6 @@ func (v *TextContent) validate(s *vstate) {
 		m := s.mark()
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
-	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *TextContentAnnotations) validate(s *vstate) {
@@ -1457,12 +1215,7 @@ func (v *TextContentAnnotations) validate(s *vstate) {
 	}
 }
 func (v *TextResourceContents) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1471,15 +1224,10 @@ func (v *TextResourceContents) validate(s *vstate) {
 	}
 }
 func (v *Tool) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"inputSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.InputSchema.validate(s)
 		s.at(m, "inputSchema")
-	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
 	}
 }
 func (v *ToolInputSchema) validate(s *vstate) {
@@ -1494,7 +1242,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck26(&d, s)
+					rawCheck24(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -1503,14 +1251,8 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *ToolListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1525,28 +1267,21 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck27(&d, s)
+			rawCheck25(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *UnsubscribeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1572,7 +1307,7 @@ func rawCheck1(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck28(d, s)
+				rawCheck26(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1597,7 +1332,7 @@ func rawCheck2(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck29(d, s)
+				rawCheck27(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1632,8 +1367,34 @@ func rawCheck3(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck4 checks one JSON value against #/definitions/ClientCapabilities/properties/sampling.
+// rawCheck4 checks one JSON value against #/definitions/CompleteResult/properties/_meta.
 func rawCheck4(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck28(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck5 checks one JSON value against
+// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
+func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1657,8 +1418,33 @@ func rawCheck4(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck5 checks one JSON value against #/definitions/CompleteResult/properties/_meta.
-func rawCheck5(d *decoder, s *vstate) {
+// rawCheck6 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
+func rawCheck6(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck29(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck7 checks one JSON value against #/definitions/GetPromptResult/properties/_meta.
+func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1682,34 +1468,8 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against
-// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck7 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
-func rawCheck7(d *decoder, s *vstate) {
+// rawCheck8 checks one JSON value against #/definitions/InitializeResult/properties/_meta.
+func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1733,8 +1493,9 @@ func rawCheck7(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck8 checks one JSON value against #/definitions/GetPromptResult/properties/_meta.
-func rawCheck8(d *decoder, s *vstate) {
+// rawCheck9 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta.
+func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1758,8 +1519,9 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against #/definitions/InitializeResult/properties/_meta.
-func rawCheck9(d *decoder, s *vstate) {
+// rawCheck10 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
+func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1783,9 +1545,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against
-// #/definitions/InitializedNotification/properties/params/properties/_meta.
-func rawCheck10(d *decoder, s *vstate) {
+// rawCheck11 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta.
+func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1809,9 +1570,8 @@ func rawCheck10(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck11 checks one JSON value against
-// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
-func rawCheck11(d *decoder, s *vstate) {
+// rawCheck12 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
+func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1835,8 +1595,8 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta.
-func rawCheck12(d *decoder, s *vstate) {
+// rawCheck13 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
+func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1860,8 +1620,8 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
-func rawCheck13(d *decoder, s *vstate) {
+// rawCheck14 checks one JSON value against #/definitions/ListRootsResult/properties/_meta.
+func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1885,8 +1645,8 @@ func rawCheck13(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck14 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
-func rawCheck14(d *decoder, s *vstate) {
+// rawCheck15 checks one JSON value against #/definitions/ListToolsResult/properties/_meta.
+func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1910,8 +1670,9 @@ func rawCheck14(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck15 checks one JSON value against #/definitions/ListRootsResult/properties/_meta.
-func rawCheck15(d *decoder, s *vstate) {
+// rawCheck16 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta.
+func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1935,8 +1696,8 @@ func rawCheck15(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck16 checks one JSON value against #/definitions/ListToolsResult/properties/_meta.
-func rawCheck16(d *decoder, s *vstate) {
+// rawCheck17 checks one JSON value against #/definitions/PaginatedResult/properties/_meta.
+func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1960,9 +1721,9 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against
-// #/definitions/Notification/properties/params/properties/_meta.
-func rawCheck17(d *decoder, s *vstate) {
+// rawCheck18 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
+func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -1986,8 +1747,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck18 checks one JSON value against #/definitions/PaginatedResult/properties/_meta.
-func rawCheck18(d *decoder, s *vstate) {
+// rawCheck19 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
+func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2011,9 +1772,9 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against
-// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
-func rawCheck19(d *decoder, s *vstate) {
+// rawCheck20 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
+func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2037,8 +1798,8 @@ func rawCheck19(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck20 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
-func rawCheck20(d *decoder, s *vstate) {
+// rawCheck21 checks one JSON value against #/definitions/Result/properties/_meta.
+func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2062,9 +1823,9 @@ func rawCheck20(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck21 checks one JSON value against
-// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
-func rawCheck21(d *decoder, s *vstate) {
+// rawCheck22 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
+func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2088,33 +1849,8 @@ func rawCheck21(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck22 checks one JSON value against #/definitions/Result/properties/_meta.
-func rawCheck22(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck46(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
 // rawCheck23 checks one JSON value against
-// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
+// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2130,7 +1866,7 @@ func rawCheck23(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck47(d, s)
+				d.skip()
 			}
 			s.at(m, k)
 		}
@@ -2140,7 +1876,7 @@ func rawCheck23(d *decoder, s *vstate) {
 }
 
 // rawCheck24 checks one JSON value against
-// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
+// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2165,7 +1901,8 @@ func rawCheck24(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck25 checks one JSON value against #/definitions/ServerCapabilities/properties/logging.
+// rawCheck25 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2181,7 +1918,7 @@ func rawCheck25(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck46(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2191,178 +1928,126 @@ func rawCheck25(d *decoder, s *vstate) {
 }
 
 // rawCheck26 checks one JSON value against
-// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
 func rawCheck26(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck27 checks one JSON value against
-// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
+// #/definitions/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck27(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck48(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck28 checks one JSON value against
-// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
+// #/definitions/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck28(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck29 checks one JSON value against
-// #/definitions/CallToolResult/properties/_meta/additionalProperties.
+// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck29(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck30 checks one JSON value against
-// #/definitions/CompleteResult/properties/_meta/additionalProperties.
+// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck30(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck31 checks one JSON value against
-// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
+// #/definitions/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck31(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck32 checks one JSON value against
-// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
+// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck32(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck33 checks one JSON value against
-// #/definitions/InitializeResult/properties/_meta/additionalProperties.
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck33(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck34 checks one JSON value against
-// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck34(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck35 checks one JSON value against
-// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck35(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck36 checks one JSON value against
-// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
+// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck36(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck37 checks one JSON value against
-// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck37(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck38 checks one JSON value against
-// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
+// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck38(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck39 checks one JSON value against
-// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
+// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
 func rawCheck39(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck40 checks one JSON value against
-// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
+// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck40(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck41 checks one JSON value against
-// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck41(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck42 checks one JSON value against
-// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
+// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck42(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck43 checks one JSON value against
-// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck43(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck44 checks one JSON value against
-// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
+// rawCheck44 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
 func rawCheck44(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck45 checks one JSON value against
-// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck45(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck46 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
-func rawCheck46(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck47 checks one JSON value against
-// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
-func rawCheck47(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck48 checks one JSON value against
+// rawCheck46 checks one JSON value against
 // #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
-func rawCheck48(d *decoder, s *vstate) {
+func rawCheck46(d *decoder, s *vstate) {
 	d.skip()
 }

@@ -72,6 +72,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -103,14 +104,16 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *AudioContent) encodeJSON(e *encoder) {
@@ -119,17 +122,11 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"audio\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -144,6 +141,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -169,27 +167,25 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -204,6 +200,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -224,22 +221,20 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -254,6 +249,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -274,8 +270,10 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
@@ -284,10 +282,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -302,6 +298,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -320,7 +317,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 CallToolResultContentItem
-					x0.decodeJSON(d)
+					var h1 CallToolResultContentItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]CallToolResultContentItem, 0, len(s0)), s0...)
@@ -336,8 +335,10 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -346,15 +347,13 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		CallToolResultContentItemHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -368,14 +367,14 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CallToolResultContentItem) encodeJSON(e *encoder) {
+func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CallToolResultContentItem) decodeJSON(d *decoder) {
+func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -416,6 +415,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -436,22 +436,20 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -466,6 +464,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -486,8 +485,10 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"requestId\"")
+		}
 	}
 }
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
@@ -546,7 +547,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Sampling = d.raw()
+			v.Sampling = new(ClientCapabilitiesSampling)
+			v.Sampling.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -571,7 +573,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Sampling != nil {
 		e.name("\"sampling\":")
-		e.raw(v.Sampling)
+		v.Sampling.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -618,14 +620,41 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientNotification) encodeJSON(e *encoder) {
+func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSampling{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSampling) extraCount() int {
+	return len(v.Extra)
+}
+func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientNotification) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -661,14 +690,14 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -740,14 +769,14 @@ func (v *ClientRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientResult) encodeJSON(e *encoder) {
+func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientResult) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -755,7 +784,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
@@ -788,7 +817,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "assistant":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -832,7 +861,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "user":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -876,7 +905,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"roots"})
 				ok1 := keys&1 == 1
 				{
@@ -908,7 +937,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
@@ -947,6 +976,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -967,22 +997,20 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -997,6 +1025,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1010,29 +1039,31 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
-	if v.Ref.Value != nil {
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1048,6 +1079,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1068,23 +1100,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1094,14 +1124,14 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1134,6 +1164,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1154,8 +1185,10 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -1164,10 +1197,8 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1182,6 +1213,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1216,8 +1248,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -1230,15 +1264,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1253,6 +1285,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1273,22 +1306,20 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1303,6 +1334,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1373,11 +1405,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -1386,19 +1420,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		e.raw(v.Metadata)
@@ -1447,6 +1477,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1460,7 +1491,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1482,14 +1515,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -1498,18 +1533,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -1523,14 +1554,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1576,6 +1607,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1590,7 +1622,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1602,11 +1636,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -1615,13 +1651,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1631,19 +1665,19 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -1685,6 +1719,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1705,22 +1740,20 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1735,6 +1768,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1768,8 +1802,10 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
@@ -1783,10 +1819,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, '}')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1801,6 +1835,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1835,8 +1870,10 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -1849,15 +1886,13 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1872,6 +1907,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1903,14 +1939,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -1919,17 +1957,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1944,6 +1976,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1964,23 +1997,21 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"version\":")
+	e.string(v.Version)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1995,6 +2026,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2015,22 +2047,20 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"initialize\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"initialize\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2045,6 +2075,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2070,30 +2101,26 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"clientInfo\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
 	}
 }
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"clientInfo\":")
-		v.ClientInfo.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
+	e.name("\"clientInfo\":")
+	v.ClientInfo.encodeJSON(e)
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2108,6 +2135,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2143,14 +2171,16 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&26 != 26 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"serverInfo\"")
+		}
 	}
 }
 func (v *InitializeResult) encodeJSON(e *encoder) {
@@ -2159,22 +2189,16 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
-	}
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
+	e.name("\"serverInfo\":")
+	v.ServerInfo.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2189,6 +2213,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2210,15 +2235,15 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/initialized\"")
-	}
+	e.name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2275,7 +2300,9 @@ func (v *JSONRPCBatchRequest) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 JSONRPCBatchRequestItem
-			x0.decodeJSON(d)
+			var h1 JSONRPCBatchRequestItemHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]JSONRPCBatchRequestItem, 0, len(s0)), s0...)
@@ -2287,23 +2314,23 @@ func (v JSONRPCBatchRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		JSONRPCBatchRequestItemHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
-func (v JSONRPCBatchRequestItem) encodeJSON(e *encoder) {
+func (v JSONRPCBatchRequestItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCBatchRequestItem) decodeJSON(d *decoder) {
+func (v *JSONRPCBatchRequestItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCBatchRequestItemValue
+		var best JSONRPCBatchRequestItem
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -2347,7 +2374,9 @@ func (v *JSONRPCBatchResponse) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 JSONRPCBatchResponseItem
-			x0.decodeJSON(d)
+			var h1 JSONRPCBatchResponseItemHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]JSONRPCBatchResponseItem, 0, len(s0)), s0...)
@@ -2359,23 +2388,23 @@ func (v JSONRPCBatchResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		JSONRPCBatchResponseItemHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
-func (v JSONRPCBatchResponseItem) encodeJSON(e *encoder) {
+func (v JSONRPCBatchResponseItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCBatchResponseItem) decodeJSON(d *decoder) {
+func (v *JSONRPCBatchResponseItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCBatchResponseItemValue
+		var best JSONRPCBatchResponseItem
 		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&11 == 11
@@ -2417,6 +2446,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2442,29 +2472,27 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2479,6 +2507,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2504,27 +2533,25 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2534,19 +2561,19 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		{
 			sd := d.sub()
 			var x JSONRPCBatchRequest
@@ -2575,7 +2602,7 @@ func (v *JSONRPCMessage) decodeJSON(d *decoder) {
 		v.Value = best
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -2643,6 +2670,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2669,22 +2697,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2739,6 +2765,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2770,14 +2797,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -2786,13 +2815,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -2884,6 +2909,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2909,14 +2935,16 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
@@ -2925,13 +2953,9 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2946,6 +2970,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2967,15 +2992,15 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
+	e.name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3030,6 +3055,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3064,8 +3090,10 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -3078,15 +3106,13 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3101,6 +3127,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3122,15 +3149,15 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
+	e.name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3185,6 +3212,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3219,8 +3247,10 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -3233,15 +3263,13 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3256,6 +3284,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3277,15 +3306,15 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
+	e.name("\"method\":\"resources/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3340,6 +3369,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3374,8 +3404,10 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -3388,15 +3420,13 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3411,6 +3441,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3432,15 +3463,15 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3532,6 +3563,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3561,8 +3593,10 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
@@ -3571,15 +3605,13 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3594,6 +3626,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3615,15 +3648,15 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
+	e.name("\"method\":\"tools/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3678,6 +3711,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3712,8 +3746,10 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -3726,15 +3762,13 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3758,6 +3792,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3778,22 +3813,20 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3808,6 +3841,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3833,23 +3867,21 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -3981,6 +4013,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4002,16 +4035,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4066,6 +4099,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4087,16 +4121,16 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4196,6 +4230,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4217,15 +4252,15 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"ping\"")
-	}
+	e.name("\"method\":\"ping\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4317,6 +4352,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4337,22 +4373,20 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4367,6 +4401,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4397,11 +4432,13 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
@@ -4410,10 +4447,8 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"message\":")
 		e.string(*v.Message)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -4435,21 +4470,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -4459,6 +4494,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4493,8 +4529,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -4512,10 +4550,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4530,6 +4566,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4555,8 +4592,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -4565,10 +4604,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -4587,6 +4624,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4608,15 +4646,15 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4671,6 +4709,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4679,7 +4718,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 PromptMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -4691,23 +4732,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		PromptMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4717,14 +4758,14 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v PromptMessageContent) encodeJSON(e *encoder) {
+func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PromptMessageContent) decodeJSON(d *decoder) {
+func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4765,6 +4806,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4785,22 +4827,20 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4815,6 +4855,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4835,22 +4876,20 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4865,6 +4904,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4880,16 +4920,16 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4904,6 +4944,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4922,7 +4963,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -4933,8 +4976,10 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -4943,15 +4988,13 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4961,19 +5004,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -5015,6 +5058,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5036,16 +5080,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5063,21 +5107,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -5160,6 +5204,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5201,11 +5246,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&40 != 40 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -5222,18 +5269,14 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5248,6 +5291,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5268,8 +5312,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -5278,10 +5324,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5296,6 +5340,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5317,15 +5362,15 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5380,6 +5425,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5400,22 +5446,20 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5430,6 +5474,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5466,11 +5511,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&24 != 24 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -5487,14 +5534,10 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5509,6 +5552,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5529,22 +5573,20 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5559,6 +5601,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5574,16 +5617,16 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5643,6 +5686,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5663,8 +5707,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -5673,10 +5719,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5691,6 +5735,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5712,15 +5757,15 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/roots/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5775,6 +5820,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5783,7 +5829,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -5795,23 +5843,23 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5821,14 +5869,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -5873,7 +5921,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Completions = d.raw()
+			v.Completions = new(ServerCapabilitiesCompletions)
+			v.Completions.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -5896,7 +5945,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Logging = d.raw()
+			v.Logging = new(ServerCapabilitiesLogging)
+			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -5926,7 +5976,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
 		e.name("\"completions\":")
-		e.raw(v.Completions)
+		v.Completions.encodeJSON(e)
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
@@ -5939,7 +5989,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
-		e.raw(v.Logging)
+		v.Logging.encodeJSON(e)
 	}
 	if v.Prompts != nil {
 		e.name("\"prompts\":")
@@ -5960,6 +6010,60 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesCompletions{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesCompletions) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -6079,14 +6183,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -6134,14 +6238,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerRequest) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerRequest) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -6173,19 +6277,19 @@ func (v *ServerRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ServerResultValue
+		var best ServerResult
 		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
@@ -6327,6 +6431,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6347,22 +6452,20 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"logging/setLevel\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"logging/setLevel\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6377,6 +6480,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6392,16 +6496,16 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6416,6 +6520,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6436,22 +6541,20 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/subscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/subscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6466,6 +6569,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6481,16 +6585,16 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6505,6 +6609,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6531,11 +6636,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -6544,13 +6651,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6565,6 +6668,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6590,11 +6694,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -6603,14 +6709,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6625,6 +6727,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6656,11 +6759,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -6673,14 +6778,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6767,6 +6868,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6814,8 +6916,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -6838,9 +6942,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6855,6 +6957,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6876,15 +6979,15 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6939,6 +7042,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6959,22 +7063,20 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/unsubscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/unsubscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6989,6 +7091,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7004,16 +7107,16 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)

@@ -24,6 +24,14 @@ type Annotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *Annotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -68,9 +76,6 @@ type AudioContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -113,9 +118,14 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *BlobResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -157,9 +167,6 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -198,9 +205,6 @@ type CallToolRequestParams struct {
 	Name      string          `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -254,9 +258,14 @@ type CallToolResult struct {
 	IsError *bool `json:"isError,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *CallToolResult) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -292,16 +301,15 @@ func (v *CallToolResult) Validate() error {
 // CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
 //
 // A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
-type CallToolResultContentItem struct {
-	Value CallToolResultContentItemValue
-}
-
-// CallToolResultContentItemValue is implemented by the branches of CallToolResultContentItem:
-// *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
-type CallToolResultContentItemValue interface {
+// CallToolResultContentItem is implemented by *TextContent, *ImageContent, *AudioContent,
+// *EmbeddedResource; a nil CallToolResultContentItem is no value. UnmarshalCallToolResultContentItem
+// decodes one on its own, and CallToolResultContentItemHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type CallToolResultContentItem interface {
 	isCallToolResultContentItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -311,13 +319,20 @@ func (*ImageContent) isCallToolResultContentItem()     {}
 func (*AudioContent) isCallToolResultContentItem()     {}
 func (*EmbeddedResource) isCallToolResultContentItem() {}
 
+// CallToolResultContentItemHolder holds a CallToolResultContentItem on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CallToolResultContentItem
+// definition).
+type CallToolResultContentItemHolder struct {
+	Value CallToolResultContentItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CallToolResultContentItem) MarshalJSON() ([]byte, error) {
+func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -326,7 +341,7 @@ func (v CallToolResultContentItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
+func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -335,10 +350,19 @@ func (v *CallToolResultContentItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CallToolResultContentItem) Validate() error {
+func (v *CallToolResultContentItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCallToolResultContentItem decodes a CallToolResultContentItem from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CallToolResultContentItem cannot hold.
+func UnmarshalCallToolResultContentItem(b []byte) (CallToolResultContentItem, error) {
+	var h CallToolResultContentItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CancelledNotification is #/definitions/CancelledNotification.
@@ -359,9 +383,6 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -405,9 +426,14 @@ type CancelledNotificationParams struct {
 	RequestID RequestId `json:"requestId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetReason returns the value of Reason, or "" when v or v.Reason is nil.
+func (v *CancelledNotificationParams) GetReason() string {
+	if v == nil || v.Reason == nil {
+		return ""
+	}
+	return *v.Reason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -450,7 +476,7 @@ type ClientCapabilities struct {
 	// Present if the client supports listing roots.
 	Roots *ClientCapabilitiesRoots `json:"roots,omitempty"`
 	// Present if the client supports sampling from an LLM.
-	Sampling json.RawMessage `json:"sampling,omitempty"`
+	Sampling *ClientCapabilitiesSampling `json:"sampling,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -495,6 +521,14 @@ type ClientCapabilitiesRoots struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ClientCapabilitiesRoots) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -525,21 +559,56 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 	return s.done()
 }
 
-// ClientNotification is the ClientNotification definition of the schema.
+// ClientCapabilitiesSampling is #/definitions/ClientCapabilities/properties/sampling.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotification struct {
-	Value ClientNotificationValue
+// Present if the client supports sampling from an LLM.
+type ClientCapabilitiesSampling struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification:
-// *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotificationValue interface {
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientNotification is the ClientNotification definition of the schema.
+//
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
+// ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
+// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no value.
+// UnmarshalClientNotification decodes one on its own, and ClientNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ClientNotification interface {
 	isClientNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -549,13 +618,19 @@ func (*InitializedNotification) isClientNotification()      {}
 func (*ProgressNotification) isClientNotification()         {}
 func (*RootsListChangedNotification) isClientNotification() {}
 
+// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+type ClientNotificationHolder struct {
+	Value ClientNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientNotification) MarshalJSON() ([]byte, error) {
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -564,7 +639,7 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -573,30 +648,34 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientNotification) Validate() error {
+func (v *ClientNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientRequest is the ClientRequest definition of the schema.
-//
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
-// *CompleteRequest.
-type ClientRequest struct {
-	Value ClientRequestValue
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
+// cannot hold.
+func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
+	var h ClientNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
-// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
-// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
-// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
-type ClientRequestValue interface {
+// ClientRequest is the ClientRequest definition of the schema.
+//
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
+// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest; a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own,
+// and ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+type ClientRequest interface {
 	isClientRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -615,13 +694,19 @@ func (*CallToolRequest) isClientRequest()              {}
 func (*SetLevelRequest) isClientRequest()              {}
 func (*CompleteRequest) isClientRequest()              {}
 
+// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientRequest definition).
+type ClientRequestHolder struct {
+	Value ClientRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientRequest) MarshalJSON() ([]byte, error) {
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -630,7 +715,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientRequest) UnmarshalJSON(b []byte) error {
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -639,24 +724,31 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientRequest) Validate() error {
+func (v *ClientRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientResult is the ClientResult definition of the schema.
-//
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *CreateMessageResult, *ListRootsResult.
-type ClientResult struct {
-	Value ClientResultValue
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
+	var h ClientRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
-// *ListRootsResult.
-type ClientResultValue interface {
+// ClientResult is the ClientResult definition of the schema.
+//
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
+// is implemented by *Result, *CreateMessageResult, *ListRootsResult; a nil ClientResult is no value.
+// UnmarshalClientResult decodes one on its own, and ClientResultHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type ClientResult interface {
 	isClientResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -665,13 +757,19 @@ func (*Result) isClientResult()              {}
 func (*CreateMessageResult) isClientResult() {}
 func (*ListRootsResult) isClientResult()     {}
 
+// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientResult definition).
+type ClientResultHolder struct {
+	Value ClientResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientResult) MarshalJSON() ([]byte, error) {
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -680,7 +778,7 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientResult) UnmarshalJSON(b []byte) error {
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -689,10 +787,18 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientResult) Validate() error {
+func (v *ClientResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+func UnmarshalClientResult(b []byte) (ClientResult, error) {
+	var h ClientResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -702,9 +808,6 @@ type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -744,9 +847,6 @@ type CompleteRequestParams struct {
 	Ref      CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -787,9 +887,6 @@ type CompleteRequestParamsArgument struct {
 	Value string `json:"value"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -826,16 +923,14 @@ func (v *CompleteRequestParamsArgument) Validate() error {
 // #/definitions/CompleteRequest/properties/params/properties/ref.
 //
 // A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *PromptReference, *ResourceReference.
-type CompleteRequestParamsRef struct {
-	Value CompleteRequestParamsRefValue
-}
-
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
-// *PromptReference, *ResourceReference.
-type CompleteRequestParamsRefValue interface {
+// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceReference; a nil
+// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
+// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -843,13 +938,20 @@ type CompleteRequestParamsRefValue interface {
 func (*PromptReference) isCompleteRequestParamsRef()   {}
 func (*ResourceReference) isCompleteRequestParamsRef() {}
 
+// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
+// definition).
+type CompleteRequestParamsRefHolder struct {
+	Value CompleteRequestParamsRef
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -858,7 +960,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -867,10 +969,19 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CompleteRequestParamsRef) Validate() error {
+func (v *CompleteRequestParamsRefHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CompleteRequestParamsRef cannot hold.
+func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
+	var h CompleteRequestParamsRefHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -881,9 +992,6 @@ type CompleteResult struct {
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -928,9 +1036,22 @@ type CompleteResultCompletion struct {
 	Values []string `json:"values"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetHasMore returns the value of HasMore, or false when v or v.HasMore is nil.
+func (v *CompleteResultCompletion) GetHasMore() bool {
+	if v == nil || v.HasMore == nil {
+		return false
+	}
+	return *v.HasMore
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *CompleteResultCompletion) GetTotal() int64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -972,9 +1093,6 @@ type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1028,9 +1146,30 @@ type CreateMessageRequestParams struct {
 	Temperature  *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
+	if v == nil || v.IncludeContext == nil {
+		return ""
+	}
+	return *v.IncludeContext
+}
+
+// GetSystemPrompt returns the value of SystemPrompt, or "" when v or v.SystemPrompt is nil.
+func (v *CreateMessageRequestParams) GetSystemPrompt() string {
+	if v == nil || v.SystemPrompt == nil {
+		return ""
+	}
+	return *v.SystemPrompt
+}
+
+// GetTemperature returns the value of Temperature, or 0 when v or v.Temperature is nil.
+func (v *CreateMessageRequestParams) GetTemperature() float64 {
+	if v == nil || v.Temperature == nil {
+		return 0
+	}
+	return *v.Temperature
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1119,9 +1258,14 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetStopReason returns the value of StopReason, or "" when v or v.StopReason is nil.
+func (v *CreateMessageResult) GetStopReason() string {
+	if v == nil || v.StopReason == nil {
+		return ""
+	}
+	return *v.StopReason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1157,16 +1301,14 @@ func (v *CreateMessageResult) Validate() error {
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent.
-type CreateMessageResultContent struct {
-	Value CreateMessageResultContentValue
-}
-
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
-// *TextContent, *ImageContent, *AudioContent.
-type CreateMessageResultContentValue interface {
+// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
+// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
+// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1175,13 +1317,20 @@ func (*TextContent) isCreateMessageResultContent()  {}
 func (*ImageContent) isCreateMessageResultContent() {}
 func (*AudioContent) isCreateMessageResultContent() {}
 
+// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
+// definition).
+type CreateMessageResultContentHolder struct {
+	Value CreateMessageResultContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1190,7 +1339,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1199,10 +1348,19 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CreateMessageResultContent) Validate() error {
+func (v *CreateMessageResultContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CreateMessageResultContent cannot hold.
+func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
+	var h CreateMessageResultContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1250,9 +1408,6 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1288,16 +1443,14 @@ func (v *EmbeddedResource) Validate() error {
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResource struct {
-	Value EmbeddedResourceResourceValue
-}
-
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
-// *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResourceValue interface {
+// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
+// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
+// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1305,13 +1458,20 @@ type EmbeddedResourceResourceValue interface {
 func (*TextResourceContents) isEmbeddedResourceResource() {}
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
+// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
+// definition).
+type EmbeddedResourceResourceHolder struct {
+	Value EmbeddedResourceResource
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1320,7 +1480,7 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1329,10 +1489,19 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EmbeddedResourceResource) Validate() error {
+func (v *EmbeddedResourceResourceHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// EmbeddedResourceResource cannot hold.
+func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
+	var h EmbeddedResourceResourceHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1347,9 +1516,6 @@ type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1390,9 +1556,6 @@ type GetPromptRequestParams struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1435,9 +1598,14 @@ type GetPromptResult struct {
 	Messages    []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *GetPromptResult) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1482,9 +1650,6 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1523,9 +1688,6 @@ type Implementation struct {
 	Version string `json:"version"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1568,9 +1730,6 @@ type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1612,9 +1771,6 @@ type InitializeRequestParams struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1667,9 +1823,14 @@ type InitializeResult struct {
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetInstructions returns the value of Instructions, or "" when v or v.Instructions is nil.
+func (v *InitializeResult) GetInstructions() string {
+	if v == nil || v.Instructions == nil {
+		return ""
+	}
+	return *v.Instructions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1711,9 +1872,6 @@ type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1823,16 +1981,14 @@ func (v JSONRPCBatchRequest) Validate() error {
 // JSONRPCBatchRequestItem is the schema at #/definitions/JSONRPCBatchRequest/items.
 //
 // A JSON value is a JSONRPCBatchRequestItem when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification.
-type JSONRPCBatchRequestItem struct {
-	Value JSONRPCBatchRequestItemValue
-}
-
-// JSONRPCBatchRequestItemValue is implemented by the branches of JSONRPCBatchRequestItem:
-// *JSONRPCRequest, *JSONRPCNotification.
-type JSONRPCBatchRequestItemValue interface {
+// JSONRPCBatchRequestItem is implemented by *JSONRPCRequest, *JSONRPCNotification; a nil
+// JSONRPCBatchRequestItem is no value. UnmarshalJSONRPCBatchRequestItem decodes one on its own, and
+// JSONRPCBatchRequestItemHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCBatchRequestItem interface {
 	isJSONRPCBatchRequestItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1840,13 +1996,20 @@ type JSONRPCBatchRequestItemValue interface {
 func (*JSONRPCRequest) isJSONRPCBatchRequestItem()      {}
 func (*JSONRPCNotification) isJSONRPCBatchRequestItem() {}
 
+// JSONRPCBatchRequestItemHolder holds a JSONRPCBatchRequestItem on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the JSONRPCBatchRequestItem
+// definition).
+type JSONRPCBatchRequestItemHolder struct {
+	Value JSONRPCBatchRequestItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchRequestItem) MarshalJSON() ([]byte, error) {
+func (v JSONRPCBatchRequestItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCBatchRequestItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCBatchRequestItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1855,7 +2018,7 @@ func (v JSONRPCBatchRequestItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchRequestItem) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCBatchRequestItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1864,10 +2027,19 @@ func (v *JSONRPCBatchRequestItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCBatchRequestItem) Validate() error {
+func (v *JSONRPCBatchRequestItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCBatchRequestItem decodes a JSONRPCBatchRequestItem from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCBatchRequestItem cannot hold.
+func UnmarshalJSONRPCBatchRequestItem(b []byte) (JSONRPCBatchRequestItem, error) {
+	var h JSONRPCBatchRequestItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCBatchResponse is a JSON-RPC batch response, as described in
@@ -1907,16 +2079,14 @@ func (v JSONRPCBatchResponse) Validate() error {
 // JSONRPCBatchResponseItem is the schema at #/definitions/JSONRPCBatchResponse/items.
 //
 // A JSON value is a JSONRPCBatchResponseItem when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *JSONRPCResponse, *JSONRPCError.
-type JSONRPCBatchResponseItem struct {
-	Value JSONRPCBatchResponseItemValue
-}
-
-// JSONRPCBatchResponseItemValue is implemented by the branches of JSONRPCBatchResponseItem:
-// *JSONRPCResponse, *JSONRPCError.
-type JSONRPCBatchResponseItemValue interface {
+// JSONRPCBatchResponseItem is implemented by *JSONRPCResponse, *JSONRPCError; a nil
+// JSONRPCBatchResponseItem is no value. UnmarshalJSONRPCBatchResponseItem decodes one on its own, and
+// JSONRPCBatchResponseItemHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCBatchResponseItem interface {
 	isJSONRPCBatchResponseItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1924,13 +2094,20 @@ type JSONRPCBatchResponseItemValue interface {
 func (*JSONRPCResponse) isJSONRPCBatchResponseItem() {}
 func (*JSONRPCError) isJSONRPCBatchResponseItem()    {}
 
+// JSONRPCBatchResponseItemHolder holds a JSONRPCBatchResponseItem on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the JSONRPCBatchResponseItem
+// definition).
+type JSONRPCBatchResponseItemHolder struct {
+	Value JSONRPCBatchResponseItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchResponseItem) MarshalJSON() ([]byte, error) {
+func (v JSONRPCBatchResponseItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCBatchResponseItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCBatchResponseItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1939,7 +2116,7 @@ func (v JSONRPCBatchResponseItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchResponseItem) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCBatchResponseItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1948,10 +2125,19 @@ func (v *JSONRPCBatchResponseItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCBatchResponseItem) Validate() error {
+func (v *JSONRPCBatchResponseItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCBatchResponseItem decodes a JSONRPCBatchResponseItem from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCBatchResponseItem cannot hold.
+func UnmarshalJSONRPCBatchResponseItem(b []byte) (JSONRPCBatchResponseItem, error) {
+	var h JSONRPCBatchResponseItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1962,9 +2148,6 @@ type JSONRPCError struct {
 	ID    RequestId         `json:"id"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2008,9 +2191,6 @@ type JSONRPCErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2047,18 +2227,16 @@ func (v *JSONRPCErrorError) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse,
-// *JSONRPCError, JSONRPCBatchResponse.
-type JSONRPCMessage struct {
-	Value JSONRPCMessageValue
-}
-
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
-// *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse.
-type JSONRPCMessageValue interface {
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest,
+// *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse; a nil JSONRPCMessage is no value.
+// UnmarshalJSONRPCMessage decodes one on its own, and JSONRPCMessageHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type JSONRPCMessage interface {
 	isJSONRPCMessage()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2070,13 +2248,19 @@ func (*JSONRPCResponse) isJSONRPCMessage()     {}
 func (*JSONRPCError) isJSONRPCMessage()        {}
 func (JSONRPCBatchResponse) isJSONRPCMessage() {}
 
+// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+type JSONRPCMessageHolder struct {
+	Value JSONRPCMessage
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2085,7 +2269,7 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2094,10 +2278,18 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCMessage) Validate() error {
+func (v *JSONRPCMessageHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
+	var h JSONRPCMessageHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2108,9 +2300,6 @@ type JSONRPCNotification struct {
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2191,9 +2380,6 @@ type JSONRPCRequest struct {
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2313,9 +2499,6 @@ type JSONRPCResponse struct {
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2357,9 +2540,6 @@ type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2399,6 +2579,14 @@ type ListPromptsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListPromptsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2442,9 +2630,14 @@ type ListPromptsResult struct {
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListPromptsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2486,9 +2679,6 @@ type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2529,6 +2719,14 @@ type ListResourceTemplatesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourceTemplatesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2573,9 +2771,14 @@ type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourceTemplatesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2617,9 +2820,6 @@ type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2659,6 +2859,14 @@ type ListResourcesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourcesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2702,9 +2910,14 @@ type ListResourcesResult struct {
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourcesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2752,9 +2965,6 @@ type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2876,9 +3086,6 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2920,9 +3127,6 @@ type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2962,6 +3166,14 @@ type ListToolsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListToolsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3005,9 +3217,14 @@ type ListToolsResult struct {
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListToolsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3098,9 +3315,6 @@ type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3145,9 +3359,14 @@ type LoggingMessageNotificationParams struct {
 	Logger *string `json:"logger,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogger returns the value of Logger, or "" when v or v.Logger is nil.
+func (v *LoggingMessageNotificationParams) GetLogger() string {
+	if v == nil || v.Logger == nil {
+		return ""
+	}
+	return *v.Logger
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3200,6 +3419,14 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *ModelHint) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3269,6 +3496,31 @@ type ModelPreferences struct {
 	Extra Members `json:"-"`
 }
 
+// GetCostPriority returns the value of CostPriority, or 0 when v or v.CostPriority is nil.
+func (v *ModelPreferences) GetCostPriority() float64 {
+	if v == nil || v.CostPriority == nil {
+		return 0
+	}
+	return *v.CostPriority
+}
+
+// GetIntelligencePriority returns the value of IntelligencePriority, or 0 when v or
+// v.IntelligencePriority is nil.
+func (v *ModelPreferences) GetIntelligencePriority() float64 {
+	if v == nil || v.IntelligencePriority == nil {
+		return 0
+	}
+	return *v.IntelligencePriority
+}
+
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+func (v *ModelPreferences) GetSpeedPriority() float64 {
+	if v == nil || v.SpeedPriority == nil {
+		return 0
+	}
+	return *v.SpeedPriority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3305,9 +3557,6 @@ type Notification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3385,9 +3634,6 @@ type PaginatedRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3427,6 +3673,14 @@ type PaginatedRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *PaginatedRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3471,6 +3725,14 @@ type PaginatedResult struct {
 	Extra Members `json:"-"`
 }
 
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *PaginatedResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
+}
+
 // MarshalJSON encodes v as JSON.
 func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3509,9 +3771,6 @@ type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3630,9 +3889,6 @@ type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3679,9 +3935,22 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMessage returns the value of Message, or "" when v or v.Message is nil.
+func (v *ProgressNotificationParams) GetMessage() string {
+	if v == nil || v.Message == nil {
+		return ""
+	}
+	return *v.Message
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *ProgressNotificationParams) GetTotal() float64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3717,36 +3986,40 @@ func (v *ProgressNotificationParams) Validate() error {
 // ProgressToken is a progress token, used to associate progress notifications with the original
 // request.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // ProgressTokenFromString returns a ProgressToken holding a JSON string.
 func ProgressTokenFromString(x string) ProgressToken {
-	return ProgressToken{kind: kindString, str: x}
+	return ProgressToken{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ProgressToken) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ProgressTokenFromInteger returns a ProgressToken holding a JSON integer.
 func ProgressTokenFromInteger(x int64) ProgressToken {
-	return ProgressToken{kind: kindInteger, int: x}
+	return ProgressToken{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ProgressToken) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v ProgressToken) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -3795,9 +4068,14 @@ type Prompt struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Prompt) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3840,9 +4118,22 @@ type PromptArgument struct {
 	Required *bool `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *PromptArgument) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetRequired returns the value of Required, or false when v or v.Required is nil.
+func (v *PromptArgument) GetRequired() bool {
+	if v == nil || v.Required == nil {
+		return false
+	}
+	return *v.Required
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3884,9 +4175,6 @@ type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3968,9 +4256,6 @@ type PromptMessage struct {
 	Role    Role                 `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4005,17 +4290,15 @@ func (v *PromptMessage) Validate() error {
 
 // PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
 //
-// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource.
-type PromptMessageContent struct {
-	Value PromptMessageContentValue
-}
-
-// PromptMessageContentValue is implemented by the branches of PromptMessageContent: *TextContent,
-// *ImageContent, *AudioContent, *EmbeddedResource.
-type PromptMessageContentValue interface {
+// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf).
+// PromptMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
+// *EmbeddedResource; a nil PromptMessageContent is no value. UnmarshalPromptMessageContent decodes
+// one on its own, and PromptMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+type PromptMessageContent interface {
 	isPromptMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4025,13 +4308,19 @@ func (*ImageContent) isPromptMessageContent()     {}
 func (*AudioContent) isPromptMessageContent()     {}
 func (*EmbeddedResource) isPromptMessageContent() {}
 
+// PromptMessageContentHolder holds a PromptMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the PromptMessageContent definition).
+type PromptMessageContentHolder struct {
+	Value PromptMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v PromptMessageContent) MarshalJSON() ([]byte, error) {
+func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4040,7 +4329,7 @@ func (v PromptMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
+func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4049,10 +4338,19 @@ func (v *PromptMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v PromptMessageContent) Validate() error {
+func (v *PromptMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalPromptMessageContent decodes a PromptMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// PromptMessageContent cannot hold.
+func UnmarshalPromptMessageContent(b []byte) (PromptMessageContent, error) {
+	var h PromptMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // PromptReference identifies a prompt.
@@ -4063,9 +4361,6 @@ type PromptReference struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4107,9 +4402,6 @@ type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4149,9 +4441,6 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4192,9 +4481,6 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4231,16 +4517,15 @@ func (v *ReadResourceResult) Validate() error {
 // #/definitions/ReadResourceResult/properties/contents/items.
 //
 // A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItem struct {
-	Value ReadResourceResultContentsItemValue
-}
-
-// ReadResourceResultContentsItemValue is implemented by the branches of
-// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItemValue interface {
+// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
+// UnmarshalReadResourceResultContentsItem decodes one on its own, and
+// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4248,13 +4533,20 @@ type ReadResourceResultContentsItemValue interface {
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
+// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItem definition).
+type ReadResourceResultContentsItemHolder struct {
+	Value ReadResourceResultContentsItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4263,7 +4555,7 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4272,10 +4564,19 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultContentsItem) Validate() error {
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultContentsItem cannot hold.
+func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
+	var h ReadResourceResultContentsItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Request is the Request definition of the schema.
@@ -4284,9 +4585,6 @@ type Request struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4321,36 +4619,40 @@ func (v *Request) Validate() error {
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // RequestIdFromString returns a RequestId holding a JSON string.
 func RequestIdFromString(x string) RequestId {
-	return RequestId{kind: kindString, str: x}
+	return RequestId{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v RequestId) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // RequestIdFromInteger returns a RequestId holding a JSON integer.
 func RequestIdFromInteger(x int64) RequestId {
-	return RequestId{kind: kindInteger, int: x}
+	return RequestId{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v RequestId) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v RequestId) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -4491,9 +4793,30 @@ type Resource struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Resource) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Resource) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *Resource) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4534,9 +4857,14 @@ type ResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4578,9 +4906,6 @@ type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4661,9 +4986,6 @@ type ResourceReference struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4716,9 +5038,22 @@ type ResourceTemplate struct {
 	URITemplate string `json:"uriTemplate"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceTemplate) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceTemplate) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4760,9 +5095,6 @@ type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4803,9 +5135,6 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4928,9 +5257,14 @@ type Root struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *Root) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4973,9 +5307,6 @@ type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5054,9 +5385,6 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5092,16 +5420,14 @@ func (v *SamplingMessage) Validate() error {
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
 // A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent.
-type SamplingMessageContent struct {
-	Value SamplingMessageContentValue
-}
-
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
-// *ImageContent, *AudioContent.
-type SamplingMessageContentValue interface {
+// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
+// SamplingMessageContent is no value. UnmarshalSamplingMessageContent decodes one on its own, and
+// SamplingMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5110,13 +5436,19 @@ func (*TextContent) isSamplingMessageContent()  {}
 func (*ImageContent) isSamplingMessageContent() {}
 func (*AudioContent) isSamplingMessageContent() {}
 
+// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+type SamplingMessageContentHolder struct {
+	Value SamplingMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5125,7 +5457,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5134,10 +5466,19 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContent) Validate() error {
+func (v *SamplingMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContent cannot hold.
+func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
+	var h SamplingMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5146,11 +5487,11 @@ func (v SamplingMessageContent) Validate() error {
 // this is not a closed set: any server can define its own, additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
-	Completions json.RawMessage `json:"completions,omitempty"`
+	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Present if the server supports sending log messages to the client.
-	Logging json.RawMessage `json:"logging,omitempty"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
 	// Present if the server offers any prompt templates.
 	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitempty"`
 	// Present if the server offers any resources to read.
@@ -5191,6 +5532,82 @@ func (v *ServerCapabilities) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesCompletions is #/definitions/ServerCapabilities/properties/completions.
+//
+// Present if the server supports argument autocompletion suggestions.
+type ServerCapabilitiesCompletions struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesLogging is #/definitions/ServerCapabilities/properties/logging.
+//
+// Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
@@ -5199,6 +5616,14 @@ type ServerCapabilitiesPrompts struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5243,6 +5668,22 @@ type ServerCapabilitiesResources struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesResources) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
+// GetSubscribe returns the value of Subscribe, or false when v or v.Subscribe is nil.
+func (v *ServerCapabilitiesResources) GetSubscribe() bool {
+	if v == nil || v.Subscribe == nil {
+		return false
+	}
+	return *v.Subscribe
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5283,6 +5724,14 @@ type ServerCapabilitiesTools struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesTools) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5315,21 +5764,17 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotification struct {
-	Value ServerNotificationValue
-}
-
-// ServerNotificationValue is implemented by the branches of ServerNotification:
-// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotificationValue interface {
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
+// ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
+// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
+// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no value.
+// UnmarshalServerNotification decodes one on its own, and ServerNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerNotification interface {
 	isServerNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5342,13 +5787,19 @@ func (*PromptListChangedNotification) isServerNotification()   {}
 func (*ToolListChangedNotification) isServerNotification()     {}
 func (*LoggingMessageNotification) isServerNotification()      {}
 
+// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+type ServerNotificationHolder struct {
+	Value ServerNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerNotification) MarshalJSON() ([]byte, error) {
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5357,7 +5808,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerNotification) UnmarshalJSON(b []byte) error {
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5366,25 +5817,32 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerNotification) Validate() error {
+func (v *ServerNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerRequest is the ServerRequest definition of the schema.
-//
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest.
-type ServerRequest struct {
-	Value ServerRequestValue
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
+// cannot hold.
+func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
+	var h ServerNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
-// *CreateMessageRequest, *ListRootsRequest.
-type ServerRequestValue interface {
+// ServerRequest is the ServerRequest definition of the schema.
+//
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
+// is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest; a nil ServerRequest is no
+// value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerRequest interface {
 	isServerRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5393,13 +5851,19 @@ func (*PingRequest) isServerRequest()          {}
 func (*CreateMessageRequest) isServerRequest() {}
 func (*ListRootsRequest) isServerRequest()     {}
 
+// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerRequest definition).
+type ServerRequestHolder struct {
+	Value ServerRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerRequest) MarshalJSON() ([]byte, error) {
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5408,7 +5872,7 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerRequest) UnmarshalJSON(b []byte) error {
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5417,27 +5881,32 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerRequest) Validate() error {
+func (v *ServerRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerResult is the ServerResult definition of the schema.
-//
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *CompleteResult.
-type ServerResult struct {
-	Value ServerResultValue
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
+	var h ServerRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
-// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
-type ServerResultValue interface {
+// ServerResult is the ServerResult definition of the schema.
+//
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
+// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult; a nil ServerResult is no value. UnmarshalServerResult decodes one on its own, and
+// ServerResultHolder holds one for NewValue and UnmarshalAndValidate.
+type ServerResult interface {
 	isServerResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5453,13 +5922,19 @@ func (*ListToolsResult) isServerResult()             {}
 func (*CallToolResult) isServerResult()              {}
 func (*CompleteResult) isServerResult()              {}
 
+// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerResult definition).
+type ServerResultHolder struct {
+	Value ServerResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerResult) MarshalJSON() ([]byte, error) {
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5468,7 +5943,7 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerResult) UnmarshalJSON(b []byte) error {
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5477,10 +5952,18 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerResult) Validate() error {
+func (v *ServerResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+func UnmarshalServerResult(b []byte) (ServerResult, error) {
+	var h ServerResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -5490,9 +5973,6 @@ type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5532,9 +6012,6 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5577,9 +6054,6 @@ type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5619,9 +6093,6 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5666,9 +6137,6 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5712,9 +6180,14 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *TextResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5764,9 +6237,14 @@ type Tool struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Tool) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5841,6 +6319,47 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
+// nil.
+func (v *ToolAnnotations) GetDestructiveHint() bool {
+	if v == nil || v.DestructiveHint == nil {
+		return false
+	}
+	return *v.DestructiveHint
+}
+
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+func (v *ToolAnnotations) GetIdempotentHint() bool {
+	if v == nil || v.IdempotentHint == nil {
+		return false
+	}
+	return *v.IdempotentHint
+}
+
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+func (v *ToolAnnotations) GetOpenWorldHint() bool {
+	if v == nil || v.OpenWorldHint == nil {
+		return false
+	}
+	return *v.OpenWorldHint
+}
+
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+func (v *ToolAnnotations) GetReadOnlyHint() bool {
+	if v == nil || v.ReadOnlyHint == nil {
+		return false
+	}
+	return *v.ReadOnlyHint
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ToolAnnotations) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5879,9 +6398,6 @@ type ToolInputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5923,9 +6439,6 @@ type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6008,9 +6521,6 @@ type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6049,9 +6559,6 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6084,7 +6591,8 @@ func (v *UnsubscribeRequestParams) Validate() error {
 	return s.done()
 }
 
-// Value is implemented by a pointer to every type of this package.
+// Value is implemented by a pointer to every type of this package but the
+// unions, which are interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -6179,8 +6687,9 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-// NewValue returns a new zero value of the Go type of the named schema
-// definition, and false if there is no such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named
+// schema definition (for a union, to its holder), and false if there is no
+// such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":
@@ -6198,11 +6707,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ClientCapabilities":
 		return new(ClientCapabilities), true
 	case "ClientNotification":
-		return new(ClientNotification), true
+		return new(ClientNotificationHolder), true
 	case "ClientRequest":
-		return new(ClientRequest), true
+		return new(ClientRequestHolder), true
 	case "ClientResult":
-		return new(ClientResult), true
+		return new(ClientResultHolder), true
 	case "CompleteRequest":
 		return new(CompleteRequest), true
 	case "CompleteResult":
@@ -6238,7 +6747,7 @@ func NewValue(definition string) (Value, bool) {
 	case "JSONRPCError":
 		return new(JSONRPCError), true
 	case "JSONRPCMessage":
-		return new(JSONRPCMessage), true
+		return new(JSONRPCMessageHolder), true
 	case "JSONRPCNotification":
 		return new(JSONRPCNotification), true
 	case "JSONRPCRequest":
@@ -6328,11 +6837,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ServerCapabilities":
 		return new(ServerCapabilities), true
 	case "ServerNotification":
-		return new(ServerNotification), true
+		return new(ServerNotificationHolder), true
 	case "ServerRequest":
-		return new(ServerRequest), true
+		return new(ServerRequestHolder), true
 	case "ServerResult":
-		return new(ServerResult), true
+		return new(ServerResultHolder), true
 	case "SetLevelRequest":
 		return new(SetLevelRequest), true
 	case "SubscribeRequest":

@@ -76,6 +76,13 @@ const (
 	MethodCreateMessage = "sampling/createMessage"
 )
 
+// The error codes the specification defines beyond JSON-RPC's (CodeParseError,
+// CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError).
+const (
+	// CodeResourceNotFound (-32002) answers a resources/read of a resource that does not exist.
+	CodeResourceNotFound = -32002
+)
+
 // MethodInfo describes one method of the protocol in one direction.
 type MethodInfo struct {
 	Name string

@@ -81,6 +81,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -117,14 +118,16 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *AudioContent) encodeJSON(e *encoder) {
@@ -137,17 +140,11 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"audio\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -162,6 +159,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -182,16 +180,16 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -210,6 +208,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -240,11 +239,13 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
@@ -253,18 +254,14 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -279,6 +276,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -309,8 +307,10 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *BooleanSchema) encodeJSON(e *encoder) {
@@ -327,9 +327,7 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"boolean\"")
-	}
+	e.name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -344,6 +342,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -364,22 +363,20 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -394,6 +391,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -414,8 +412,10 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
@@ -424,10 +424,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -442,6 +440,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -460,7 +459,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -481,8 +482,10 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -491,15 +494,13 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -522,6 +523,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -542,22 +544,20 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -572,6 +572,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -592,8 +593,10 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"requestId\"")
+		}
 	}
 }
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
@@ -628,7 +631,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Elicitation = d.raw()
+			v.Elicitation = new(ClientCapabilitiesElicitation)
+			v.Elicitation.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -657,7 +661,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Sampling = d.raw()
+			v.Sampling = new(ClientCapabilitiesSampling)
+			v.Sampling.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -669,7 +674,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Elicitation != nil {
 		e.name("\"elicitation\":")
-		e.raw(v.Elicitation)
+		v.Elicitation.encodeJSON(e)
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
@@ -686,7 +691,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Sampling != nil {
 		e.name("\"sampling\":")
-		e.raw(v.Sampling)
+		v.Sampling.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -695,6 +700,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ClientCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitation{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
@@ -733,14 +765,41 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientNotification) encodeJSON(e *encoder) {
+func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSampling{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSampling) extraCount() int {
+	return len(v.Extra)
+}
+func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientNotification) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -776,14 +835,14 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -855,14 +914,14 @@ func (v *ClientRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientResult) encodeJSON(e *encoder) {
+func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientResult) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -870,7 +929,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
@@ -916,7 +975,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "accept":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok2 := keys&14 == 14
@@ -973,7 +1032,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "cancel":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok2 := keys&14 == 14
@@ -1030,7 +1089,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "decline":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok2 := keys&14 == 14
@@ -1087,7 +1146,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -1132,7 +1191,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
@@ -1184,6 +1243,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1204,22 +1264,20 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1234,6 +1292,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1253,33 +1312,35 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
 	if v.Context != nil {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if v.Ref.Value != nil {
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1295,6 +1356,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1315,23 +1377,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1395,14 +1455,14 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1435,6 +1495,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1455,8 +1516,10 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -1465,10 +1528,8 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1483,6 +1544,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1517,8 +1579,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -1531,15 +1595,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1549,14 +1611,14 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
-func (v ContentBlock) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ContentBlock) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1601,6 +1663,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1621,22 +1684,20 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1651,6 +1712,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1721,11 +1783,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -1734,19 +1798,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		e.raw(v.Metadata)
@@ -1795,6 +1855,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1808,7 +1869,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1830,14 +1893,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -1846,18 +1911,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -1871,14 +1932,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1924,6 +1985,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1944,22 +2006,20 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"elicitation/create\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"elicitation/create\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1974,6 +2034,7 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1994,23 +2055,21 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"requestedSchema\"")
+		}
 	}
 }
 func (v *ElicitRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"requestedSchema\":")
-		v.RequestedSchema.encodeJSON(e)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
+	e.name("\"requestedSchema\":")
+	v.RequestedSchema.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2025,6 +2084,7 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2042,7 +2102,9 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
-					x0.decodeJSON(d)
+					var h1 PrimitiveSchemaDefinitionHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
@@ -2072,24 +2134,24 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"properties\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ElicitRequestParamsRequestedSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Properties == nil) {
-		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			v.Properties[k0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, '}')
+	e.name("\"properties\":")
+	e.buf = append(e.buf, '{')
+	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
+		e.key(k0)
+		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -2099,9 +2161,7 @@ func (v *ElicitRequestParamsRequestedSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2116,6 +2176,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2154,8 +2215,10 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"action\"")
+		}
 	}
 }
 func (v *ElicitResult) encodeJSON(e *encoder) {
@@ -2164,10 +2227,8 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Action == "") {
-		e.name("\"action\":")
-		v.Action.encodeJSON(e)
-	}
+	e.name("\"action\":")
+	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
 		e.buf = append(e.buf, '{')
@@ -2199,26 +2260,26 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	case c == 't' || c == 'f':
-		v.kind = kindBoolean
-		v.bool = d.bool()
+		v.Kind = KindBoolean
+		v.Bool = d.bool()
 	default:
 		d.mismatch("string or integer or boolean")
 	}
 }
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
-	case kindBoolean:
-		e.bool(v.bool)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
+	case KindBoolean:
+		e.bool(v.Bool)
 	default:
 		e.null()
 	}
@@ -2228,6 +2289,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2247,7 +2309,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -2259,11 +2323,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -2276,13 +2342,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2292,19 +2356,19 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -2346,6 +2410,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2399,11 +2464,13 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&18 != 18 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EnumSchema) encodeJSON(e *encoder) {
@@ -2412,15 +2479,13 @@ func (v *EnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.EnumNames != nil {
 		e.name("\"enumNames\":")
 		e.buf = append(e.buf, '[')
@@ -2434,9 +2499,7 @@ func (v *EnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2451,6 +2514,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2471,22 +2535,20 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2501,6 +2563,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2534,8 +2597,10 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
@@ -2549,10 +2614,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, '}')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2567,6 +2630,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2601,8 +2665,10 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -2615,15 +2681,13 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2638,6 +2702,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2674,14 +2739,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -2694,17 +2761,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2719,6 +2780,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2744,27 +2806,25 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"version\":")
+	e.string(v.Version)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2779,6 +2839,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2799,22 +2860,20 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"initialize\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"initialize\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2829,6 +2888,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2854,30 +2914,26 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"clientInfo\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
 	}
 }
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"clientInfo\":")
-		v.ClientInfo.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
+	e.name("\"clientInfo\":")
+	v.ClientInfo.encodeJSON(e)
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2892,6 +2948,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2927,14 +2984,16 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&26 != 26 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"serverInfo\"")
+		}
 	}
 }
 func (v *InitializeResult) encodeJSON(e *encoder) {
@@ -2943,22 +3002,16 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
-	}
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
+	e.name("\"serverInfo\":")
+	v.ServerInfo.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2973,6 +3026,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2994,15 +3048,15 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/initialized\"")
-	}
+	e.name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3057,6 +3111,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3082,29 +3137,27 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3119,6 +3172,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3144,27 +3198,25 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3174,19 +3226,19 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -3254,6 +3306,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3280,22 +3333,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3350,6 +3401,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3381,14 +3433,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -3397,13 +3451,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3495,6 +3545,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3520,14 +3571,16 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
@@ -3536,13 +3589,9 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3557,6 +3606,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3578,15 +3628,15 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
+	e.name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3641,6 +3691,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3675,8 +3726,10 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -3689,15 +3742,13 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3712,6 +3763,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3733,15 +3785,15 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
+	e.name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3796,6 +3848,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3830,8 +3883,10 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -3844,15 +3899,13 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3867,6 +3920,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3888,15 +3942,15 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
+	e.name("\"method\":\"resources/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -3951,6 +4005,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3985,8 +4040,10 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -3999,15 +4056,13 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4022,6 +4077,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4043,15 +4099,15 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4143,6 +4199,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4172,8 +4229,10 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
@@ -4182,15 +4241,13 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4205,6 +4262,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4226,15 +4284,15 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
+	e.name("\"method\":\"tools/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4289,6 +4347,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4323,8 +4382,10 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -4337,15 +4398,13 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4369,6 +4428,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4389,22 +4449,20 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4419,6 +4477,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4444,23 +4503,21 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -4592,6 +4649,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4613,16 +4671,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4677,6 +4735,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4712,8 +4771,10 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&16 != 16 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *NumberSchema) encodeJSON(e *encoder) {
@@ -4734,10 +4795,8 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Type == "") {
-		e.name("\"type\":")
-		v.Type.encodeJSON(e)
-	}
+	e.name("\"type\":")
+	v.Type.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4761,6 +4820,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4782,16 +4842,16 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -4891,6 +4951,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4912,15 +4973,15 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"ping\"")
-	}
+	e.name("\"method\":\"ping\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5007,14 +5068,14 @@ func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 func (v *PingRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
-func (v PrimitiveSchemaDefinition) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -5026,7 +5087,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"type", "enum"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
@@ -5086,6 +5147,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5106,22 +5168,20 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5136,6 +5196,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5166,11 +5227,13 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
@@ -5179,10 +5242,8 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"message\":")
 		e.string(*v.Message)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -5204,21 +5265,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -5228,6 +5289,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5272,8 +5334,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -5295,10 +5359,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -5317,6 +5379,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5347,8 +5410,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -5357,10 +5422,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -5383,6 +5446,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5404,15 +5468,15 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5467,6 +5531,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5475,7 +5540,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 ContentBlockHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -5487,23 +5554,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5518,6 +5585,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5543,26 +5611,24 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5577,6 +5643,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5597,22 +5664,20 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5627,6 +5692,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5642,16 +5708,16 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5666,6 +5732,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5684,7 +5751,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -5695,8 +5764,10 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -5705,15 +5776,13 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5723,19 +5792,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -5777,6 +5846,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5798,16 +5868,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5825,21 +5895,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -5922,6 +5992,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5973,11 +6044,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&144 != 144 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -5998,10 +6071,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -6010,10 +6081,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6028,6 +6097,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6053,8 +6123,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -6067,10 +6139,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6085,6 +6155,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6141,14 +6212,16 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&400 != 400 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceLink) encodeJSON(e *encoder) {
@@ -6169,10 +6242,8 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -6181,13 +6252,9 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource_link\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"resource_link\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6202,6 +6269,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6223,15 +6291,15 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6286,6 +6354,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6332,11 +6401,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&80 != 80 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -6357,18 +6428,14 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6383,6 +6450,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6403,22 +6471,20 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6433,6 +6499,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6453,22 +6520,20 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6483,6 +6548,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6498,16 +6564,16 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6567,6 +6633,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6592,8 +6659,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -6606,10 +6675,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6624,6 +6691,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6645,15 +6713,15 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/roots/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6708,6 +6776,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6716,7 +6785,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -6728,23 +6799,23 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6754,14 +6825,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -6806,7 +6877,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Completions = d.raw()
+			v.Completions = new(ServerCapabilitiesCompletions)
+			v.Completions.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -6829,7 +6901,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Logging = d.raw()
+			v.Logging = new(ServerCapabilitiesLogging)
+			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -6859,7 +6932,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
 		e.name("\"completions\":")
-		e.raw(v.Completions)
+		v.Completions.encodeJSON(e)
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
@@ -6872,7 +6945,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
-		e.raw(v.Logging)
+		v.Logging.encodeJSON(e)
 	}
 	if v.Prompts != nil {
 		e.name("\"prompts\":")
@@ -6893,6 +6966,60 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesCompletions{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesCompletions) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -7012,14 +7139,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -7067,14 +7194,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerRequest) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerRequest) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -7110,19 +7237,19 @@ func (v *ServerRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ServerResultValue
+		var best ServerResult
 		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
@@ -7264,6 +7391,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7284,22 +7412,20 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"logging/setLevel\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"logging/setLevel\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7314,6 +7440,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7329,16 +7456,16 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7353,6 +7480,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7394,8 +7522,10 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&32 != 32 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *StringSchema) encodeJSON(e *encoder) {
@@ -7420,9 +7550,7 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7446,6 +7574,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7466,22 +7595,20 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/subscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/subscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7496,6 +7623,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7511,16 +7639,16 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7535,6 +7663,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7566,11 +7695,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -7583,13 +7714,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7604,6 +7731,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7634,11 +7762,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -7651,14 +7781,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7673,6 +7799,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7720,11 +7847,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&24 != 24 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -7741,14 +7870,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.OutputSchema != nil {
 		e.name("\"outputSchema\":")
 		v.OutputSchema.encodeJSON(e)
@@ -7843,6 +7968,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7890,8 +8016,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -7914,9 +8042,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7931,6 +8057,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7952,15 +8079,15 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -8015,6 +8142,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8062,8 +8190,10 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolOutputSchema) encodeJSON(e *encoder) {
@@ -8086,9 +8216,7 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8103,6 +8231,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8123,22 +8252,20 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"resources/unsubscribe\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"resources/unsubscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8153,6 +8280,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8168,16 +8296,16 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)

@@ -230,7 +230,7 @@ func (d *decoder) member(first *bool) bool {
 func (d *decoder) dup(name string) {
 	if d.syntax == nil {
 		d.fail("duplicate member " + strconv.Quote(name))
-		d.syntax.dup = strings.Clone(name)
+		d.syntax.Duplicate = strings.Clone(name)
 	}
 	d.pos = len(d.data)
 }

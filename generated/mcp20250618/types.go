@@ -31,6 +31,22 @@ type Annotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetLastModified returns the value of LastModified, or "" when v or v.LastModified is nil.
+func (v *Annotations) GetLastModified() string {
+	if v == nil || v.LastModified == nil {
+		return ""
+	}
+	return *v.LastModified
+}
+
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *Annotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -78,9 +94,6 @@ type AudioContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -129,9 +142,14 @@ type BaseMetadata struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BaseMetadata) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -177,9 +195,14 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *BlobResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -221,9 +244,30 @@ type BooleanSchema struct {
 	Title       *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or false when v or v.Default is nil.
+func (v *BooleanSchema) GetDefault() bool {
+	if v == nil || v.Default == nil {
+		return false
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *BooleanSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BooleanSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -265,9 +309,6 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -306,9 +347,6 @@ type CallToolRequestParams struct {
 	Name      string          `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -365,9 +403,14 @@ type CallToolResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *CallToolResult) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -418,9 +461,6 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -464,9 +504,14 @@ type CancelledNotificationParams struct {
 	RequestID RequestId `json:"requestId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetReason returns the value of Reason, or "" when v or v.Reason is nil.
+func (v *CancelledNotificationParams) GetReason() string {
+	if v == nil || v.Reason == nil {
+		return ""
+	}
+	return *v.Reason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -505,13 +550,13 @@ func (v *CancelledNotificationParams) Validate() error {
 // not a closed set: any client can define its own, additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
-	Elicitation json.RawMessage `json:"elicitation,omitempty"`
+	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
 	// Experimental, non-standard capabilities that the client supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Present if the client supports listing roots.
 	Roots *ClientCapabilitiesRoots `json:"roots,omitempty"`
 	// Present if the client supports sampling from an LLM.
-	Sampling json.RawMessage `json:"sampling,omitempty"`
+	Sampling *ClientCapabilitiesSampling `json:"sampling,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -546,6 +591,44 @@ func (v *ClientCapabilities) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesElicitation is #/definitions/ClientCapabilities/properties/elicitation.
+//
+// Present if the client supports elicitation from the server.
+type ClientCapabilitiesElicitation struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesElicitation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
 //
 // Present if the client supports listing roots.
@@ -554,6 +637,14 @@ type ClientCapabilitiesRoots struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ClientCapabilitiesRoots) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -586,21 +677,56 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 	return s.done()
 }
 
-// ClientNotification is the ClientNotification definition of the schema.
+// ClientCapabilitiesSampling is #/definitions/ClientCapabilities/properties/sampling.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotification struct {
-	Value ClientNotificationValue
+// Present if the client supports sampling from an LLM.
+type ClientCapabilitiesSampling struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification:
-// *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *RootsListChangedNotification.
-type ClientNotificationValue interface {
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientNotification is the ClientNotification definition of the schema.
+//
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
+// ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
+// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no value.
+// UnmarshalClientNotification decodes one on its own, and ClientNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ClientNotification interface {
 	isClientNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -610,13 +736,19 @@ func (*InitializedNotification) isClientNotification()      {}
 func (*ProgressNotification) isClientNotification()         {}
 func (*RootsListChangedNotification) isClientNotification() {}
 
+// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+type ClientNotificationHolder struct {
+	Value ClientNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientNotification) MarshalJSON() ([]byte, error) {
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -625,7 +757,7 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -634,30 +766,34 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientNotification) Validate() error {
+func (v *ClientNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientRequest is the ClientRequest definition of the schema.
-//
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
-// *CompleteRequest.
-type ClientRequest struct {
-	Value ClientRequestValue
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
+// cannot hold.
+func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
+	var h ClientNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
-// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
-// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
-// *CallToolRequest, *SetLevelRequest, *CompleteRequest.
-type ClientRequestValue interface {
+// ClientRequest is the ClientRequest definition of the schema.
+//
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
+// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
+// *CompleteRequest; a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own,
+// and ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+type ClientRequest interface {
 	isClientRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -676,13 +812,19 @@ func (*CallToolRequest) isClientRequest()              {}
 func (*SetLevelRequest) isClientRequest()              {}
 func (*CompleteRequest) isClientRequest()              {}
 
+// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientRequest definition).
+type ClientRequestHolder struct {
+	Value ClientRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientRequest) MarshalJSON() ([]byte, error) {
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -691,7 +833,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientRequest) UnmarshalJSON(b []byte) error {
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -700,24 +842,31 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientRequest) Validate() error {
+func (v *ClientRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientResult is the ClientResult definition of the schema.
-//
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult.
-type ClientResult struct {
-	Value ClientResultValue
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
+	var h ClientRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *CreateMessageResult,
-// *ListRootsResult, *ElicitResult.
-type ClientResultValue interface {
+// ClientResult is the ClientResult definition of the schema.
+//
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
+// is implemented by *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil
+// ClientResult is no value. UnmarshalClientResult decodes one on its own, and ClientResultHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ClientResult interface {
 	isClientResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -727,13 +876,19 @@ func (*CreateMessageResult) isClientResult() {}
 func (*ListRootsResult) isClientResult()     {}
 func (*ElicitResult) isClientResult()        {}
 
+// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientResult definition).
+type ClientResultHolder struct {
+	Value ClientResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientResult) MarshalJSON() ([]byte, error) {
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -742,7 +897,7 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientResult) UnmarshalJSON(b []byte) error {
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -751,10 +906,18 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientResult) Validate() error {
+func (v *ClientResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+func UnmarshalClientResult(b []byte) (ClientResult, error) {
+	var h ClientResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -764,9 +927,6 @@ type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -808,9 +968,6 @@ type CompleteRequestParams struct {
 	Ref     CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -851,9 +1008,6 @@ type CompleteRequestParamsArgument struct {
 	Value string `json:"value"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -930,16 +1084,14 @@ func (v *CompleteRequestParamsContext) Validate() error {
 // #/definitions/CompleteRequest/properties/params/properties/ref.
 //
 // A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRef struct {
-	Value CompleteRequestParamsRefValue
-}
-
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
-// *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRefValue interface {
+// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
+// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
+// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -947,13 +1099,20 @@ type CompleteRequestParamsRefValue interface {
 func (*PromptReference) isCompleteRequestParamsRef()           {}
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
+// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
+// definition).
+type CompleteRequestParamsRefHolder struct {
+	Value CompleteRequestParamsRef
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -962,7 +1121,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -971,10 +1130,19 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CompleteRequestParamsRef) Validate() error {
+func (v *CompleteRequestParamsRefHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CompleteRequestParamsRef cannot hold.
+func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
+	var h CompleteRequestParamsRefHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -985,9 +1153,6 @@ type CompleteResult struct {
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1032,9 +1197,22 @@ type CompleteResultCompletion struct {
 	Values []string `json:"values"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetHasMore returns the value of HasMore, or false when v or v.HasMore is nil.
+func (v *CompleteResultCompletion) GetHasMore() bool {
+	if v == nil || v.HasMore == nil {
+		return false
+	}
+	return *v.HasMore
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *CompleteResultCompletion) GetTotal() int64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1069,16 +1247,15 @@ func (v *CompleteResultCompletion) Validate() error {
 
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlock struct {
-	Value ContentBlockValue
-}
-
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
-// *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlockValue interface {
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
+// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
+// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ContentBlock interface {
 	isContentBlock()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1089,13 +1266,19 @@ func (*AudioContent) isContentBlock()     {}
 func (*ResourceLink) isContentBlock()     {}
 func (*EmbeddedResource) isContentBlock() {}
 
+// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ContentBlock definition).
+type ContentBlockHolder struct {
+	Value ContentBlock
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ContentBlock) MarshalJSON() ([]byte, error) {
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1104,7 +1287,7 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ContentBlock) UnmarshalJSON(b []byte) error {
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1113,10 +1296,18 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ContentBlock) Validate() error {
+func (v *ContentBlockHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
+	var h ContentBlockHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1128,9 +1319,6 @@ type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1185,9 +1373,30 @@ type CreateMessageRequestParams struct {
 	Temperature  *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
+	if v == nil || v.IncludeContext == nil {
+		return ""
+	}
+	return *v.IncludeContext
+}
+
+// GetSystemPrompt returns the value of SystemPrompt, or "" when v or v.SystemPrompt is nil.
+func (v *CreateMessageRequestParams) GetSystemPrompt() string {
+	if v == nil || v.SystemPrompt == nil {
+		return ""
+	}
+	return *v.SystemPrompt
+}
+
+// GetTemperature returns the value of Temperature, or 0 when v or v.Temperature is nil.
+func (v *CreateMessageRequestParams) GetTemperature() float64 {
+	if v == nil || v.Temperature == nil {
+		return 0
+	}
+	return *v.Temperature
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1276,9 +1485,14 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetStopReason returns the value of StopReason, or "" when v or v.StopReason is nil.
+func (v *CreateMessageResult) GetStopReason() string {
+	if v == nil || v.StopReason == nil {
+		return ""
+	}
+	return *v.StopReason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1314,16 +1528,14 @@ func (v *CreateMessageResult) Validate() error {
 // CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent.
-type CreateMessageResultContent struct {
-	Value CreateMessageResultContentValue
-}
-
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
-// *TextContent, *ImageContent, *AudioContent.
-type CreateMessageResultContentValue interface {
+// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
+// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
+// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1332,13 +1544,20 @@ func (*TextContent) isCreateMessageResultContent()  {}
 func (*ImageContent) isCreateMessageResultContent() {}
 func (*AudioContent) isCreateMessageResultContent() {}
 
+// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
+// definition).
+type CreateMessageResultContentHolder struct {
+	Value CreateMessageResultContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1347,7 +1566,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1356,10 +1575,19 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CreateMessageResultContent) Validate() error {
+func (v *CreateMessageResultContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CreateMessageResultContent cannot hold.
+func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
+	var h CreateMessageResultContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1403,9 +1631,6 @@ type ElicitRequest struct {
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1447,9 +1672,6 @@ type ElicitRequestParams struct {
 	RequestedSchema ElicitRequestParamsRequestedSchema `json:"requestedSchema"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1491,9 +1713,6 @@ type ElicitRequestParamsRequestedSchema struct {
 	Required   []string                             `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1541,9 +1760,6 @@ type ElicitResult struct {
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1622,47 +1838,52 @@ func (v ElicitResultAction) Validate() error {
 // ElicitResultContentValue is the schema at
 // #/definitions/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON string or integer or boolean; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer or boolean. The zero value holds nothing (an absent member).
 type ElicitResultContentValue struct {
-	kind kind
-	str  string
-	int  int64
-	bool bool
+	// Kind says which JSON kind the value is: KindString or KindInteger or KindBoolean. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
+	// Bool is the boolean, when Kind is KindBoolean.
+	Bool bool
 }
 
 // ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindString, str: x}
+	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindInteger, int: x}
+	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindBoolean, bool: x}
+	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
 
 // AsBoolean returns the boolean v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsBoolean() (bool, bool) {
-	return v.bool, v.kind == kindBoolean
+	return v.Bool, v.Kind == KindBoolean
 }
 
 // IsZero reports whether v holds nothing.
 func (v ElicitResultContentValue) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -1716,9 +1937,6 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1754,16 +1972,14 @@ func (v *EmbeddedResource) Validate() error {
 // EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResource struct {
-	Value EmbeddedResourceResourceValue
-}
-
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
-// *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResourceValue interface {
+// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
+// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
+// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1771,13 +1987,20 @@ type EmbeddedResourceResourceValue interface {
 func (*TextResourceContents) isEmbeddedResourceResource() {}
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
+// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
+// definition).
+type EmbeddedResourceResourceHolder struct {
+	Value EmbeddedResourceResource
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1786,7 +2009,7 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1795,10 +2018,19 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EmbeddedResourceResource) Validate() error {
+func (v *EmbeddedResourceResourceHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// EmbeddedResourceResource cannot hold.
+func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
+	var h EmbeddedResourceResourceHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -1814,9 +2046,22 @@ type EnumSchema struct {
 	Title       *string  `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *EnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *EnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1858,9 +2103,6 @@ type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1901,9 +2143,6 @@ type GetPromptRequestParams struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1946,9 +2185,14 @@ type GetPromptResult struct {
 	Messages    []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *GetPromptResult) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1996,9 +2240,6 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2047,9 +2288,14 @@ type Implementation struct {
 	Version string  `json:"version"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Implementation) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2092,9 +2338,6 @@ type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2136,9 +2379,6 @@ type InitializeRequestParams struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2191,9 +2431,14 @@ type InitializeResult struct {
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetInstructions returns the value of Instructions, or "" when v or v.Instructions is nil.
+func (v *InitializeResult) GetInstructions() string {
+	if v == nil || v.Instructions == nil {
+		return ""
+	}
+	return *v.Instructions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2235,9 +2480,6 @@ type InitializedNotification struct {
 	Params *InitializedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2318,9 +2560,6 @@ type JSONRPCError struct {
 	ID    RequestId         `json:"id"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2364,9 +2603,6 @@ type JSONRPCErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2403,17 +2639,15 @@ func (v *JSONRPCErrorError) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
-type JSONRPCMessage struct {
-	Value JSONRPCMessageValue
-}
-
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
-// *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError.
-type JSONRPCMessageValue interface {
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse,
+// *JSONRPCError; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its own,
+// and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCMessage interface {
 	isJSONRPCMessage()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2423,13 +2657,19 @@ func (*JSONRPCNotification) isJSONRPCMessage() {}
 func (*JSONRPCResponse) isJSONRPCMessage()     {}
 func (*JSONRPCError) isJSONRPCMessage()        {}
 
+// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+type JSONRPCMessageHolder struct {
+	Value JSONRPCMessage
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2438,7 +2678,7 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2447,10 +2687,18 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCMessage) Validate() error {
+func (v *JSONRPCMessageHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
+	var h JSONRPCMessageHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -2461,9 +2709,6 @@ type JSONRPCNotification struct {
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2544,9 +2789,6 @@ type JSONRPCRequest struct {
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2670,9 +2912,6 @@ type JSONRPCResponse struct {
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2714,9 +2953,6 @@ type ListPromptsRequest struct {
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2756,6 +2992,14 @@ type ListPromptsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListPromptsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2799,9 +3043,14 @@ type ListPromptsResult struct {
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListPromptsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2843,9 +3092,6 @@ type ListResourceTemplatesRequest struct {
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2886,6 +3132,14 @@ type ListResourceTemplatesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourceTemplatesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2930,9 +3184,14 @@ type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourceTemplatesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2974,9 +3233,6 @@ type ListResourcesRequest struct {
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3016,6 +3272,14 @@ type ListResourcesRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListResourcesRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3059,9 +3323,14 @@ type ListResourcesResult struct {
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourcesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3109,9 +3378,6 @@ type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3237,9 +3503,6 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3281,9 +3544,6 @@ type ListToolsRequest struct {
 	Params *ListToolsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3323,6 +3583,14 @@ type ListToolsRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *ListToolsRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3366,9 +3634,14 @@ type ListToolsResult struct {
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListToolsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3459,9 +3732,6 @@ type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3506,9 +3776,14 @@ type LoggingMessageNotificationParams struct {
 	Logger *string `json:"logger,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogger returns the value of Logger, or "" when v or v.Logger is nil.
+func (v *LoggingMessageNotificationParams) GetLogger() string {
+	if v == nil || v.Logger == nil {
+		return ""
+	}
+	return *v.Logger
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3561,6 +3836,14 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *ModelHint) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3630,6 +3913,31 @@ type ModelPreferences struct {
 	Extra Members `json:"-"`
 }
 
+// GetCostPriority returns the value of CostPriority, or 0 when v or v.CostPriority is nil.
+func (v *ModelPreferences) GetCostPriority() float64 {
+	if v == nil || v.CostPriority == nil {
+		return 0
+	}
+	return *v.CostPriority
+}
+
+// GetIntelligencePriority returns the value of IntelligencePriority, or 0 when v or
+// v.IntelligencePriority is nil.
+func (v *ModelPreferences) GetIntelligencePriority() float64 {
+	if v == nil || v.IntelligencePriority == nil {
+		return 0
+	}
+	return *v.IntelligencePriority
+}
+
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+func (v *ModelPreferences) GetSpeedPriority() float64 {
+	if v == nil || v.SpeedPriority == nil {
+		return 0
+	}
+	return *v.SpeedPriority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3666,9 +3974,6 @@ type Notification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3749,9 +4054,38 @@ type NumberSchema struct {
 	Type        NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *NumberSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaximum returns the value of Maximum, or 0 when v or v.Maximum is nil.
+func (v *NumberSchema) GetMaximum() float64 {
+	if v == nil || v.Maximum == nil {
+		return 0
+	}
+	return *v.Maximum
+}
+
+// GetMinimum returns the value of Minimum, or 0 when v or v.Minimum is nil.
+func (v *NumberSchema) GetMinimum() float64 {
+	if v == nil || v.Minimum == nil {
+		return 0
+	}
+	return *v.Minimum
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *NumberSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3829,9 +4163,6 @@ type PaginatedRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3871,6 +4202,14 @@ type PaginatedRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *PaginatedRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3915,6 +4254,14 @@ type PaginatedResult struct {
 	Extra Members `json:"-"`
 }
 
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *PaginatedResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
+}
+
 // MarshalJSON encodes v as JSON.
 func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -3953,9 +4300,6 @@ type PingRequest struct {
 	Params *PingRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4077,16 +4421,15 @@ func (v *PingRequestParamsMeta) Validate() error {
 // without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema.
-type PrimitiveSchemaDefinition struct {
-	Value PrimitiveSchemaDefinitionValue
-}
-
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
-// *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema.
-type PrimitiveSchemaDefinitionValue interface {
+// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
+// *EnumSchema; a nil PrimitiveSchemaDefinition is no value. UnmarshalPrimitiveSchemaDefinition
+// decodes one on its own, and PrimitiveSchemaDefinitionHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4096,13 +4439,20 @@ func (*NumberSchema) isPrimitiveSchemaDefinition()  {}
 func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
 func (*EnumSchema) isPrimitiveSchemaDefinition()    {}
 
+// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
+// definition).
+type PrimitiveSchemaDefinitionHolder struct {
+	Value PrimitiveSchemaDefinition
+}
+
 // MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4111,7 +4461,7 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4120,10 +4470,19 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v PrimitiveSchemaDefinition) Validate() error {
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// PrimitiveSchemaDefinition cannot hold.
+func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
+	var h PrimitiveSchemaDefinitionHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -4134,9 +4493,6 @@ type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4183,9 +4539,22 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMessage returns the value of Message, or "" when v or v.Message is nil.
+func (v *ProgressNotificationParams) GetMessage() string {
+	if v == nil || v.Message == nil {
+		return ""
+	}
+	return *v.Message
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *ProgressNotificationParams) GetTotal() float64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4221,36 +4590,40 @@ func (v *ProgressNotificationParams) Validate() error {
 // ProgressToken is a progress token, used to associate progress notifications with the original
 // request.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // ProgressTokenFromString returns a ProgressToken holding a JSON string.
 func ProgressTokenFromString(x string) ProgressToken {
-	return ProgressToken{kind: kindString, str: x}
+	return ProgressToken{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ProgressToken) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ProgressTokenFromInteger returns a ProgressToken holding a JSON integer.
 func ProgressTokenFromInteger(x int64) ProgressToken {
-	return ProgressToken{kind: kindInteger, int: x}
+	return ProgressToken{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ProgressToken) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v ProgressToken) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -4310,9 +4683,22 @@ type Prompt struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Prompt) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Prompt) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4363,9 +4749,30 @@ type PromptArgument struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *PromptArgument) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetRequired returns the value of Required, or false when v or v.Required is nil.
+func (v *PromptArgument) GetRequired() bool {
+	if v == nil || v.Required == nil {
+		return false
+	}
+	return *v.Required
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptArgument) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4407,9 +4814,6 @@ type PromptListChangedNotification struct {
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4491,9 +4895,6 @@ type PromptMessage struct {
 	Role    Role         `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4542,9 +4943,14 @@ type PromptReference struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptReference) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4586,9 +4992,6 @@ type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4628,9 +5031,6 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4671,9 +5071,6 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4710,16 +5107,15 @@ func (v *ReadResourceResult) Validate() error {
 // #/definitions/ReadResourceResult/properties/contents/items.
 //
 // A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItem struct {
-	Value ReadResourceResultContentsItemValue
-}
-
-// ReadResourceResultContentsItemValue is implemented by the branches of
-// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItemValue interface {
+// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
+// UnmarshalReadResourceResultContentsItem decodes one on its own, and
+// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4727,13 +5123,20 @@ type ReadResourceResultContentsItemValue interface {
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
+// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItem definition).
+type ReadResourceResultContentsItemHolder struct {
+	Value ReadResourceResultContentsItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4742,7 +5145,7 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4751,10 +5154,19 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultContentsItem) Validate() error {
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultContentsItem cannot hold.
+func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
+	var h ReadResourceResultContentsItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Request is the Request definition of the schema.
@@ -4763,9 +5175,6 @@ type Request struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4800,36 +5209,40 @@ func (v *Request) Validate() error {
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // RequestIdFromString returns a RequestId holding a JSON string.
 func RequestIdFromString(x string) RequestId {
-	return RequestId{kind: kindString, str: x}
+	return RequestId{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v RequestId) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // RequestIdFromInteger returns a RequestId holding a JSON integer.
 func RequestIdFromInteger(x int64) RequestId {
-	return RequestId{kind: kindInteger, int: x}
+	return RequestId{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v RequestId) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v RequestId) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -4984,9 +5397,38 @@ type Resource struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Resource) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Resource) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *Resource) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Resource) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5030,9 +5472,14 @@ type ResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5104,9 +5551,38 @@ type ResourceLink struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceLink) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceLink) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *ResourceLink) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceLink) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5148,9 +5624,6 @@ type ResourceListChangedNotification struct {
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5252,9 +5725,30 @@ type ResourceTemplate struct {
 	URITemplate string `json:"uriTemplate"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceTemplate) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceTemplate) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceTemplate) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5295,9 +5789,6 @@ type ResourceTemplateReference struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5339,9 +5830,6 @@ type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5382,9 +5870,6 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5510,9 +5995,14 @@ type Root struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *Root) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5555,9 +6045,6 @@ type RootsListChangedNotification struct {
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5636,9 +6123,6 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5674,16 +6158,14 @@ func (v *SamplingMessage) Validate() error {
 // SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
 //
 // A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent.
-type SamplingMessageContent struct {
-	Value SamplingMessageContentValue
-}
-
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
-// *ImageContent, *AudioContent.
-type SamplingMessageContentValue interface {
+// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
+// SamplingMessageContent is no value. UnmarshalSamplingMessageContent decodes one on its own, and
+// SamplingMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5692,13 +6174,19 @@ func (*TextContent) isSamplingMessageContent()  {}
 func (*ImageContent) isSamplingMessageContent() {}
 func (*AudioContent) isSamplingMessageContent() {}
 
+// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+type SamplingMessageContentHolder struct {
+	Value SamplingMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5707,7 +6195,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5716,10 +6204,19 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContent) Validate() error {
+func (v *SamplingMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContent cannot hold.
+func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
+	var h SamplingMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ServerCapabilities is #/definitions/ServerCapabilities.
@@ -5728,11 +6225,11 @@ func (v SamplingMessageContent) Validate() error {
 // this is not a closed set: any server can define its own, additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
-	Completions json.RawMessage `json:"completions,omitempty"`
+	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Present if the server supports sending log messages to the client.
-	Logging json.RawMessage `json:"logging,omitempty"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
 	// Present if the server offers any prompt templates.
 	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitempty"`
 	// Present if the server offers any resources to read.
@@ -5773,6 +6270,82 @@ func (v *ServerCapabilities) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesCompletions is #/definitions/ServerCapabilities/properties/completions.
+//
+// Present if the server supports argument autocompletion suggestions.
+type ServerCapabilitiesCompletions struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesLogging is #/definitions/ServerCapabilities/properties/logging.
+//
+// Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
@@ -5781,6 +6354,14 @@ type ServerCapabilitiesPrompts struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5825,6 +6406,22 @@ type ServerCapabilitiesResources struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesResources) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
+// GetSubscribe returns the value of Subscribe, or false when v or v.Subscribe is nil.
+func (v *ServerCapabilitiesResources) GetSubscribe() bool {
+	if v == nil || v.Subscribe == nil {
+		return false
+	}
+	return *v.Subscribe
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5865,6 +6462,14 @@ type ServerCapabilitiesTools struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesTools) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5897,21 +6502,17 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotification struct {
-	Value ServerNotificationValue
-}
-
-// ServerNotificationValue is implemented by the branches of ServerNotification:
-// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification.
-type ServerNotificationValue interface {
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
+// ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
+// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
+// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no value.
+// UnmarshalServerNotification decodes one on its own, and ServerNotificationHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerNotification interface {
 	isServerNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5924,13 +6525,19 @@ func (*PromptListChangedNotification) isServerNotification()   {}
 func (*ToolListChangedNotification) isServerNotification()     {}
 func (*LoggingMessageNotification) isServerNotification()      {}
 
+// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+type ServerNotificationHolder struct {
+	Value ServerNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerNotification) MarshalJSON() ([]byte, error) {
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5939,7 +6546,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerNotification) UnmarshalJSON(b []byte) error {
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5948,25 +6555,32 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerNotification) Validate() error {
+func (v *ServerNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerRequest is the ServerRequest definition of the schema.
-//
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
-type ServerRequest struct {
-	Value ServerRequestValue
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
+// cannot hold.
+func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
+	var h ServerNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest,
-// *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
-type ServerRequestValue interface {
+// ServerRequest is the ServerRequest definition of the schema.
+//
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
+// is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil
+// ServerRequest is no value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ServerRequest interface {
 	isServerRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5976,13 +6590,19 @@ func (*CreateMessageRequest) isServerRequest() {}
 func (*ListRootsRequest) isServerRequest()     {}
 func (*ElicitRequest) isServerRequest()        {}
 
+// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerRequest definition).
+type ServerRequestHolder struct {
+	Value ServerRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerRequest) MarshalJSON() ([]byte, error) {
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5991,7 +6611,7 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerRequest) UnmarshalJSON(b []byte) error {
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -6000,27 +6620,32 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerRequest) Validate() error {
+func (v *ServerRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerResult is the ServerResult definition of the schema.
-//
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *CompleteResult.
-type ServerResult struct {
-	Value ServerResultValue
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
+	var h ServerRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
-// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
-type ServerResultValue interface {
+// ServerResult is the ServerResult definition of the schema.
+//
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
+// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *CompleteResult; a nil ServerResult is no value. UnmarshalServerResult decodes one on its own, and
+// ServerResultHolder holds one for NewValue and UnmarshalAndValidate.
+type ServerResult interface {
 	isServerResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -6036,13 +6661,19 @@ func (*ListToolsResult) isServerResult()             {}
 func (*CallToolResult) isServerResult()              {}
 func (*CompleteResult) isServerResult()              {}
 
+// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerResult definition).
+type ServerResultHolder struct {
+	Value ServerResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerResult) MarshalJSON() ([]byte, error) {
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -6051,7 +6682,7 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerResult) UnmarshalJSON(b []byte) error {
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -6060,10 +6691,18 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerResult) Validate() error {
+func (v *ServerResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+func UnmarshalServerResult(b []byte) (ServerResult, error) {
+	var h ServerResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -6073,9 +6712,6 @@ type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6115,9 +6751,6 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6161,9 +6794,46 @@ type StringSchema struct {
 	Title       *string             `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *StringSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetFormat returns the value of Format, or "" when v or v.Format is nil.
+func (v *StringSchema) GetFormat() StringSchemaFormat {
+	if v == nil || v.Format == nil {
+		return ""
+	}
+	return *v.Format
+}
+
+// GetMaxLength returns the value of MaxLength, or 0 when v or v.MaxLength is nil.
+func (v *StringSchema) GetMaxLength() int64 {
+	if v == nil || v.MaxLength == nil {
+		return 0
+	}
+	return *v.MaxLength
+}
+
+// GetMinLength returns the value of MinLength, or 0 when v or v.MinLength is nil.
+func (v *StringSchema) GetMinLength() int64 {
+	if v == nil || v.MinLength == nil {
+		return 0
+	}
+	return *v.MinLength
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *StringSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6247,9 +6917,6 @@ type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6289,9 +6956,6 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6339,9 +7003,6 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6388,9 +7049,14 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *TextResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6456,9 +7122,22 @@ type Tool struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Tool) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Tool) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6533,6 +7212,47 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
+// nil.
+func (v *ToolAnnotations) GetDestructiveHint() bool {
+	if v == nil || v.DestructiveHint == nil {
+		return false
+	}
+	return *v.DestructiveHint
+}
+
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+func (v *ToolAnnotations) GetIdempotentHint() bool {
+	if v == nil || v.IdempotentHint == nil {
+		return false
+	}
+	return *v.IdempotentHint
+}
+
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+func (v *ToolAnnotations) GetOpenWorldHint() bool {
+	if v == nil || v.OpenWorldHint == nil {
+		return false
+	}
+	return *v.OpenWorldHint
+}
+
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+func (v *ToolAnnotations) GetReadOnlyHint() bool {
+	if v == nil || v.ReadOnlyHint == nil {
+		return false
+	}
+	return *v.ReadOnlyHint
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ToolAnnotations) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -6571,9 +7291,6 @@ type ToolInputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6615,9 +7332,6 @@ type ToolListChangedNotification struct {
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6700,9 +7414,6 @@ type ToolOutputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6745,9 +7456,6 @@ type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6786,9 +7494,6 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6821,7 +7526,8 @@ func (v *UnsubscribeRequestParams) Validate() error {
 	return s.done()
 }
 
-// Value is implemented by a pointer to every type of this package.
+// Value is implemented by a pointer to every type of this package but the
+// unions, which are interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -6924,8 +7630,9 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-// NewValue returns a new zero value of the Go type of the named schema
-// definition, and false if there is no such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named
+// schema definition (for a union, to its holder), and false if there is no
+// such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":
@@ -6947,17 +7654,17 @@ func NewValue(definition string) (Value, bool) {
 	case "ClientCapabilities":
 		return new(ClientCapabilities), true
 	case "ClientNotification":
-		return new(ClientNotification), true
+		return new(ClientNotificationHolder), true
 	case "ClientRequest":
-		return new(ClientRequest), true
+		return new(ClientRequestHolder), true
 	case "ClientResult":
-		return new(ClientResult), true
+		return new(ClientResultHolder), true
 	case "CompleteRequest":
 		return new(CompleteRequest), true
 	case "CompleteResult":
 		return new(CompleteResult), true
 	case "ContentBlock":
-		return new(ContentBlock), true
+		return new(ContentBlockHolder), true
 	case "CreateMessageRequest":
 		return new(CreateMessageRequest), true
 	case "CreateMessageResult":
@@ -6991,7 +7698,7 @@ func NewValue(definition string) (Value, bool) {
 	case "JSONRPCError":
 		return new(JSONRPCError), true
 	case "JSONRPCMessage":
-		return new(JSONRPCMessage), true
+		return new(JSONRPCMessageHolder), true
 	case "JSONRPCNotification":
 		return new(JSONRPCNotification), true
 	case "JSONRPCRequest":
@@ -7037,7 +7744,7 @@ func NewValue(definition string) (Value, bool) {
 	case "PingRequest":
 		return new(PingRequest), true
 	case "PrimitiveSchemaDefinition":
-		return new(PrimitiveSchemaDefinition), true
+		return new(PrimitiveSchemaDefinitionHolder), true
 	case "ProgressNotification":
 		return new(ProgressNotification), true
 	case "ProgressToken":
@@ -7087,11 +7794,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ServerCapabilities":
 		return new(ServerCapabilities), true
 	case "ServerNotification":
-		return new(ServerNotification), true
+		return new(ServerNotificationHolder), true
 	case "ServerRequest":
-		return new(ServerRequest), true
+		return new(ServerRequestHolder), true
 	case "ServerResult":
-		return new(ServerResult), true
+		return new(ServerResultHolder), true
 	case "SetLevelRequest":
 		return new(SetLevelRequest), true
 	case "StringSchema":

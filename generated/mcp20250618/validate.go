@@ -43,27 +43,15 @@ func (v *AudioContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
 	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *BaseMetadata) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *BaseMetadata) validate(s *vstate) {}
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -77,18 +65,14 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Blob == "" {
-		s.add("required", "missing required member \"blob\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Blob) {
 			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
 		}
 		s.at(m, "blob")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -96,18 +80,9 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *BooleanSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *BooleanSchema) validate(s *vstate) {}
 func (v *CallToolRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -126,9 +101,6 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		}
 		s.at(m, "arguments")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -143,13 +115,11 @@ func (v *CallToolResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
@@ -168,35 +138,22 @@ func (v *CallToolResult) validate(s *vstate) {
 	}
 }
 func (v *CancelledNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CancelledNotificationParams) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.RequestID.IsZero()) || v.RequestID.IsZero() {
+	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
+	} else {
+		m := s.mark()
+		v.RequestID.validate(s)
+		s.at(m, "requestId")
 	}
 }
 func (v *ClientCapabilities) validate(s *vstate) {
-	if v.Elicitation != nil {
-		m := s.mark()
-		if b := v.Elicitation; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck6(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "elicitation")
-	}
 	if v.Experimental != nil {
 		m := s.mark()
 		{
@@ -208,7 +165,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck7(&d, s)
+					rawCheck6(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -217,35 +174,25 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Sampling != nil {
-		m := s.mark()
-		if b := v.Sampling; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck8(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "sampling")
-	}
 }
-func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
-func (v ClientNotification) validate(s *vstate) {
+func (v *ClientCapabilitiesElicitation) validate(s *vstate) {}
+func (v *ClientCapabilitiesRoots) validate(s *vstate)       {}
+func (v *ClientCapabilitiesSampling) validate(s *vstate)    {}
+func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientRequest) validate(s *vstate) {
+func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientResult) validate(s *vstate) {
+func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
@@ -253,43 +200,24 @@ func (v ClientResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CompleteRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CompleteRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"argument\"")
-	} else {
-		m := s.mark()
-		v.Argument.validate(s)
-		s.at(m, "argument")
-	}
-	if (v.missing&(1<<1) != 0 && v.Ref.Value == nil) || v.Ref.Value == nil {
+	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
 	} else {
 		m := s.mark()
-		v.Ref.validate(s)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
 		s.at(m, "ref")
 	}
 }
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Value == "" {
-		s.add("required", "missing required member \"value\"")
-	}
-}
-func (v *CompleteRequestParamsContext) validate(s *vstate) {}
-func (v CompleteRequestParamsRef) validate(s *vstate) {
+func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
@@ -304,25 +232,14 @@ func (v *CompleteResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck9(&d, s)
+			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"completion\"")
-	} else {
-		m := s.mark()
-		v.Completion.validate(s)
-		s.at(m, "completion")
-	}
 }
-func (v *CompleteResultCompletion) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Values == nil {
-		s.add("required", "missing required member \"values\"")
-	}
-}
-func (v ContentBlock) validate(s *vstate) {
+func (v *CompleteResultCompletion) validate(s *vstate) {}
+func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
@@ -330,12 +247,7 @@ func (v ContentBlock) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CreateMessageRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -347,12 +259,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		v.IncludeContext.validate(s)
 		s.at(m, "includeContext")
 	}
-	if v.missing&(1<<0) != 0 && v.MaxTokens == 0 {
-		s.add("required", "missing required member \"maxTokens\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -368,7 +275,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck10(&d, s)
+			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "metadata")
@@ -394,30 +301,25 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck11(&d, s)
+			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Model == "" {
-		s.add("required", "missing required member \"model\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v CreateMessageResultContent) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
@@ -426,50 +328,121 @@ func (v CreateMessageResultContent) validate(s *vstate) {
 }
 func (v Cursor) validate(s *vstate) {}
 func (v *ElicitRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ElicitRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"requestedSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.RequestedSchema.validate(s)
 		s.at(m, "requestedSchema")
 	}
 }
 func (v *ElicitRequestParamsRequestedSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Properties == nil {
-		s.add("required", "missing required member \"properties\"")
-	} else {
+	{
 		m := s.mark()
 		{
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				x0.validate(s)
+				PrimitiveSchemaDefinitionHolder{Value: x0}.validate(s)
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *ElicitResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck10(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		v.Action.validate(s)
+		s.at(m, "action")
+	}
+	if v.Content != nil {
+		m := s.mark()
+		{
+			start := s.mark()
+			for k0, x0 := range v.Content {
+				m0 := s.mark()
+				x0.validate(s)
+				s.at(m0, k0)
+			}
+			s.sortSince(start)
+		}
+		s.at(m, "content")
+	}
+}
+func (v ElicitResultAction) validate(s *vstate) {
+	switch v {
+	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
+	default:
+		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
+	}
+}
+func (v ElicitResultContentValue) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case KindBoolean:
+	case 0:
+		s.add("type", "no value: want string or integer or boolean")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer or boolean")
+	}
+}
+func (v *EmbeddedResource) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck11(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	if v.Annotations != nil {
+		m := s.mark()
+		v.Annotations.validate(s)
+		s.at(m, "annotations")
+	}
+	if v.Resource == nil {
+		s.add("required", "missing required member \"resource\"")
+	} else {
+		m := s.mark()
+		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
+		s.at(m, "resource")
+	}
+}
+func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
+	if v.Value == nil {
+		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
+		return
+	}
+	v.Value.validate(s)
+}
+func (v *EnumSchema) validate(s *vstate)             {}
+func (v *GetPromptRequest) validate(s *vstate)       {}
+func (v *GetPromptRequestParams) validate(s *vstate) {}
+func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -482,99 +455,7 @@ func (v *ElicitResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Action == "" {
-		s.add("required", "missing required member \"action\"")
-	} else {
-		m := s.mark()
-		v.Action.validate(s)
-		s.at(m, "action")
-	}
-}
-func (v ElicitResultAction) validate(s *vstate) {
-	switch v {
-	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
-	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
-	}
-}
-func (v ElicitResultContentValue) validate(s *vstate) {}
-func (v *EmbeddedResource) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck13(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
-	}
-	if (v.missing&(1<<0) != 0 && v.Resource.Value == nil) || v.Resource.Value == nil {
-		s.add("required", "missing required member \"resource\"")
-	} else {
-		m := s.mark()
-		v.Resource.validate(s)
-		s.at(m, "resource")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v EmbeddedResourceResource) validate(s *vstate) {
-	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
-		return
-	}
-	v.Value.validate(s)
-}
-func (v *EnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *GetPromptRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
-	}
-}
-func (v *GetPromptRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
-func (v *GetPromptResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck14(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -592,7 +473,7 @@ func (v *ImageContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck15(&d, s)
+			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -602,59 +483,27 @@ func (v *ImageContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
 	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *Implementation) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Version == "" {
-		s.add("required", "missing required member \"version\"")
-	}
-}
+func (v *Implementation) validate(s *vstate) {}
 func (v *InitializeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *InitializeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"clientInfo\"")
-	} else {
-		m := s.mark()
-		v.ClientInfo.validate(s)
-		s.at(m, "clientInfo")
-	}
-	if v.missing&(1<<2) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
 	}
 }
 func (v *InitializeResult) validate(s *vstate) {
@@ -665,33 +514,18 @@ func (v *InitializeResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck16(&d, s)
+			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
 	}
-	if v.missing&(1<<1) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"serverInfo\"")
-	} else {
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "serverInfo")
-	}
 }
 func (v *InitializedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -706,36 +540,23 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck17(&d, s)
+			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *JSONRPCError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
 	} else {
 		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
-	}
-	if (v.missing&(1<<1) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *JSONRPCErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Code == 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
-func (v JSONRPCMessage) validate(s *vstate) {
+func (v *JSONRPCErrorError) validate(s *vstate) {}
+func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
 		return
@@ -743,12 +564,6 @@ func (v JSONRPCMessage) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *JSONRPCNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -763,47 +578,107 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck18(&d, s)
+			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *JSONRPCRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *JSONRPCRequestParams) validate(s *vstate)     {}
-func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {}
+func (v *JSONRPCRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *JSONRPCResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v *ListPromptsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
+func (v *ListPromptsRequest) validate(s *vstate)       {}
 func (v *ListPromptsRequestParams) validate(s *vstate) {}
 func (v *ListPromptsResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck17(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.Prompts {
+			m0 := s.mark()
+			v.Prompts[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "prompts")
+	}
+}
+func (v *ListResourceTemplatesRequest) validate(s *vstate)       {}
+func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
+func (v *ListResourceTemplatesResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.ResourceTemplates {
+			m0 := s.mark()
+			v.ResourceTemplates[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "resourceTemplates")
+	}
+}
+func (v *ListResourcesRequest) validate(s *vstate)       {}
+func (v *ListResourcesRequestParams) validate(s *vstate) {}
+func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -816,25 +691,38 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Prompts == nil {
-		s.add("required", "missing required member \"prompts\"")
-	} else {
+	{
 		m := s.mark()
-		for i0 := range v.Prompts {
+		for i0 := range v.Resources {
 			m0 := s.mark()
-			v.Prompts[i0].validate(s)
+			v.Resources[i0].validate(s)
 			s.atIndex(m0, i0)
 		}
-		s.at(m, "prompts")
+		s.at(m, "resources")
 	}
 }
-func (v *ListResourceTemplatesRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
+func (v *ListRootsRequest) validate(s *vstate) {
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
-func (v *ListResourceTemplatesResult) validate(s *vstate) {
+func (v *ListRootsRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -847,25 +735,19 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
-		s.add("required", "missing required member \"resourceTemplates\"")
-	} else {
+	{
 		m := s.mark()
-		for i0 := range v.ResourceTemplates {
+		for i0 := range v.Roots {
 			m0 := s.mark()
-			v.ResourceTemplates[i0].validate(s)
+			v.Roots[i0].validate(s)
 			s.atIndex(m0, i0)
 		}
-		s.at(m, "resourceTemplates")
+		s.at(m, "roots")
 	}
 }
-func (v *ListResourcesRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListResourcesRequestParams) validate(s *vstate) {}
-func (v *ListResourcesResult) validate(s *vstate) {
+func (v *ListToolsRequest) validate(s *vstate)       {}
+func (v *ListToolsRequestParams) validate(s *vstate) {}
+func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -878,72 +760,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Resources == nil {
-		s.add("required", "missing required member \"resources\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Resources {
-			m0 := s.mark()
-			v.Resources[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "resources")
-	}
-}
-func (v *ListRootsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListRootsRequestParams) validate(s *vstate)     {}
-func (v *ListRootsRequestParamsMeta) validate(s *vstate) {}
-func (v *ListRootsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck22(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Roots == nil {
-		s.add("required", "missing required member \"roots\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Roots {
-			m0 := s.mark()
-			v.Roots[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "roots")
-	}
-}
-func (v *ListToolsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListToolsRequestParams) validate(s *vstate) {}
-func (v *ListToolsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck23(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Tools == nil {
-		s.add("required", "missing required member \"tools\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Tools {
 			m0 := s.mark()
@@ -961,24 +778,14 @@ func (v LoggingLevel) validate(s *vstate) {
 	}
 }
 func (v *LoggingMessageNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Data == nil {
-		s.add("required", "missing required member \"data\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
@@ -1018,9 +825,6 @@ func (v *ModelPreferences) validate(s *vstate) {
 	}
 }
 func (v *Notification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1035,16 +839,14 @@ func (v *NotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck24(&d, s)
+			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *NumberSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Type == "" {
-		s.add("required", "missing required member \"type\"")
-	} else {
+	{
 		m := s.mark()
 		v.Type.validate(s)
 		s.at(m, "type")
@@ -1057,11 +859,7 @@ func (v NumberSchemaType) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
-func (v *PaginatedRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-}
+func (v *PaginatedRequest) validate(s *vstate)       {}
 func (v *PaginatedRequestParams) validate(s *vstate) {}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -1071,20 +869,34 @@ func (v *PaginatedResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck25(&d, s)
+			rawCheck23(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *PingRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *PingRequestParams) validate(s *vstate)     {}
-func (v *PingRequestParamsMeta) validate(s *vstate) {}
-func (v PrimitiveSchemaDefinition) validate(s *vstate) {
+func (v *PingRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *PingRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema")
 		return
@@ -1092,26 +904,31 @@ func (v PrimitiveSchemaDefinition) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ProgressNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ProgressNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Progress == 0 {
-		s.add("required", "missing required member \"progress\"")
-	}
-	if (v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) || v.ProgressToken.IsZero() {
+	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
+	} else {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v ProgressToken) validate(s *vstate) {}
+func (v ProgressToken) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1120,33 +937,14 @@ func (v *Prompt) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck26(&d, s)
+			rawCheck24(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.Arguments != nil {
-		m := s.mark()
-		for i0 := range v.Arguments {
-			m0 := s.mark()
-			v.Arguments[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "arguments")
-	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
-func (v *PromptArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *PromptArgument) validate(s *vstate) {}
 func (v *PromptListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1161,52 +959,36 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck27(&d, s)
+			rawCheck25(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *PromptMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		ContentBlockHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v *PromptReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *PromptReference) validate(s *vstate) {}
 func (v *ReadResourceRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ReadResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1222,24 +1004,22 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck28(&d, s)
+			rawCheck26(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Contents == nil {
-		s.add("required", "missing required member \"contents\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Contents {
 			m0 := s.mark()
-			v.Contents[i0].validate(s)
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "contents")
 	}
 }
-func (v ReadResourceResultContentsItem) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
@@ -1247,14 +1027,84 @@ func (v ReadResourceResultContentsItem) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *Request) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v RequestId) validate(s *vstate)          {}
-func (v *RequestParams) validate(s *vstate)     {}
-func (v *RequestParamsMeta) validate(s *vstate) {}
+func (v RequestId) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
+func (v *RequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *RequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *Resource) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck27(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	if v.Annotations != nil {
+		m := s.mark()
+		v.Annotations.validate(s)
+		s.at(m, "annotations")
+	}
+	{
+		m := s.mark()
+		if !formatURI(v.URI) {
+			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		}
+		s.at(m, "uri")
+	}
+}
+func (v *ResourceContents) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck28(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		if !formatURI(v.URI) {
+			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		}
+		s.at(m, "uri")
+	}
+}
+func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -1272,12 +1122,7 @@ func (v *Resource) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1285,7 +1130,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *ResourceContents) validate(s *vstate) {
+func (v *ResourceListChangedNotification) validate(s *vstate) {
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -1298,17 +1150,8 @@ func (v *ResourceContents) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
-		}
-		s.at(m, "uri")
-	}
 }
-func (v *ResourceLink) validate(s *vstate) {
+func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -1326,70 +1169,7 @@ func (v *ResourceLink) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<2) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
-		}
-		s.at(m, "uri")
-	}
-}
-func (v *ResourceListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
-	}
-}
-func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck32(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-}
-func (v *ResourceTemplate) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck33(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
-	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URITemplate == "" {
-		s.add("required", "missing required member \"uriTemplate\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URITemplate) {
 			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
@@ -1398,12 +1178,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 	}
 }
 func (v *ResourceTemplateReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
@@ -1412,21 +1187,14 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 	}
 }
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1442,7 +1210,7 @@ func (v *Result) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck34(&d, s)
+			rawCheck32(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1463,14 +1231,12 @@ func (v *Root) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck35(&d, s)
+			rawCheck33(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1479,9 +1245,6 @@ func (v *Root) validate(s *vstate) {
 	}
 }
 func (v *RootsListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1496,29 +1259,27 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck36(&d, s)
+			rawCheck34(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *SamplingMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		SamplingMessageContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v SamplingMessageContent) validate(s *vstate) {
+func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
@@ -1526,18 +1287,6 @@ func (v SamplingMessageContent) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ServerCapabilities) validate(s *vstate) {
-	if v.Completions != nil {
-		m := s.mark()
-		if b := v.Completions; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck37(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "completions")
-	}
 	if v.Experimental != nil {
 		m := s.mark()
 		{
@@ -1549,7 +1298,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck38(&d, s)
+					rawCheck35(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -1558,37 +1307,27 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Logging != nil {
-		m := s.mark()
-		if b := v.Logging; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck39(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "logging")
-	}
 }
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
-func (v *ServerCapabilitiesResources) validate(s *vstate) {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)     {}
-func (v ServerNotification) validate(s *vstate) {
+func (v *ServerCapabilitiesCompletions) validate(s *vstate) {}
+func (v *ServerCapabilitiesLogging) validate(s *vstate)     {}
+func (v *ServerCapabilitiesPrompts) validate(s *vstate)     {}
+func (v *ServerCapabilitiesResources) validate(s *vstate)   {}
+func (v *ServerCapabilitiesTools) validate(s *vstate)       {}
+func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerRequest) validate(s *vstate) {
+func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerResult) validate(s *vstate) {
+func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
@@ -1596,21 +1335,14 @@ func (v ServerResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *SetLevelRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SetLevelRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
@@ -1622,9 +1354,6 @@ func (v *StringSchema) validate(s *vstate) {
 		v.Format.validate(s)
 		s.at(m, "format")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
@@ -1634,21 +1363,14 @@ func (v StringSchemaFormat) validate(s *vstate) {
 	}
 }
 func (v *SubscribeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1664,7 +1386,7 @@ func (v *TextContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck40(&d, s)
+			rawCheck36(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1673,12 +1395,6 @@ func (v *TextContent) validate(s *vstate) {
 		m := s.mark()
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
-	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *TextResourceContents) validate(s *vstate) {
@@ -1689,17 +1405,12 @@ func (v *TextResourceContents) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck41(&d, s)
+			rawCheck37(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1715,20 +1426,15 @@ func (v *Tool) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck42(&d, s)
+			rawCheck38(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"inputSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.InputSchema.validate(s)
 		s.at(m, "inputSchema")
-	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
 	}
 	if v.OutputSchema != nil {
 		m := s.mark()
@@ -1749,7 +1455,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck43(&d, s)
+					rawCheck39(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -1758,14 +1464,8 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *ToolListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1780,7 +1480,7 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck44(&d, s)
+			rawCheck40(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1798,7 +1498,7 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck45(&d, s)
+					rawCheck41(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -1807,26 +1507,16 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *UnsubscribeRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1851,7 +1541,7 @@ func rawCheck1(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck46(d, s)
+				rawCheck42(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1876,7 +1566,7 @@ func rawCheck2(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck47(d, s)
+				rawCheck43(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1902,7 +1592,7 @@ func rawCheck3(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck48(d, s)
+				rawCheck44(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1927,7 +1617,7 @@ func rawCheck4(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck49(d, s)
+				rawCheck45(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1952,7 +1642,7 @@ func rawCheck5(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck50(d, s)
+				rawCheck46(d, s)
 			}
 			s.at(m, k)
 		}
@@ -1961,7 +1651,8 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against #/definitions/ClientCapabilities/properties/elicitation.
+// rawCheck6 checks one JSON value against
+// #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1986,8 +1677,7 @@ func rawCheck6(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck7 checks one JSON value against
-// #/definitions/ClientCapabilities/properties/experimental/additionalProperties.
+// rawCheck7 checks one JSON value against #/definitions/CompleteResult/properties/_meta.
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2003,7 +1693,7 @@ func rawCheck7(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck47(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2012,7 +1702,8 @@ func rawCheck7(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck8 checks one JSON value against #/definitions/ClientCapabilities/properties/sampling.
+// rawCheck8 checks one JSON value against
+// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2037,8 +1728,83 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against #/definitions/CompleteResult/properties/_meta.
+// rawCheck9 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
 func rawCheck9(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck48(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck10 checks one JSON value against #/definitions/ElicitResult/properties/_meta.
+func rawCheck10(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck49(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck11 checks one JSON value against #/definitions/EmbeddedResource/properties/_meta.
+func rawCheck11(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck50(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck12 checks one JSON value against #/definitions/GetPromptResult/properties/_meta.
+func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2062,34 +1828,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against
-// #/definitions/CreateMessageRequest/properties/params/properties/metadata.
-func rawCheck10(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck11 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
-func rawCheck11(d *decoder, s *vstate) {
+// rawCheck13 checks one JSON value against #/definitions/ImageContent/properties/_meta.
+func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2113,8 +1853,8 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against #/definitions/ElicitResult/properties/_meta.
-func rawCheck12(d *decoder, s *vstate) {
+// rawCheck14 checks one JSON value against #/definitions/InitializeResult/properties/_meta.
+func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2138,8 +1878,9 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against #/definitions/EmbeddedResource/properties/_meta.
-func rawCheck13(d *decoder, s *vstate) {
+// rawCheck15 checks one JSON value against
+// #/definitions/InitializedNotification/properties/params/properties/_meta.
+func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2163,8 +1904,9 @@ func rawCheck13(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck14 checks one JSON value against #/definitions/GetPromptResult/properties/_meta.
-func rawCheck14(d *decoder, s *vstate) {
+// rawCheck16 checks one JSON value against
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
+func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2188,8 +1930,8 @@ func rawCheck14(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck15 checks one JSON value against #/definitions/ImageContent/properties/_meta.
-func rawCheck15(d *decoder, s *vstate) {
+// rawCheck17 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta.
+func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2213,8 +1955,8 @@ func rawCheck15(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck16 checks one JSON value against #/definitions/InitializeResult/properties/_meta.
-func rawCheck16(d *decoder, s *vstate) {
+// rawCheck18 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
+func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2238,9 +1980,8 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against
-// #/definitions/InitializedNotification/properties/params/properties/_meta.
-func rawCheck17(d *decoder, s *vstate) {
+// rawCheck19 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
+func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2264,9 +2005,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck18 checks one JSON value against
-// #/definitions/JSONRPCNotification/properties/params/properties/_meta.
-func rawCheck18(d *decoder, s *vstate) {
+// rawCheck20 checks one JSON value against #/definitions/ListRootsResult/properties/_meta.
+func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2290,8 +2030,8 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against #/definitions/ListPromptsResult/properties/_meta.
-func rawCheck19(d *decoder, s *vstate) {
+// rawCheck21 checks one JSON value against #/definitions/ListToolsResult/properties/_meta.
+func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2315,8 +2055,9 @@ func rawCheck19(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck20 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
-func rawCheck20(d *decoder, s *vstate) {
+// rawCheck22 checks one JSON value against
+// #/definitions/Notification/properties/params/properties/_meta.
+func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2340,8 +2081,8 @@ func rawCheck20(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck21 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
-func rawCheck21(d *decoder, s *vstate) {
+// rawCheck23 checks one JSON value against #/definitions/PaginatedResult/properties/_meta.
+func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2365,8 +2106,8 @@ func rawCheck21(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck22 checks one JSON value against #/definitions/ListRootsResult/properties/_meta.
-func rawCheck22(d *decoder, s *vstate) {
+// rawCheck24 checks one JSON value against #/definitions/Prompt/properties/_meta.
+func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2390,8 +2131,9 @@ func rawCheck22(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck23 checks one JSON value against #/definitions/ListToolsResult/properties/_meta.
-func rawCheck23(d *decoder, s *vstate) {
+// rawCheck25 checks one JSON value against
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
+func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2415,9 +2157,8 @@ func rawCheck23(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck24 checks one JSON value against
-// #/definitions/Notification/properties/params/properties/_meta.
-func rawCheck24(d *decoder, s *vstate) {
+// rawCheck26 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
+func rawCheck26(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2441,8 +2182,8 @@ func rawCheck24(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck25 checks one JSON value against #/definitions/PaginatedResult/properties/_meta.
-func rawCheck25(d *decoder, s *vstate) {
+// rawCheck27 checks one JSON value against #/definitions/Resource/properties/_meta.
+func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2466,8 +2207,8 @@ func rawCheck25(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck26 checks one JSON value against #/definitions/Prompt/properties/_meta.
-func rawCheck26(d *decoder, s *vstate) {
+// rawCheck28 checks one JSON value against #/definitions/ResourceContents/properties/_meta.
+func rawCheck28(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2491,9 +2232,8 @@ func rawCheck26(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck27 checks one JSON value against
-// #/definitions/PromptListChangedNotification/properties/params/properties/_meta.
-func rawCheck27(d *decoder, s *vstate) {
+// rawCheck29 checks one JSON value against #/definitions/ResourceLink/properties/_meta.
+func rawCheck29(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2517,8 +2257,9 @@ func rawCheck27(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck28 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
-func rawCheck28(d *decoder, s *vstate) {
+// rawCheck30 checks one JSON value against
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
+func rawCheck30(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2542,8 +2283,8 @@ func rawCheck28(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck29 checks one JSON value against #/definitions/Resource/properties/_meta.
-func rawCheck29(d *decoder, s *vstate) {
+// rawCheck31 checks one JSON value against #/definitions/ResourceTemplate/properties/_meta.
+func rawCheck31(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2567,8 +2308,8 @@ func rawCheck29(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck30 checks one JSON value against #/definitions/ResourceContents/properties/_meta.
-func rawCheck30(d *decoder, s *vstate) {
+// rawCheck32 checks one JSON value against #/definitions/Result/properties/_meta.
+func rawCheck32(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2592,8 +2333,8 @@ func rawCheck30(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck31 checks one JSON value against #/definitions/ResourceLink/properties/_meta.
-func rawCheck31(d *decoder, s *vstate) {
+// rawCheck33 checks one JSON value against #/definitions/Root/properties/_meta.
+func rawCheck33(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2617,9 +2358,9 @@ func rawCheck31(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck32 checks one JSON value against
-// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta.
-func rawCheck32(d *decoder, s *vstate) {
+// rawCheck34 checks one JSON value against
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
+func rawCheck34(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2643,8 +2384,34 @@ func rawCheck32(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck33 checks one JSON value against #/definitions/ResourceTemplate/properties/_meta.
-func rawCheck33(d *decoder, s *vstate) {
+// rawCheck35 checks one JSON value against
+// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
+func rawCheck35(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				d.skip()
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck36 checks one JSON value against #/definitions/TextContent/properties/_meta.
+func rawCheck36(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2668,8 +2435,8 @@ func rawCheck33(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck34 checks one JSON value against #/definitions/Result/properties/_meta.
-func rawCheck34(d *decoder, s *vstate) {
+// rawCheck37 checks one JSON value against #/definitions/TextResourceContents/properties/_meta.
+func rawCheck37(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2693,8 +2460,8 @@ func rawCheck34(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck35 checks one JSON value against #/definitions/Root/properties/_meta.
-func rawCheck35(d *decoder, s *vstate) {
+// rawCheck38 checks one JSON value against #/definitions/Tool/properties/_meta.
+func rawCheck38(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2718,84 +2485,8 @@ func rawCheck35(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck36 checks one JSON value against
-// #/definitions/RootsListChangedNotification/properties/params/properties/_meta.
-func rawCheck36(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck77(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck37 checks one JSON value against #/definitions/ServerCapabilities/properties/completions.
-func rawCheck37(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck38 checks one JSON value against
-// #/definitions/ServerCapabilities/properties/experimental/additionalProperties.
-func rawCheck38(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck39 checks one JSON value against #/definitions/ServerCapabilities/properties/logging.
+// rawCheck39 checks one JSON value against
+// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
 func rawCheck39(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2820,7 +2511,8 @@ func rawCheck39(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck40 checks one JSON value against #/definitions/TextContent/properties/_meta.
+// rawCheck40 checks one JSON value against
+// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
 func rawCheck40(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2836,7 +2528,7 @@ func rawCheck40(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck78(d, s)
+				rawCheck77(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2845,7 +2537,8 @@ func rawCheck40(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck41 checks one JSON value against #/definitions/TextResourceContents/properties/_meta.
+// rawCheck41 checks one JSON value against
+// #/definitions/Tool/properties/outputSchema/properties/properties/additionalProperties.
 func rawCheck41(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2861,7 +2554,7 @@ func rawCheck41(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck79(d, s)
+				d.skip()
 			}
 			s.at(m, k)
 		}
@@ -2870,317 +2563,214 @@ func rawCheck41(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck42 checks one JSON value against #/definitions/Tool/properties/_meta.
+// rawCheck42 checks one JSON value against
+// #/definitions/AudioContent/properties/_meta/additionalProperties.
 func rawCheck42(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck80(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck43 checks one JSON value against
-// #/definitions/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// #/definitions/BlobResourceContents/properties/_meta/additionalProperties.
 func rawCheck43(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck44 checks one JSON value against
-// #/definitions/ToolListChangedNotification/properties/params/properties/_meta.
+// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
 func rawCheck44(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck81(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck45 checks one JSON value against
-// #/definitions/Tool/properties/outputSchema/properties/properties/additionalProperties.
+// #/definitions/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck45(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck46 checks one JSON value against
-// #/definitions/AudioContent/properties/_meta/additionalProperties.
+// #/definitions/CallToolResult/properties/structuredContent/additionalProperties.
 func rawCheck46(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck47 checks one JSON value against
-// #/definitions/BlobResourceContents/properties/_meta/additionalProperties.
+// #/definitions/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck47(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck48 checks one JSON value against
-// #/definitions/CallToolRequest/properties/params/properties/arguments/additionalProperties.
+// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck48(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck49 checks one JSON value against
-// #/definitions/CallToolResult/properties/_meta/additionalProperties.
+// #/definitions/ElicitResult/properties/_meta/additionalProperties.
 func rawCheck49(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck50 checks one JSON value against
-// #/definitions/CallToolResult/properties/structuredContent/additionalProperties.
+// #/definitions/EmbeddedResource/properties/_meta/additionalProperties.
 func rawCheck50(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck51 checks one JSON value against
-// #/definitions/CompleteResult/properties/_meta/additionalProperties.
+// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck51(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck52 checks one JSON value against
-// #/definitions/CreateMessageResult/properties/_meta/additionalProperties.
+// #/definitions/ImageContent/properties/_meta/additionalProperties.
 func rawCheck52(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck53 checks one JSON value against
-// #/definitions/ElicitResult/properties/_meta/additionalProperties.
+// #/definitions/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck53(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck54 checks one JSON value against
-// #/definitions/EmbeddedResource/properties/_meta/additionalProperties.
+// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck54(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck55 checks one JSON value against
-// #/definitions/GetPromptResult/properties/_meta/additionalProperties.
+// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck55(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck56 checks one JSON value against
-// #/definitions/ImageContent/properties/_meta/additionalProperties.
+// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck56(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck57 checks one JSON value against
-// #/definitions/InitializeResult/properties/_meta/additionalProperties.
+// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck57(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck58 checks one JSON value against
-// #/definitions/InitializedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck58(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck59 checks one JSON value against
-// #/definitions/JSONRPCNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck59(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck60 checks one JSON value against
-// #/definitions/ListPromptsResult/properties/_meta/additionalProperties.
+// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck60(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck61 checks one JSON value against
-// #/definitions/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
 func rawCheck61(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck62 checks one JSON value against
-// #/definitions/ListResourcesResult/properties/_meta/additionalProperties.
+// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck62(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck63 checks one JSON value against
-// #/definitions/ListRootsResult/properties/_meta/additionalProperties.
+// rawCheck63 checks one JSON value against #/definitions/Prompt/properties/_meta/additionalProperties.
 func rawCheck63(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck64 checks one JSON value against
-// #/definitions/ListToolsResult/properties/_meta/additionalProperties.
+// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck64(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck65 checks one JSON value against
-// #/definitions/Notification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck65(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck66 checks one JSON value against
-// #/definitions/PaginatedResult/properties/_meta/additionalProperties.
+// #/definitions/Resource/properties/_meta/additionalProperties.
 func rawCheck66(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck67 checks one JSON value against #/definitions/Prompt/properties/_meta/additionalProperties.
+// rawCheck67 checks one JSON value against
+// #/definitions/ResourceContents/properties/_meta/additionalProperties.
 func rawCheck67(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck68 checks one JSON value against
-// #/definitions/PromptListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/ResourceLink/properties/_meta/additionalProperties.
 func rawCheck68(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck69 checks one JSON value against
-// #/definitions/ReadResourceResult/properties/_meta/additionalProperties.
+// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck69(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck70 checks one JSON value against
-// #/definitions/Resource/properties/_meta/additionalProperties.
+// #/definitions/ResourceTemplate/properties/_meta/additionalProperties.
 func rawCheck70(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck71 checks one JSON value against
-// #/definitions/ResourceContents/properties/_meta/additionalProperties.
+// rawCheck71 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
 func rawCheck71(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck72 checks one JSON value against
-// #/definitions/ResourceLink/properties/_meta/additionalProperties.
+// rawCheck72 checks one JSON value against #/definitions/Root/properties/_meta/additionalProperties.
 func rawCheck72(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck73 checks one JSON value against
-// #/definitions/ResourceListChangedNotification/properties/params/properties/_meta/additionalProperties.
+// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
 func rawCheck73(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck74 checks one JSON value against
-// #/definitions/ResourceTemplate/properties/_meta/additionalProperties.
+// #/definitions/TextContent/properties/_meta/additionalProperties.
 func rawCheck74(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck75 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
+// rawCheck75 checks one JSON value against
+// #/definitions/TextResourceContents/properties/_meta/additionalProperties.
 func rawCheck75(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck76 checks one JSON value against #/definitions/Root/properties/_meta/additionalProperties.
+// rawCheck76 checks one JSON value against #/definitions/Tool/properties/_meta/additionalProperties.
 func rawCheck76(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck77 checks one JSON value against
-// #/definitions/RootsListChangedNotification/properties/params/properties/_meta/additionalProperties.
-func rawCheck77(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck78 checks one JSON value against
-// #/definitions/TextContent/properties/_meta/additionalProperties.
-func rawCheck78(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck79 checks one JSON value against
-// #/definitions/TextResourceContents/properties/_meta/additionalProperties.
-func rawCheck79(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck80 checks one JSON value against #/definitions/Tool/properties/_meta/additionalProperties.
-func rawCheck80(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck81 checks one JSON value against
 // #/definitions/ToolListChangedNotification/properties/params/properties/_meta/additionalProperties.
-func rawCheck81(d *decoder, s *vstate) {
+func rawCheck77(d *decoder, s *vstate) {
 	d.skip()
 }

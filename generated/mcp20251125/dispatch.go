@@ -93,6 +93,15 @@ const (
 	MethodCreateMessage = "sampling/createMessage"
 )
 
+// The error codes the specification defines beyond JSON-RPC's (CodeParseError,
+// CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError).
+const (
+	// CodeResourceNotFound (-32002) answers a resources/read of a resource that does not exist.
+	CodeResourceNotFound = -32002
+	// CodeURLElicitationRequired (-32042) is the code of URLElicitationRequiredError.
+	CodeURLElicitationRequired = -32042
+)
+
 // MethodInfo describes one method of the protocol in one direction.
 type MethodInfo struct {
 	Name string
@@ -213,7 +222,7 @@ var Methods = []MethodInfo{
 		return new(ListToolsResult)
 	}},
 	{Name: MethodElicit, NewParams: func() Value {
-		return new(ElicitRequestParams)
+		return new(ElicitRequestParamsHolder)
 	}, NewResult: func() Value {
 		return new(ElicitResult)
 	}},
@@ -1152,11 +1161,11 @@ func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.serve(ctx, r, w)
 }
 func (d *ClientDispatcher) callElicit(ctx context.Context, raw []byte) (rpcResult, error) {
-	var p ElicitRequestParams
+	var p ElicitRequestParamsHolder
 	if err := decodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
-	r, err := d.h.Elicit(ctx, p)
+	r, err := d.h.Elicit(ctx, p.Value)
 	if err != nil {
 		return nil, err
 	}

@@ -81,6 +81,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -117,14 +118,16 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *AudioContent) encodeJSON(e *encoder) {
@@ -137,17 +140,11 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"audio\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -162,6 +159,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -182,16 +180,16 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -210,6 +208,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -240,11 +239,13 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
@@ -253,18 +254,14 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -279,6 +276,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -309,8 +307,10 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *BooleanSchema) encodeJSON(e *encoder) {
@@ -327,9 +327,7 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"boolean\"")
-	}
+	e.name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -344,6 +342,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -374,17 +373,19 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
@@ -393,16 +394,10 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -417,6 +412,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -449,8 +445,10 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
@@ -463,10 +461,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Task != nil {
 		e.name("\"task\":")
 		v.Task.encodeJSON(e)
@@ -521,6 +517,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -539,7 +536,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -560,8 +559,10 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -570,15 +571,13 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -601,6 +600,7 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -631,17 +631,19 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelTaskRequest) encodeJSON(e *encoder) {
@@ -650,16 +652,10 @@ func (v *CancelTaskRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tasks/cancel\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tasks/cancel\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -674,6 +670,7 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -689,16 +686,16 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
 	}
 }
 func (v *CancelTaskRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -713,6 +710,7 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -763,20 +761,22 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&214 != 214 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"createdAt\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"status\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"ttl\"")
+		}
 	}
 }
 func (v *CancelTaskResult) encodeJSON(e *encoder) {
@@ -785,30 +785,22 @@ func (v *CancelTaskResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CreatedAt == "") {
-		e.name("\"createdAt\":")
-		e.string(v.CreatedAt)
-	}
-	if !(v.missing&(1<<1) != 0 && v.LastUpdatedAt == "") {
-		e.name("\"lastUpdatedAt\":")
-		e.string(v.LastUpdatedAt)
-	}
+	e.name("\"createdAt\":")
+	e.string(v.CreatedAt)
+	e.name("\"lastUpdatedAt\":")
+	e.string(v.LastUpdatedAt)
 	if v.PollInterval != nil {
 		e.name("\"pollInterval\":")
 		e.int(*v.PollInterval)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Status == "") {
-		e.name("\"status\":")
-		v.Status.encodeJSON(e)
-	}
+	e.name("\"status\":")
+	v.Status.encodeJSON(e)
 	if v.StatusMessage != nil {
 		e.name("\"statusMessage\":")
 		e.string(*v.StatusMessage)
 	}
-	if !(v.missing&(1<<3) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
@@ -826,20 +818,20 @@ func (v *CancelTaskResultTTL) decodeJSON(d *decoder) {
 	*v = CancelTaskResultTTL{}
 	switch c := d.peek(); {
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	case c == 'n':
-		v.kind = kindNull
+		v.Kind = KindNull
 		d.literal("null")
 	default:
 		d.mismatch("integer or null")
 	}
 }
 func (v CancelTaskResultTTL) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindInteger:
-		e.int(v.int)
-	case kindNull:
+	switch v.Kind {
+	case KindInteger:
+		e.int(v.Int)
+	case KindNull:
 		e.null()
 	default:
 		e.null()
@@ -850,6 +842,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -875,28 +868,24 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1067,12 +1056,14 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Form = d.raw()
+			v.Form = new(ClientCapabilitiesElicitationForm)
+			v.Form.decodeJSON(d)
 		case "url":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URL = d.raw()
+			v.URL = new(ClientCapabilitiesElicitationURL)
+			v.URL.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -1084,11 +1075,11 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Form != nil {
 		e.name("\"form\":")
-		e.raw(v.Form)
+		v.Form.encodeJSON(e)
 	}
 	if v.URL != nil {
 		e.name("\"url\":")
-		e.raw(v.URL)
+		v.URL.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1097,6 +1088,60 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ClientCapabilitiesElicitation) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationForm{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationForm) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationURL{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationURL) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
@@ -1148,12 +1193,14 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Context = d.raw()
+			v.Context = new(ClientCapabilitiesSamplingContext)
+			v.Context.decodeJSON(d)
 		case "tools":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Tools = d.raw()
+			v.Tools = new(ClientCapabilitiesSamplingTools)
+			v.Tools.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -1165,11 +1212,11 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Context != nil {
 		e.name("\"context\":")
-		e.raw(v.Context)
+		v.Context.encodeJSON(e)
 	}
 	if v.Tools != nil {
 		e.name("\"tools\":")
-		e.raw(v.Tools)
+		v.Tools.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1178,6 +1225,60 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ClientCapabilitiesSampling) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingContext{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingContext) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingTools{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingTools) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
@@ -1193,12 +1294,14 @@ func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cancel = d.raw()
+			v.Cancel = new(ClientCapabilitiesTasksCancel)
+			v.Cancel.decodeJSON(d)
 		case "list":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.List = d.raw()
+			v.List = new(ClientCapabilitiesTasksList)
+			v.List.decodeJSON(d)
 		case "requests":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -1216,11 +1319,11 @@ func (v *ClientCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cancel != nil {
 		e.name("\"cancel\":")
-		e.raw(v.Cancel)
+		v.Cancel.encodeJSON(e)
 	}
 	if v.List != nil {
 		e.name("\"list\":")
-		e.raw(v.List)
+		v.List.encodeJSON(e)
 	}
 	if v.Requests != nil {
 		e.name("\"requests\":")
@@ -1233,6 +1336,60 @@ func (v *ClientCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ClientCapabilitiesTasks) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesTasksCancel) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesTasksCancel{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesTasksCancel) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesTasksCancel) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesTasksList) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesTasksList{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesTasksList) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesTasksList) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
@@ -1295,7 +1452,8 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Create = d.raw()
+			v.Create = new(ClientCapabilitiesTasksRequestsElicitationCreate)
+			v.Create.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -1307,7 +1465,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Create != nil {
 		e.name("\"create\":")
-		e.raw(v.Create)
+		v.Create.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1316,6 +1474,33 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ClientCapabilitiesTasksRequestsElicitation) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesTasksRequestsElicitationCreate{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
@@ -1331,7 +1516,8 @@ func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CreateMessage = d.raw()
+			v.CreateMessage = new(ClientCapabilitiesTasksRequestsSamplingCreateMessage)
+			v.CreateMessage.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -1343,7 +1529,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CreateMessage != nil {
 		e.name("\"createMessage\":")
-		e.raw(v.CreateMessage)
+		v.CreateMessage.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1354,14 +1540,41 @@ func (v *ClientCapabilitiesTasksRequestsSampling) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesTasksRequestsSampling) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientNotification) encodeJSON(e *encoder) {
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesTasksRequestsSamplingCreateMessage{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) extraCount() int {
+	return len(v.Extra)
+}
+func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientNotification) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1401,14 +1614,14 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1496,14 +1709,14 @@ func (v *ClientRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ClientResult) encodeJSON(e *encoder) {
+func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientResult) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1511,7 +1724,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
@@ -1595,7 +1808,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "cancelled":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -1703,7 +1916,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "completed":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -1811,7 +2024,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "failed":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -1919,7 +2132,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "input_required":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -2027,7 +2240,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "working":
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -2135,7 +2348,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ClientResultValue
+				var best ClientResult
 				keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 				ok2 := keys&1 == 1
 				ok3 := keys&14 == 14
@@ -2218,7 +2431,7 @@ func (v *ClientResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ClientResultValue
+			var best ClientResult
 			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
@@ -2308,6 +2521,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2338,17 +2552,19 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
@@ -2357,16 +2573,10 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2381,6 +2591,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2406,18 +2617,22 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
@@ -2426,17 +2641,15 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
 	if v.Context != nil {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if v.Ref.Value != nil {
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -2452,6 +2665,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2472,23 +2686,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2588,14 +2800,14 @@ func (v *CompleteRequestParamsMeta) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2628,6 +2840,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2648,8 +2861,10 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -2658,10 +2873,8 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2676,6 +2889,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2710,8 +2924,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -2724,15 +2940,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2742,14 +2956,14 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
-func (v ContentBlock) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ContentBlock) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2794,6 +3008,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2824,17 +3039,19 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
@@ -2843,16 +3060,10 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2867,6 +3078,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2969,11 +3181,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -2986,19 +3200,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		e.raw(v.Metadata)
@@ -3100,6 +3310,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3113,7 +3324,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -3135,14 +3348,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -3151,18 +3366,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -3176,14 +3387,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -3234,7 +3445,9 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -3246,7 +3459,7 @@ func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
@@ -3255,6 +3468,7 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3275,8 +3489,10 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"task\"")
+		}
 	}
 }
 func (v *CreateTaskResult) encodeJSON(e *encoder) {
@@ -3285,10 +3501,8 @@ func (v *CreateTaskResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
-	}
+	e.name("\"task\":")
+	v.Task.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3312,6 +3526,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3335,24 +3550,28 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			var h0 ElicitRequestParamsHolder
+			h0.decodeJSON(d)
+			v.Params = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ElicitRequest) encodeJSON(e *encoder) {
@@ -3361,15 +3580,11 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"elicitation/create\"")
-	}
-	if v.Params.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"elicitation/create\"")
+	if v.Params != nil {
 		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		ElicitRequestParamsHolder{Value: v.Params}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -3385,6 +3600,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3422,11 +3638,13 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"requestedSchema\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
@@ -3435,18 +3653,14 @@ func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	if v.Mode != nil {
 		e.name("\"mode\":")
 		e.string(*v.Mode)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"requestedSchema\":")
-		v.RequestedSchema.encodeJSON(e)
-	}
+	e.name("\"requestedSchema\":")
+	v.RequestedSchema.encodeJSON(e)
 	if v.Task != nil {
 		e.name("\"task\":")
 		v.Task.encodeJSON(e)
@@ -3501,6 +3715,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3523,7 +3738,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
-					x0.decodeJSON(d)
+					var h1 PrimitiveSchemaDefinitionHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
@@ -3553,11 +3770,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"properties\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
@@ -3566,15 +3785,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		e.name("\"$schema\":")
 		e.string(*v.Schema)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Properties == nil) {
-		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			v.Properties[k0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, '}')
+	e.name("\"properties\":")
+	e.buf = append(e.buf, '{')
+	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
+		e.key(k0)
+		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -3584,9 +3801,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3596,14 +3811,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
-func (v ElicitRequestParams) encodeJSON(e *encoder) {
+func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ElicitRequestParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -3638,6 +3853,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3680,17 +3896,19 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&46 != 46 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"elicitationId\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mode\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"url\"")
+		}
 	}
 }
 func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
@@ -3699,25 +3917,17 @@ func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ElicitationID == "") {
-		e.name("\"elicitationId\":")
-		e.string(v.ElicitationID)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"mode\":\"url\"")
-	}
+	e.name("\"elicitationId\":")
+	e.string(v.ElicitationID)
+	e.name("\"message\":")
+	e.string(v.Message)
+	e.name("\"mode\":\"url\"")
 	if v.Task != nil {
 		e.name("\"task\":")
 		v.Task.encodeJSON(e)
 	}
-	if !(v.missing&(1<<3) != 0 && v.URL == "") {
-		e.name("\"url\":")
-		e.string(v.URL)
-	}
+	e.name("\"url\":")
+	e.string(v.URL)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3768,6 +3978,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3806,8 +4017,10 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"action\"")
+		}
 	}
 }
 func (v *ElicitResult) encodeJSON(e *encoder) {
@@ -3816,10 +4029,8 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Action == "") {
-		e.name("\"action\":")
-		v.Action.encodeJSON(e)
-	}
+	e.name("\"action\":")
+	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
 		e.buf = append(e.buf, '{')
@@ -3851,7 +4062,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
 	case c == '[':
-		v.kind = kindArray
+		v.Kind = KindArray
 		if d.array() {
 			var buf0 [8]string
 			s0 := buf0[:0]
@@ -3860,36 +4071,36 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 				x0 = d.string()
 				s0 = append(s0, x0)
 			}
-			v.arr = append(make([]string, 0, len(s0)), s0...)
+			v.Arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	case c == 't' || c == 'f':
-		v.kind = kindBoolean
-		v.bool = d.bool()
+		v.Kind = KindBoolean
+		v.Bool = d.bool()
 	default:
 		d.mismatch("array or string or integer or boolean")
 	}
 }
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindArray:
+	switch v.Kind {
+	case KindArray:
 		e.buf = append(e.buf, '[')
-		for i0 := range v.arr {
+		for i0 := range v.Arr {
 			e.comma()
-			e.string(v.arr[i0])
+			e.string(v.Arr[i0])
 		}
 		e.buf = append(e.buf, ']')
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
-	case kindBoolean:
-		e.bool(v.bool)
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
+	case KindBoolean:
+		e.bool(v.Bool)
 	default:
 		e.null()
 	}
@@ -3899,6 +4110,7 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3924,28 +4136,24 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ElicitationCompleteNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/elicitation/complete\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/elicitation/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3960,6 +4168,7 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3975,16 +4184,16 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"elicitationId\"")
+		}
 	}
 }
 func (v *ElicitationCompleteNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.ElicitationID == "") {
-		e.name("\"elicitationId\":")
-		e.string(v.ElicitationID)
-	}
+	e.name("\"elicitationId\":")
+	e.string(v.ElicitationID)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3999,6 +4208,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4018,7 +4228,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -4030,11 +4242,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -4047,13 +4261,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4063,19 +4275,19 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -4112,14 +4324,14 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v EnumSchema) encodeJSON(e *encoder) {
+func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EnumSchema) decodeJSON(d *decoder) {
+func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4131,7 +4343,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 				ok0 := keys&3 == 3
 				ok1 := keys&6 == 6
@@ -4179,7 +4391,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 				v.Value = best
 			case "array":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -4227,6 +4439,7 @@ func (v *Error) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4252,27 +4465,25 @@ func (v *Error) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *Error) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4287,6 +4498,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4317,17 +4529,19 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
@@ -4336,16 +4550,10 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4360,6 +4568,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4399,8 +4608,10 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
@@ -4418,10 +4629,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, '}')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4472,6 +4681,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4506,8 +4716,10 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -4520,15 +4732,13 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4543,6 +4753,7 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4573,17 +4784,19 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
@@ -4592,16 +4805,10 @@ func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tasks/result\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tasks/result\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4616,6 +4823,7 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4631,16 +4839,16 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
 	}
 }
 func (v *GetTaskPayloadRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4691,6 +4899,7 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4721,17 +4930,19 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetTaskRequest) encodeJSON(e *encoder) {
@@ -4740,16 +4951,10 @@ func (v *GetTaskRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tasks/get\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tasks/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4764,6 +4969,7 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4779,16 +4985,16 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
 	}
 }
 func (v *GetTaskRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4803,6 +5009,7 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4853,20 +5060,22 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&214 != 214 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"createdAt\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"status\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"ttl\"")
+		}
 	}
 }
 func (v *GetTaskResult) encodeJSON(e *encoder) {
@@ -4875,30 +5084,22 @@ func (v *GetTaskResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CreatedAt == "") {
-		e.name("\"createdAt\":")
-		e.string(v.CreatedAt)
-	}
-	if !(v.missing&(1<<1) != 0 && v.LastUpdatedAt == "") {
-		e.name("\"lastUpdatedAt\":")
-		e.string(v.LastUpdatedAt)
-	}
+	e.name("\"createdAt\":")
+	e.string(v.CreatedAt)
+	e.name("\"lastUpdatedAt\":")
+	e.string(v.LastUpdatedAt)
 	if v.PollInterval != nil {
 		e.name("\"pollInterval\":")
 		e.int(*v.PollInterval)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Status == "") {
-		e.name("\"status\":")
-		v.Status.encodeJSON(e)
-	}
+	e.name("\"status\":")
+	v.Status.encodeJSON(e)
 	if v.StatusMessage != nil {
 		e.name("\"statusMessage\":")
 		e.string(*v.StatusMessage)
 	}
-	if !(v.missing&(1<<3) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
@@ -4917,6 +5118,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4957,8 +5159,10 @@ func (v *Icon) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"src\"")
+		}
 	}
 }
 func (v *Icon) encodeJSON(e *encoder) {
@@ -4976,10 +5180,8 @@ func (v *Icon) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Src == "") {
-		e.name("\"src\":")
-		e.string(v.Src)
-	}
+	e.name("\"src\":")
+	e.string(v.Src)
 	if v.Theme != nil {
 		e.name("\"theme\":")
 		v.Theme.encodeJSON(e)
@@ -5057,6 +5259,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5093,14 +5296,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -5113,17 +5318,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5138,6 +5337,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5187,11 +5387,13 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
@@ -5209,18 +5411,14 @@ func (v *Implementation) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"version\":")
+	e.string(v.Version)
 	if v.WebsiteURL != nil {
 		e.name("\"websiteUrl\":")
 		e.string(*v.WebsiteURL)
@@ -5239,6 +5437,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5269,17 +5468,19 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *InitializeRequest) encodeJSON(e *encoder) {
@@ -5288,16 +5489,10 @@ func (v *InitializeRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"initialize\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"initialize\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5312,6 +5507,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5343,14 +5539,16 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"clientInfo\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
 	}
 }
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
@@ -5359,18 +5557,12 @@ func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"clientInfo\":")
-		v.ClientInfo.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
+	e.name("\"clientInfo\":")
+	v.ClientInfo.encodeJSON(e)
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5421,6 +5613,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5456,14 +5649,16 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&26 != 26 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"protocolVersion\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"serverInfo\"")
+		}
 	}
 }
 func (v *InitializeResult) encodeJSON(e *encoder) {
@@ -5472,22 +5667,16 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
-	}
+	e.name("\"protocolVersion\":")
+	e.string(v.ProtocolVersion)
+	e.name("\"serverInfo\":")
+	v.ServerInfo.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5502,6 +5691,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5528,21 +5718,19 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/initialized\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5561,6 +5749,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5586,26 +5775,24 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5615,19 +5802,19 @@ func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -5695,6 +5882,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5720,22 +5908,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -5754,6 +5940,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5784,14 +5971,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -5800,13 +5989,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -5820,19 +6005,19 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCResponse) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCResponseValue
+		var best JSONRPCResponse
 		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&10 == 10
@@ -5874,6 +6059,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5899,14 +6085,16 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
@@ -5915,13 +6103,9 @@ func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5936,6 +6120,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5994,11 +6179,13 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&36 != 36 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
@@ -6011,15 +6198,13 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.EnumNames != nil {
 		e.name("\"enumNames\":")
 		e.buf = append(e.buf, '[')
@@ -6033,9 +6218,7 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6050,6 +6233,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6081,14 +6265,16 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
@@ -6097,12 +6283,8 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6121,6 +6303,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6155,8 +6338,10 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -6169,15 +6354,13 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6192,6 +6375,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6223,14 +6407,16 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
@@ -6239,12 +6425,8 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6263,6 +6445,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6297,8 +6480,10 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -6311,15 +6496,13 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6334,6 +6517,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6365,14 +6549,16 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
@@ -6381,12 +6567,8 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6405,6 +6587,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6439,8 +6622,10 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -6453,15 +6638,13 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6476,6 +6659,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6507,14 +6691,16 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
@@ -6523,12 +6709,8 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6547,6 +6729,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6576,8 +6759,10 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
@@ -6586,15 +6771,13 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6609,6 +6792,7 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6640,14 +6824,16 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListTasksRequest) encodeJSON(e *encoder) {
@@ -6656,12 +6842,8 @@ func (v *ListTasksRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tasks/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tasks/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6680,6 +6862,7 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6714,8 +6897,10 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"tasks\"")
+		}
 	}
 }
 func (v *ListTasksResult) encodeJSON(e *encoder) {
@@ -6728,15 +6913,13 @@ func (v *ListTasksResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Tasks == nil) {
-		e.name("\"tasks\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tasks {
-			e.comma()
-			v.Tasks[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"tasks\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tasks {
+		e.comma()
+		v.Tasks[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6751,6 +6934,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6782,14 +6966,16 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
@@ -6798,12 +6984,8 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -6822,6 +7004,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6856,8 +7039,10 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -6870,15 +7055,13 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6902,6 +7085,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6927,28 +7111,24 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6963,6 +7143,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6993,11 +7174,13 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
@@ -7006,14 +7189,10 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -7140,19 +7319,19 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
-func (v MultiSelectEnumSchema) encodeJSON(e *encoder) {
+func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best MultiSelectEnumSchemaValue
+		var best MultiSelectEnumSchema
 		keys := d.peekKeys([]string{"items", "type"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
@@ -7194,6 +7373,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7214,16 +7394,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -7278,6 +7458,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7318,8 +7499,10 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&32 != 32 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *NumberSchema) encodeJSON(e *encoder) {
@@ -7344,10 +7527,8 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Type == "") {
-		e.name("\"type\":")
-		v.Type.encodeJSON(e)
-	}
+	e.name("\"type\":")
+	v.Type.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7371,6 +7552,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7402,14 +7584,16 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
@@ -7418,13 +7602,9 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -7570,6 +7750,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7601,14 +7782,16 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PingRequest) encodeJSON(e *encoder) {
@@ -7617,12 +7800,8 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"ping\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"ping\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -7636,14 +7815,14 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 func (v *PingRequest) extraCount() int {
 	return len(v.Extra)
 }
-func (v PrimitiveSchemaDefinition) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -7655,7 +7834,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
@@ -7728,7 +7907,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 				v.Value = x
 			case "array":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -7776,6 +7955,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7801,28 +7981,24 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7837,6 +8013,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7872,11 +8049,13 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
@@ -7889,10 +8068,8 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"message\":")
 		e.string(*v.Message)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -7914,21 +8091,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -7938,6 +8115,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7996,8 +8174,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&16 != 16 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -8028,10 +8208,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -8050,6 +8228,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8080,8 +8259,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -8090,10 +8271,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -8116,6 +8295,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8142,21 +8322,19 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -8175,6 +8353,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8183,7 +8362,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 ContentBlockHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -8195,23 +8376,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8226,6 +8407,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8251,26 +8433,24 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8285,6 +8465,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8315,17 +8496,19 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
@@ -8334,16 +8517,10 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8358,6 +8535,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8379,8 +8557,10 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
@@ -8389,10 +8569,8 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8443,6 +8621,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8461,7 +8640,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -8472,8 +8653,10 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -8482,15 +8665,13 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8500,19 +8681,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -8554,6 +8735,7 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8569,16 +8751,16 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
 	}
 }
 func (v *RelatedTaskMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8593,6 +8775,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8613,16 +8796,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -8640,21 +8823,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -8737,6 +8920,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8802,11 +8986,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&288 != 288 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -8836,10 +9022,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -8848,10 +9032,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8866,6 +9048,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8891,8 +9074,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -8905,10 +9090,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8923,6 +9106,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8993,14 +9177,16 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<9) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&800 != 800 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<9) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceLink) encodeJSON(e *encoder) {
@@ -9030,10 +9216,8 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -9042,13 +9226,9 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource_link\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"resource_link\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9063,6 +9243,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9089,21 +9270,19 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -9122,6 +9301,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9143,8 +9323,10 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceRequestParams) encodeJSON(e *encoder) {
@@ -9153,10 +9335,8 @@ func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9207,6 +9387,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9267,11 +9448,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&160 != 160 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -9301,18 +9484,14 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9327,6 +9506,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9347,22 +9527,20 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9377,6 +9555,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9402,28 +9581,24 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9438,6 +9613,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9458,8 +9634,10 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
@@ -9468,10 +9646,8 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9531,6 +9707,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9556,8 +9733,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -9570,10 +9749,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9588,6 +9765,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9614,21 +9792,19 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/roots/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -9647,6 +9823,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9660,7 +9837,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -9672,11 +9851,13 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
@@ -9685,14 +9866,12 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9702,14 +9881,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -9760,7 +9939,9 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -9772,18 +9953,18 @@ func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
-func (v SamplingMessageContentBlock) encodeJSON(e *encoder) {
+func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContentBlock) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9836,7 +10017,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Completions = d.raw()
+			v.Completions = new(ServerCapabilitiesCompletions)
+			v.Completions.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -9859,7 +10041,8 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Logging = d.raw()
+			v.Logging = new(ServerCapabilitiesLogging)
+			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -9895,7 +10078,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
 		e.name("\"completions\":")
-		e.raw(v.Completions)
+		v.Completions.encodeJSON(e)
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
@@ -9908,7 +10091,7 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
-		e.raw(v.Logging)
+		v.Logging.encodeJSON(e)
 	}
 	if v.Prompts != nil {
 		e.name("\"prompts\":")
@@ -9933,6 +10116,60 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesCompletions{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesCompletions) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -10029,12 +10266,14 @@ func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cancel = d.raw()
+			v.Cancel = new(ServerCapabilitiesTasksCancel)
+			v.Cancel.decodeJSON(d)
 		case "list":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.List = d.raw()
+			v.List = new(ServerCapabilitiesTasksList)
+			v.List.decodeJSON(d)
 		case "requests":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -10052,11 +10291,11 @@ func (v *ServerCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cancel != nil {
 		e.name("\"cancel\":")
-		e.raw(v.Cancel)
+		v.Cancel.encodeJSON(e)
 	}
 	if v.List != nil {
 		e.name("\"list\":")
-		e.raw(v.List)
+		v.List.encodeJSON(e)
 	}
 	if v.Requests != nil {
 		e.name("\"requests\":")
@@ -10069,6 +10308,60 @@ func (v *ServerCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilitiesTasks) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesTasksCancel) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesTasksCancel{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesTasksCancel) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesTasksCancel) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesTasksList) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesTasksList{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesTasksList) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesTasksList) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
@@ -10121,7 +10414,8 @@ func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Call = d.raw()
+			v.Call = new(ServerCapabilitiesTasksRequestsToolsCall)
+			v.Call.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
@@ -10133,7 +10427,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Call != nil {
 		e.name("\"call\":")
-		e.raw(v.Call)
+		v.Call.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -10142,6 +10436,33 @@ func (v *ServerCapabilitiesTasksRequestsTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilitiesTasksRequestsTools) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesTasksRequestsToolsCall) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesTasksRequestsToolsCall{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ServerCapabilitiesTasksRequestsToolsCall) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesTasksRequestsToolsCall) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
@@ -10180,14 +10501,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -10243,14 +10564,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerRequest) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerRequest) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -10302,14 +10623,14 @@ func (v *ServerRequest) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -10317,7 +10638,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
@@ -10479,7 +10800,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "cancelled":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -10665,7 +10986,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "completed":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -10851,7 +11172,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "failed":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -11037,7 +11358,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "input_required":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -11223,7 +11544,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "working":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
@@ -11409,7 +11730,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
@@ -11570,7 +11891,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
@@ -11738,6 +12059,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11768,17 +12090,19 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
@@ -11787,16 +12111,10 @@ func (v *SetLevelRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"logging/setLevel\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"logging/setLevel\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11811,6 +12129,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11832,8 +12151,10 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
@@ -11842,10 +12163,8 @@ func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11891,19 +12210,19 @@ func (v *SetLevelRequestParamsMeta) encodeJSON(e *encoder) {
 func (v *SetLevelRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
-func (v SingleSelectEnumSchema) encodeJSON(e *encoder) {
+func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best SingleSelectEnumSchemaValue
+		var best SingleSelectEnumSchema
 		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -11945,6 +12264,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11991,8 +12311,10 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&64 != 64 {
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *StringSchema) encodeJSON(e *encoder) {
@@ -12021,9 +12343,7 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12047,6 +12367,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12077,17 +12398,19 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
@@ -12096,16 +12419,10 @@ func (v *SubscribeRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/subscribe\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/subscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12120,6 +12437,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12141,8 +12459,10 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
@@ -12151,10 +12471,8 @@ func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12205,6 +12523,7 @@ func (v *Task) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12250,48 +12569,42 @@ func (v *Task) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&107 != 107 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"createdAt\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"status\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"ttl\"")
+		}
 	}
 }
 func (v *Task) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.CreatedAt == "") {
-		e.name("\"createdAt\":")
-		e.string(v.CreatedAt)
-	}
-	if !(v.missing&(1<<1) != 0 && v.LastUpdatedAt == "") {
-		e.name("\"lastUpdatedAt\":")
-		e.string(v.LastUpdatedAt)
-	}
+	e.name("\"createdAt\":")
+	e.string(v.CreatedAt)
+	e.name("\"lastUpdatedAt\":")
+	e.string(v.LastUpdatedAt)
 	if v.PollInterval != nil {
 		e.name("\"pollInterval\":")
 		e.int(*v.PollInterval)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Status == "") {
-		e.name("\"status\":")
-		v.Status.encodeJSON(e)
-	}
+	e.name("\"status\":")
+	v.Status.encodeJSON(e)
 	if v.StatusMessage != nil {
 		e.name("\"statusMessage\":")
 		e.string(*v.StatusMessage)
 	}
-	if !(v.missing&(1<<3) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
@@ -12438,6 +12751,7 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12463,28 +12777,24 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *TaskStatusNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/tasks/status\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/tasks/status\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12499,6 +12809,7 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12549,20 +12860,22 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&214 != 214 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"createdAt\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"status\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"taskId\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"ttl\"")
+		}
 	}
 }
 func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
@@ -12571,30 +12884,22 @@ func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CreatedAt == "") {
-		e.name("\"createdAt\":")
-		e.string(v.CreatedAt)
-	}
-	if !(v.missing&(1<<1) != 0 && v.LastUpdatedAt == "") {
-		e.name("\"lastUpdatedAt\":")
-		e.string(v.LastUpdatedAt)
-	}
+	e.name("\"createdAt\":")
+	e.string(v.CreatedAt)
+	e.name("\"lastUpdatedAt\":")
+	e.string(v.LastUpdatedAt)
 	if v.PollInterval != nil {
 		e.name("\"pollInterval\":")
 		e.int(*v.PollInterval)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Status == "") {
-		e.name("\"status\":")
-		v.Status.encodeJSON(e)
-	}
+	e.name("\"status\":")
+	v.Status.encodeJSON(e)
 	if v.StatusMessage != nil {
 		e.name("\"statusMessage\":")
 		e.string(*v.StatusMessage)
 	}
-	if !(v.missing&(1<<3) != 0 && v.TaskID == "") {
-		e.name("\"taskId\":")
-		e.string(v.TaskID)
-	}
+	e.name("\"taskId\":")
+	e.string(v.TaskID)
 	if !v.TTL.IsZero() {
 		e.name("\"ttl\":")
 		v.TTL.encodeJSON(e)
@@ -12613,6 +12918,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12644,11 +12950,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -12661,13 +12969,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12682,6 +12986,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12712,11 +13017,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -12729,14 +13036,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12751,6 +13054,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12805,11 +13109,13 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -12827,10 +13133,8 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -12843,9 +13147,7 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12860,6 +13162,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12884,21 +13187,21 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"anyOf\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.AnyOf == nil) {
-		e.name("\"anyOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.AnyOf {
-			e.comma()
-			v.AnyOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"anyOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.AnyOf {
+		e.comma()
+		v.AnyOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12913,6 +13216,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12933,23 +13237,21 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12964,6 +13266,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13008,11 +13311,13 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"oneOf\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -13025,22 +13330,18 @@ func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.OneOf == nil) {
-		e.name("\"oneOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.OneOf {
-			e.comma()
-			v.OneOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"oneOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.OneOf {
+		e.comma()
+		v.OneOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13055,6 +13356,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13075,23 +13377,21 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13106,6 +13406,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13173,11 +13474,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&96 != 96 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -13207,14 +13510,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.OutputSchema != nil {
 		e.name("\"outputSchema\":")
 		v.OutputSchema.encodeJSON(e)
@@ -13401,6 +13700,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13453,8 +13753,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -13481,9 +13783,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13498,6 +13798,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13524,21 +13825,19 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -13557,6 +13856,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13609,8 +13909,10 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolOutputSchema) encodeJSON(e *encoder) {
@@ -13637,9 +13939,7 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13654,6 +13954,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13672,7 +13973,9 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -13703,14 +14006,16 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&50 != 50 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"toolUseId\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolResultContent) encodeJSON(e *encoder) {
@@ -13719,15 +14024,13 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -13736,13 +14039,9 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"structuredContent\":")
 		e.raw(v.StructuredContent)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ToolUseID == "") {
-		e.name("\"toolUseId\":")
-		e.string(v.ToolUseID)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"tool_result\"")
-	}
+	e.name("\"toolUseId\":")
+	e.string(v.ToolUseID)
+	e.name("\"type\":\"tool_result\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13757,6 +14056,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13792,17 +14092,19 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&30 != 30 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"input\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolUseContent) encodeJSON(e *encoder) {
@@ -13811,21 +14113,13 @@ func (v *ToolUseContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		e.raw(v.Meta)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ID == "") {
-		e.name("\"id\":")
-		e.string(v.ID)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Input == nil) {
-		e.name("\"input\":")
-		e.raw(v.Input)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"type\":\"tool_use\"")
-	}
+	e.name("\"id\":")
+	e.string(v.ID)
+	e.name("\"input\":")
+	e.raw(v.Input)
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"type\":\"tool_use\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13840,6 +14134,7 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13865,26 +14160,24 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *URLElicitationRequiredError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13899,6 +14192,7 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13924,29 +14218,25 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *URLElicitationRequiredErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32042")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"data\":")
-		v.Data.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"code\":-32042")
+	e.name("\"data\":")
+	v.Data.encodeJSON(e)
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -13961,6 +14251,7 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -13985,21 +14276,21 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"elicitations\"")
+		}
 	}
 }
 func (v *URLElicitationRequiredErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Elicitations == nil) {
-		e.name("\"elicitations\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Elicitations {
-			e.comma()
-			v.Elicitations[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"elicitations\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Elicitations {
+		e.comma()
+		v.Elicitations[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -14014,6 +14305,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -14044,17 +14336,19 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
@@ -14063,16 +14357,10 @@ func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/unsubscribe\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/unsubscribe\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -14087,6 +14375,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -14108,8 +14397,10 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
@@ -14118,10 +14409,8 @@ func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -14172,6 +14461,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -14226,11 +14516,13 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -14248,10 +14540,8 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -14264,9 +14554,7 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -14281,6 +14569,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -14310,27 +14599,25 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -14345,6 +14632,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -14389,11 +14677,13 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -14406,22 +14696,18 @@ func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)

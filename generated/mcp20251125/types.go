@@ -31,6 +31,22 @@ type Annotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetLastModified returns the value of LastModified, or "" when v or v.LastModified is nil.
+func (v *Annotations) GetLastModified() string {
+	if v == nil || v.LastModified == nil {
+		return ""
+	}
+	return *v.LastModified
+}
+
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *Annotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -78,9 +94,6 @@ type AudioContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -129,9 +142,14 @@ type BaseMetadata struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BaseMetadata) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -177,9 +195,14 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *BlobResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -221,9 +244,30 @@ type BooleanSchema struct {
 	Title       *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or false when v or v.Default is nil.
+func (v *BooleanSchema) GetDefault() bool {
+	if v == nil || v.Default == nil {
+		return false
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *BooleanSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BooleanSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -268,9 +312,6 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -323,9 +364,6 @@ type CallToolRequestParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -426,9 +464,14 @@ type CallToolResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *CallToolResult) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -471,9 +514,6 @@ type CancelTaskRequest struct {
 	Params CancelTaskRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -512,9 +552,6 @@ type CancelTaskRequestParams struct {
 	TaskID string `json:"taskId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -572,9 +609,22 @@ type CancelTaskResult struct {
 	TTL CancelTaskResultTTL `json:"ttl"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetPollInterval returns the value of PollInterval, or 0 when v or v.PollInterval is nil.
+func (v *CancelTaskResult) GetPollInterval() int64 {
+	if v == nil || v.PollInterval == nil {
+		return 0
+	}
+	return *v.PollInterval
+}
+
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+func (v *CancelTaskResult) GetStatusMessage() string {
+	if v == nil || v.StatusMessage == nil {
+		return ""
+	}
+	return *v.StatusMessage
 }
 
 // MarshalJSON encodes v as JSON.
@@ -611,35 +661,38 @@ func (v *CancelTaskResult) Validate() error {
 //
 // Actual retention duration from creation in milliseconds, null for unlimited.
 //
-// It holds a JSON integer or null; the zero value holds nothing (an absent member).
+// It holds a JSON integer or null. The zero value holds nothing (an absent member).
 type CancelTaskResultTTL struct {
-	kind kind
-	int  int64
+	// Kind says which JSON kind the value is: KindInteger or KindNull. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // CancelTaskResultTTLFromInteger returns a CancelTaskResultTTL holding a JSON integer.
 func CancelTaskResultTTLFromInteger(x int64) CancelTaskResultTTL {
-	return CancelTaskResultTTL{kind: kindInteger, int: x}
+	return CancelTaskResultTTL{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v CancelTaskResultTTL) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // CancelTaskResultTTLFromNull returns a CancelTaskResultTTL holding null.
 func CancelTaskResultTTLFromNull() CancelTaskResultTTL {
-	return CancelTaskResultTTL{kind: kindNull}
+	return CancelTaskResultTTL{Kind: KindNull}
 }
 
 // IsNull reports whether v holds null.
 func (v CancelTaskResultTTL) IsNull() bool {
-	return v.kind == kindNull
+	return v.Kind == KindNull
 }
 
 // IsZero reports whether v holds nothing.
 func (v CancelTaskResultTTL) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -700,9 +753,6 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -753,6 +803,14 @@ type CancelledNotificationParams struct {
 	RequestID RequestId `json:"requestId,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetReason returns the value of Reason, or "" when v or v.Reason is nil.
+func (v *CancelledNotificationParams) GetReason() string {
+	if v == nil || v.Reason == nil {
+		return ""
+	}
+	return *v.Reason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -838,8 +896,8 @@ func (v *ClientCapabilities) Validate() error {
 //
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
-	Form json.RawMessage `json:"form,omitempty"`
-	URL  json.RawMessage `json:"url,omitempty"`
+	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
+	URL  *ClientCapabilitiesElicitationURL  `json:"url,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -874,6 +932,80 @@ func (v *ClientCapabilitiesElicitation) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesElicitationForm is the schema at
+// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+type ClientCapabilitiesElicitationForm struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesElicitationForm) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesElicitationURL is the schema at
+// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+type ClientCapabilitiesElicitationURL struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesElicitationURL) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientCapabilitiesRoots is #/$defs/ClientCapabilities/properties/roots.
 //
 // Present if the client supports listing roots.
@@ -882,6 +1014,14 @@ type ClientCapabilitiesRoots struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ClientCapabilitiesRoots) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -920,9 +1060,9 @@ func (v *ClientCapabilitiesRoots) Validate() error {
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via includeContext parameter.
 	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-	Context json.RawMessage `json:"context,omitempty"`
+	Context *ClientCapabilitiesSamplingContext `json:"context,omitempty"`
 	// Whether the client supports tool use via tools and toolChoice parameters.
-	Tools json.RawMessage `json:"tools,omitempty"`
+	Tools *ClientCapabilitiesSamplingTools `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -957,14 +1097,92 @@ func (v *ClientCapabilitiesSampling) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesSamplingContext is
+// #/$defs/ClientCapabilities/properties/sampling/properties/context.
+//
+// Whether the client supports context inclusion via includeContext parameter.
+// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+type ClientCapabilitiesSamplingContext struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSamplingContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesSamplingTools is #/$defs/ClientCapabilities/properties/sampling/properties/tools.
+//
+// Whether the client supports tool use via tools and toolChoice parameters.
+type ClientCapabilitiesSamplingTools struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSamplingTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientCapabilitiesTasks is #/$defs/ClientCapabilities/properties/tasks.
 //
 // Present if the client supports task-augmented requests.
 type ClientCapabilitiesTasks struct {
 	// Whether this client supports tasks/cancel.
-	Cancel json.RawMessage `json:"cancel,omitempty"`
+	Cancel *ClientCapabilitiesTasksCancel `json:"cancel,omitempty"`
 	// Whether this client supports tasks/list.
-	List json.RawMessage `json:"list,omitempty"`
+	List *ClientCapabilitiesTasksList `json:"list,omitempty"`
 	// Specifies which request types can be augmented with tasks.
 	Requests *ClientCapabilitiesTasksRequests `json:"requests,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -996,6 +1214,82 @@ func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ClientCapabilitiesTasks) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesTasksCancel is #/$defs/ClientCapabilities/properties/tasks/properties/cancel.
+//
+// Whether this client supports tasks/cancel.
+type ClientCapabilitiesTasksCancel struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesTasksCancel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesTasksList is #/$defs/ClientCapabilities/properties/tasks/properties/list.
+//
+// Whether this client supports tasks/list.
+type ClientCapabilitiesTasksList struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesTasksList) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
@@ -1047,7 +1341,7 @@ func (v *ClientCapabilitiesTasksRequests) Validate() error {
 // Task support for elicitation-related requests.
 type ClientCapabilitiesTasksRequestsElicitation struct {
 	// Whether the client supports task-augmented elicitation/create requests.
-	Create json.RawMessage `json:"create,omitempty"`
+	Create *ClientCapabilitiesTasksRequestsElicitationCreate `json:"create,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -1082,13 +1376,52 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesTasksRequestsElicitationCreate is
+// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create.
+//
+// Whether the client supports task-augmented elicitation/create requests.
+type ClientCapabilitiesTasksRequestsElicitationCreate struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientCapabilitiesTasksRequestsSampling is
 // #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling.
 //
 // Task support for sampling-related requests.
 type ClientCapabilitiesTasksRequestsSampling struct {
 	// Whether the client supports task-augmented sampling/createMessage requests.
-	CreateMessage json.RawMessage `json:"createMessage,omitempty"`
+	CreateMessage *ClientCapabilitiesTasksRequestsSamplingCreateMessage `json:"createMessage,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -1123,21 +1456,57 @@ func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
 	return s.done()
 }
 
-// ClientNotification is the ClientNotification definition of the schema.
+// ClientCapabilitiesTasksRequestsSamplingCreateMessage is
+// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage.
 //
-// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *InitializedNotification, *ProgressNotification,
-// *TaskStatusNotification, *RootsListChangedNotification.
-type ClientNotification struct {
-	Value ClientNotificationValue
+// Whether the client supports task-augmented sampling/createMessage requests.
+type ClientCapabilitiesTasksRequestsSamplingCreateMessage struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
 }
 
-// ClientNotificationValue is implemented by the branches of ClientNotification:
-// *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification,
-// *RootsListChangedNotification.
-type ClientNotificationValue interface {
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientNotification is the ClientNotification definition of the schema.
+//
+// A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
+// ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
+// *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification; a nil
+// ClientNotification is no value. UnmarshalClientNotification decodes one on its own, and
+// ClientNotificationHolder holds one for NewValue and UnmarshalAndValidate.
+type ClientNotification interface {
 	isClientNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1148,13 +1517,19 @@ func (*ProgressNotification) isClientNotification()         {}
 func (*TaskStatusNotification) isClientNotification()       {}
 func (*RootsListChangedNotification) isClientNotification() {}
 
+// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+type ClientNotificationHolder struct {
+	Value ClientNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientNotification) MarshalJSON() ([]byte, error) {
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1163,7 +1538,7 @@ func (v ClientNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1172,31 +1547,35 @@ func (v *ClientNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientNotification) Validate() error {
+func (v *ClientNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientRequest is the ClientRequest definition of the schema.
-//
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest,
-// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest.
-type ClientRequest struct {
-	Value ClientRequestValue
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
+// cannot hold.
+func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
+	var h ClientNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientRequestValue is implemented by the branches of ClientRequest: *InitializeRequest,
-// *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
-// *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
-// *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest,
-// *SetLevelRequest, *CompleteRequest.
-type ClientRequestValue interface {
+// ClientRequest is the ClientRequest definition of the schema.
+//
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
+// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest,
+// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest;
+// a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own, and
+// ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+type ClientRequest interface {
 	isClientRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1219,13 +1598,19 @@ func (*ListTasksRequest) isClientRequest()             {}
 func (*SetLevelRequest) isClientRequest()              {}
 func (*CompleteRequest) isClientRequest()              {}
 
+// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientRequest definition).
+type ClientRequestHolder struct {
+	Value ClientRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientRequest) MarshalJSON() ([]byte, error) {
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1234,7 +1619,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientRequest) UnmarshalJSON(b []byte) error {
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1243,26 +1628,32 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientRequest) Validate() error {
+func (v *ClientRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ClientResult is the ClientResult definition of the schema.
-//
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult,
-// *CreateMessageResult, *ListRootsResult, *ElicitResult.
-type ClientResult struct {
-	Value ClientResultValue
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
+	var h ClientRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ClientResultValue is implemented by the branches of ClientResult: *Result, *GetTaskResult,
-// *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult,
-// *ElicitResult.
-type ClientResultValue interface {
+// ClientResult is the ClientResult definition of the schema.
+//
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
+// is implemented by *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult,
+// *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil ClientResult is no
+// value. UnmarshalClientResult decodes one on its own, and ClientResultHolder holds one for NewValue
+// and UnmarshalAndValidate.
+type ClientResult interface {
 	isClientResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1276,13 +1667,19 @@ func (*CreateMessageResult) isClientResult()  {}
 func (*ListRootsResult) isClientResult()      {}
 func (*ElicitResult) isClientResult()         {}
 
+// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientResult definition).
+type ClientResultHolder struct {
+	Value ClientResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientResult) MarshalJSON() ([]byte, error) {
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1291,7 +1688,7 @@ func (v ClientResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientResult) UnmarshalJSON(b []byte) error {
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1300,10 +1697,18 @@ func (v *ClientResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientResult) Validate() error {
+func (v *ClientResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+func UnmarshalClientResult(b []byte) (ClientResult, error) {
+	var h ClientResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -1316,9 +1721,6 @@ type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1365,9 +1767,6 @@ type CompleteRequestParams struct {
 	Ref     CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1408,9 +1807,6 @@ type CompleteRequestParamsArgument struct {
 	Value string `json:"value"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1530,16 +1926,14 @@ func (v *CompleteRequestParamsMeta) Validate() error {
 // CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
 //
 // A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRef struct {
-	Value CompleteRequestParamsRefValue
-}
-
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
-// *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRefValue interface {
+// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
+// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
+// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1547,13 +1941,20 @@ type CompleteRequestParamsRefValue interface {
 func (*PromptReference) isCompleteRequestParamsRef()           {}
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
+// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
+// definition).
+type CompleteRequestParamsRefHolder struct {
+	Value CompleteRequestParamsRef
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1562,7 +1963,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1571,10 +1972,19 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CompleteRequestParamsRef) Validate() error {
+func (v *CompleteRequestParamsRefHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CompleteRequestParamsRef cannot hold.
+func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
+	var h CompleteRequestParamsRefHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteResult is the server's response to a completion/complete request
@@ -1585,9 +1995,6 @@ type CompleteResult struct {
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1632,9 +2039,22 @@ type CompleteResultCompletion struct {
 	Values []string `json:"values"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetHasMore returns the value of HasMore, or false when v or v.HasMore is nil.
+func (v *CompleteResultCompletion) GetHasMore() bool {
+	if v == nil || v.HasMore == nil {
+		return false
+	}
+	return *v.HasMore
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *CompleteResultCompletion) GetTotal() int64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1669,16 +2089,15 @@ func (v *CompleteResultCompletion) Validate() error {
 
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlock struct {
-	Value ContentBlockValue
-}
-
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
-// *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlockValue interface {
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
+// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
+// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ContentBlock interface {
 	isContentBlock()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1689,13 +2108,19 @@ func (*AudioContent) isContentBlock()     {}
 func (*ResourceLink) isContentBlock()     {}
 func (*EmbeddedResource) isContentBlock() {}
 
+// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ContentBlock definition).
+type ContentBlockHolder struct {
+	Value ContentBlock
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ContentBlock) MarshalJSON() ([]byte, error) {
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1704,7 +2129,7 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ContentBlock) UnmarshalJSON(b []byte) error {
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1713,10 +2138,18 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ContentBlock) Validate() error {
+func (v *ContentBlockHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
+	var h ContentBlockHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1731,9 +2164,6 @@ type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1814,9 +2244,30 @@ type CreateMessageRequestParams struct {
 	Tools []Tool `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
+	if v == nil || v.IncludeContext == nil {
+		return ""
+	}
+	return *v.IncludeContext
+}
+
+// GetSystemPrompt returns the value of SystemPrompt, or "" when v or v.SystemPrompt is nil.
+func (v *CreateMessageRequestParams) GetSystemPrompt() string {
+	if v == nil || v.SystemPrompt == nil {
+		return ""
+	}
+	return *v.SystemPrompt
+}
+
+// GetTemperature returns the value of Temperature, or 0 when v or v.Temperature is nil.
+func (v *CreateMessageRequestParams) GetTemperature() float64 {
+	if v == nil || v.Temperature == nil {
+		return 0
+	}
+	return *v.Temperature
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1962,9 +2413,14 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetStopReason returns the value of StopReason, or "" when v or v.StopReason is nil.
+func (v *CreateMessageResult) GetStopReason() string {
+	if v == nil || v.StopReason == nil {
+		return ""
+	}
+	return *v.StopReason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2000,18 +2456,15 @@ func (v *CreateMessageResult) Validate() error {
 // CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// CreateMessageResultContentArray.
-type CreateMessageResultContent struct {
-	Value CreateMessageResultContentValue
-}
-
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
-// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// CreateMessageResultContentArray.
-type CreateMessageResultContentValue interface {
+// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
+// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
+// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2023,13 +2476,20 @@ func (*ToolUseContent) isCreateMessageResultContent()                 {}
 func (*ToolResultContent) isCreateMessageResultContent()              {}
 func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 
+// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
+// definition).
+type CreateMessageResultContentHolder struct {
+	Value CreateMessageResultContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2038,7 +2498,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2047,10 +2507,19 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CreateMessageResultContent) Validate() error {
+func (v *CreateMessageResultContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CreateMessageResultContent cannot hold.
+func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
+	var h CreateMessageResultContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CreateMessageResultContentArray is the schema at
@@ -2095,9 +2564,6 @@ type CreateTaskResult struct {
 	Task Task            `json:"task"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2174,9 +2640,6 @@ type ElicitRequest struct {
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2233,9 +2696,14 @@ type ElicitRequestFormParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMode returns the value of Mode, or "" when v or v.Mode is nil.
+func (v *ElicitRequestFormParams) GetMode() string {
+	if v == nil || v.Mode == nil {
+		return ""
+	}
+	return *v.Mode
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2322,9 +2790,14 @@ type ElicitRequestFormParamsRequestedSchema struct {
 	Required   []string                             `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ElicitRequestFormParamsRequestedSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2360,17 +2833,15 @@ func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
 // via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *ElicitRequestURLParams, *ElicitRequestFormParams.
-type ElicitRequestParams struct {
-	Value ElicitRequestParamsValue
-}
-
-// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams:
-// *ElicitRequestURLParams, *ElicitRequestFormParams.
-type ElicitRequestParamsValue interface {
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf).
+// ElicitRequestParams is implemented by *ElicitRequestURLParams, *ElicitRequestFormParams; a nil
+// ElicitRequestParams is no value. UnmarshalElicitRequestParams decodes one on its own, and
+// ElicitRequestParamsHolder holds one for NewValue and UnmarshalAndValidate.
+type ElicitRequestParams interface {
 	isElicitRequestParams()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2378,13 +2849,19 @@ type ElicitRequestParamsValue interface {
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
 
+// ElicitRequestParamsHolder holds a ElicitRequestParams on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ElicitRequestParams definition).
+type ElicitRequestParamsHolder struct {
+	Value ElicitRequestParams
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
+func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2393,7 +2870,7 @@ func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2402,10 +2879,19 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ElicitRequestParams) Validate() error {
+func (v *ElicitRequestParamsHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ElicitRequestParams
+// cannot hold.
+func UnmarshalElicitRequestParams(b []byte) (ElicitRequestParams, error) {
+	var h ElicitRequestParamsHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
@@ -2432,9 +2918,6 @@ type ElicitRequestURLParams struct {
 	URL string `json:"url"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2527,9 +3010,6 @@ type ElicitResult struct {
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2608,59 +3088,66 @@ func (v ElicitResultAction) Validate() error {
 // ElicitResultContentValue is the schema at
 // #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent
+// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an absent
 // member).
 type ElicitResultContentValue struct {
-	kind kind
-	arr  []string
-	str  string
-	int  int64
-	bool bool
+	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or KindBoolean. The
+	// zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Arr is the array, when Kind is KindArray.
+	Arr []string
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
+	// Bool is the boolean, when Kind is KindBoolean.
+	Bool bool
 }
 
 // ElicitResultContentValueFromArray returns a ElicitResultContentValue holding a JSON array.
 func ElicitResultContentValueFromArray(x []string) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindArray, arr: x}
+	return ElicitResultContentValue{Kind: KindArray, Arr: x}
 }
 
 // AsArray returns the array v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsArray() ([]string, bool) {
-	return v.arr, v.kind == kindArray
+	return v.Arr, v.Kind == KindArray
 }
 
 // ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindString, str: x}
+	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindInteger, int: x}
+	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindBoolean, bool: x}
+	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
 
 // AsBoolean returns the boolean v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsBoolean() (bool, bool) {
-	return v.bool, v.kind == kindBoolean
+	return v.Bool, v.Kind == KindBoolean
 }
 
 // IsZero reports whether v holds nothing.
 func (v ElicitResultContentValue) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -2709,9 +3196,6 @@ type ElicitationCompleteNotification struct {
 	Params ElicitationCompleteNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2751,9 +3235,6 @@ type ElicitationCompleteNotificationParams struct {
 	ElicitationID string `json:"elicitationId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2801,9 +3282,6 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2839,16 +3317,14 @@ func (v *EmbeddedResource) Validate() error {
 // EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResource struct {
-	Value EmbeddedResourceResourceValue
-}
-
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
-// *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResourceValue interface {
+// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
+// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
+// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2856,13 +3332,20 @@ type EmbeddedResourceResourceValue interface {
 func (*TextResourceContents) isEmbeddedResourceResource() {}
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
+// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
+// definition).
+type EmbeddedResourceResourceHolder struct {
+	Value EmbeddedResourceResource
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2871,7 +3354,7 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2880,10 +3363,19 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EmbeddedResourceResource) Validate() error {
+func (v *EmbeddedResourceResourceHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// EmbeddedResourceResource cannot hold.
+func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
+	var h EmbeddedResourceResourceHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // EmptyResult is the EmptyResult definition of the schema.
@@ -2891,18 +3383,16 @@ type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
 //
-// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
-type EnumSchema struct {
-	Value EnumSchemaValue
-}
-
-// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type EnumSchemaValue interface {
+// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). EnumSchema is
+// implemented by *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil
+// EnumSchema is no value. UnmarshalEnumSchema decodes one on its own, and EnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type EnumSchema interface {
 	isEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2913,13 +3403,19 @@ func (*UntitledMultiSelectEnumSchema) isEnumSchema()  {}
 func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
 func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
+// EnumSchemaHolder holds a EnumSchema on its own, so that it can be decoded, validated and encoded by
+// itself (NewValue returns one for the EnumSchema definition).
+type EnumSchemaHolder struct {
+	Value EnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EnumSchema) MarshalJSON() ([]byte, error) {
+func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2928,7 +3424,7 @@ func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EnumSchema) UnmarshalJSON(b []byte) error {
+func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2937,10 +3433,18 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EnumSchema) Validate() error {
+func (v *EnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEnumSchema decodes a EnumSchema from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot hold.
+func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
+	var h EnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Error is the Error definition of the schema.
@@ -2954,9 +3458,6 @@ type Error struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3001,9 +3502,6 @@ type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3049,9 +3547,6 @@ type GetPromptRequestParams struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3138,9 +3633,14 @@ type GetPromptResult struct {
 	Messages    []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *GetPromptResult) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3183,9 +3683,6 @@ type GetTaskPayloadRequest struct {
 	Params GetTaskPayloadRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3224,9 +3721,6 @@ type GetTaskPayloadRequestParams struct {
 	TaskID string `json:"taskId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3310,9 +3804,6 @@ type GetTaskRequest struct {
 	Params GetTaskRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3351,9 +3842,6 @@ type GetTaskRequestParams struct {
 	TaskID string `json:"taskId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3411,9 +3899,22 @@ type GetTaskResult struct {
 	TTL CancelTaskResultTTL `json:"ttl"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetPollInterval returns the value of PollInterval, or 0 when v or v.PollInterval is nil.
+func (v *GetTaskResult) GetPollInterval() int64 {
+	if v == nil || v.PollInterval == nil {
+		return 0
+	}
+	return *v.PollInterval
+}
+
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+func (v *GetTaskResult) GetStatusMessage() string {
+	if v == nil || v.StatusMessage == nil {
+		return ""
+	}
+	return *v.StatusMessage
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3474,9 +3975,22 @@ type Icon struct {
 	Theme *IconTheme `json:"theme,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Icon) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetTheme returns the value of Theme, or "" when v or v.Theme is nil.
+func (v *Icon) GetTheme() IconTheme {
+	if v == nil || v.Theme == nil {
+		return ""
+	}
+	return *v.Theme
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3617,9 +4131,6 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3685,9 +4196,30 @@ type Implementation struct {
 	WebsiteURL *string `json:"websiteUrl,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Implementation) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Implementation) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
+// GetWebsiteURL returns the value of WebsiteURL, or "" when v or v.WebsiteURL is nil.
+func (v *Implementation) GetWebsiteURL() string {
+	if v == nil || v.WebsiteURL == nil {
+		return ""
+	}
+	return *v.WebsiteURL
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3733,9 +4265,6 @@ type InitializeRequest struct {
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3782,9 +4311,6 @@ type InitializeRequestParams struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3881,9 +4407,14 @@ type InitializeResult struct {
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetInstructions returns the value of Instructions, or "" when v or v.Instructions is nil.
+func (v *InitializeResult) GetInstructions() string {
+	if v == nil || v.Instructions == nil {
+		return ""
+	}
+	return *v.Instructions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3927,9 +4458,6 @@ type InitializedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3970,9 +4498,6 @@ type JSONRPCErrorResponse struct {
 	ID    RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4009,17 +4534,15 @@ func (v *JSONRPCErrorResponse) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCMessage struct {
-	Value JSONRPCMessageValue
-}
-
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
-// *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCMessageValue interface {
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse,
+// *JSONRPCErrorResponse; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its
+// own, and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCMessage interface {
 	isJSONRPCMessage()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4029,13 +4552,19 @@ func (*JSONRPCNotification) isJSONRPCMessage()   {}
 func (*JSONRPCResultResponse) isJSONRPCMessage() {}
 func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 
+// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+type JSONRPCMessageHolder struct {
+	Value JSONRPCMessage
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4044,7 +4573,7 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4053,10 +4582,18 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCMessage) Validate() error {
+func (v *JSONRPCMessageHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
+	var h JSONRPCMessageHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -4067,9 +4604,6 @@ type JSONRPCNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4111,9 +4645,6 @@ type JSONRPCRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4148,17 +4679,15 @@ func (v *JSONRPCRequest) Validate() error {
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
-// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCResponse struct {
-	Value JSONRPCResponseValue
-}
-
-// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse,
-// *JSONRPCErrorResponse.
-type JSONRPCResponseValue interface {
+// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf).
+// JSONRPCResponse is implemented by *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil
+// JSONRPCResponse is no value. UnmarshalJSONRPCResponse decodes one on its own, and
+// JSONRPCResponseHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCResponse interface {
 	isJSONRPCResponse()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -4166,13 +4695,19 @@ type JSONRPCResponseValue interface {
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
 func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
+// JSONRPCResponseHolder holds a JSONRPCResponse on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCResponse definition).
+type JSONRPCResponseHolder struct {
+	Value JSONRPCResponse
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
+func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -4181,7 +4716,7 @@ func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -4190,10 +4725,18 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCResponse) Validate() error {
+func (v *JSONRPCResponseHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCResponse cannot hold.
+func UnmarshalJSONRPCResponse(b []byte) (JSONRPCResponse, error) {
+	var h JSONRPCResponseHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
@@ -4204,9 +4747,6 @@ type JSONRPCResultResponse struct {
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4255,9 +4795,30 @@ type LegacyTitledEnumSchema struct {
 	Title     *string  `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *LegacyTitledEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *LegacyTitledEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *LegacyTitledEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4302,9 +4863,6 @@ type ListPromptsRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4348,9 +4906,14 @@ type ListPromptsResult struct {
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListPromptsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4395,9 +4958,6 @@ type ListResourceTemplatesRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4442,9 +5002,14 @@ type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourceTemplatesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4489,9 +5054,6 @@ type ListResourcesRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4535,9 +5097,14 @@ type ListResourcesResult struct {
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourcesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4588,9 +5155,6 @@ type ListRootsRequest struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4633,9 +5197,6 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4678,9 +5239,6 @@ type ListTasksRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4724,9 +5282,14 @@ type ListTasksResult struct {
 	Tasks      []Task  `json:"tasks"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListTasksResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4771,9 +5334,6 @@ type ListToolsRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4817,9 +5377,14 @@ type ListToolsResult struct {
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListToolsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4912,9 +5477,6 @@ type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4963,9 +5525,14 @@ type LoggingMessageNotificationParams struct {
 	Logger *string `json:"logger,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogger returns the value of Logger, or "" when v or v.Logger is nil.
+func (v *LoggingMessageNotificationParams) GetLogger() string {
+	if v == nil || v.Logger == nil {
+		return ""
+	}
+	return *v.Logger
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5018,6 +5585,14 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *ModelHint) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5087,6 +5662,31 @@ type ModelPreferences struct {
 	Extra Members `json:"-"`
 }
 
+// GetCostPriority returns the value of CostPriority, or 0 when v or v.CostPriority is nil.
+func (v *ModelPreferences) GetCostPriority() float64 {
+	if v == nil || v.CostPriority == nil {
+		return 0
+	}
+	return *v.CostPriority
+}
+
+// GetIntelligencePriority returns the value of IntelligencePriority, or 0 when v or
+// v.IntelligencePriority is nil.
+func (v *ModelPreferences) GetIntelligencePriority() float64 {
+	if v == nil || v.IntelligencePriority == nil {
+		return 0
+	}
+	return *v.IntelligencePriority
+}
+
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+func (v *ModelPreferences) GetSpeedPriority() float64 {
+	if v == nil || v.SpeedPriority == nil {
+		return 0
+	}
+	return *v.SpeedPriority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5119,17 +5719,16 @@ func (v *ModelPreferences) Validate() error {
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
-type MultiSelectEnumSchema struct {
-	Value MultiSelectEnumSchemaValue
-}
-
-// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema:
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
-type MultiSelectEnumSchemaValue interface {
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf).
+// MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema; a nil MultiSelectEnumSchema is no value.
+// UnmarshalMultiSelectEnumSchema decodes one on its own, and MultiSelectEnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type MultiSelectEnumSchema interface {
 	isMultiSelectEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5137,13 +5736,19 @@ type MultiSelectEnumSchemaValue interface {
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
 func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
+// MultiSelectEnumSchemaHolder holds a MultiSelectEnumSchema on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the MultiSelectEnumSchema definition).
+type MultiSelectEnumSchemaHolder struct {
+	Value MultiSelectEnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5152,7 +5757,7 @@ func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5161,10 +5766,19 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v MultiSelectEnumSchema) Validate() error {
+func (v *MultiSelectEnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalMultiSelectEnumSchema decodes a MultiSelectEnumSchema from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// MultiSelectEnumSchema cannot hold.
+func UnmarshalMultiSelectEnumSchema(b []byte) (MultiSelectEnumSchema, error) {
+	var h MultiSelectEnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Notification is the Notification definition of the schema.
@@ -5173,9 +5787,6 @@ type Notification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5257,9 +5868,46 @@ type NumberSchema struct {
 	Type        NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or 0 when v or v.Default is nil.
+func (v *NumberSchema) GetDefault() float64 {
+	if v == nil || v.Default == nil {
+		return 0
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *NumberSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaximum returns the value of Maximum, or 0 when v or v.Maximum is nil.
+func (v *NumberSchema) GetMaximum() float64 {
+	if v == nil || v.Maximum == nil {
+		return 0
+	}
+	return *v.Maximum
+}
+
+// GetMinimum returns the value of Minimum, or 0 when v or v.Minimum is nil.
+func (v *NumberSchema) GetMinimum() float64 {
+	if v == nil || v.Minimum == nil {
+		return 0
+	}
+	return *v.Minimum
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *NumberSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5340,9 +5988,6 @@ type PaginatedRequest struct {
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5387,6 +6032,14 @@ type PaginatedRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *PaginatedRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5475,6 +6128,14 @@ type PaginatedResult struct {
 	Extra Members `json:"-"`
 }
 
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *PaginatedResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
+}
+
 // MarshalJSON encodes v as JSON.
 func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5516,9 +6177,6 @@ type PingRequest struct {
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5557,20 +6215,16 @@ func (v *PingRequest) Validate() error {
 // without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type PrimitiveSchemaDefinition struct {
-	Value PrimitiveSchemaDefinitionValue
-}
-
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
-// *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type PrimitiveSchemaDefinitionValue interface {
+// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
+// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil PrimitiveSchemaDefinition is no value.
+// UnmarshalPrimitiveSchemaDefinition decodes one on its own, and PrimitiveSchemaDefinitionHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5584,13 +6238,20 @@ func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()  {}
 func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
 func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
 
+// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
+// definition).
+type PrimitiveSchemaDefinitionHolder struct {
+	Value PrimitiveSchemaDefinition
+}
+
 // MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5599,7 +6260,7 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5608,10 +6269,19 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v PrimitiveSchemaDefinition) Validate() error {
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// PrimitiveSchemaDefinition cannot hold.
+func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
+	var h PrimitiveSchemaDefinitionHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -5624,9 +6294,6 @@ type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5678,9 +6345,22 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMessage returns the value of Message, or "" when v or v.Message is nil.
+func (v *ProgressNotificationParams) GetMessage() string {
+	if v == nil || v.Message == nil {
+		return ""
+	}
+	return *v.Message
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *ProgressNotificationParams) GetTotal() float64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5716,36 +6396,40 @@ func (v *ProgressNotificationParams) Validate() error {
 // ProgressToken is a progress token, used to associate progress notifications with the original
 // request.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // ProgressTokenFromString returns a ProgressToken holding a JSON string.
 func ProgressTokenFromString(x string) ProgressToken {
-	return ProgressToken{kind: kindString, str: x}
+	return ProgressToken{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ProgressToken) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ProgressTokenFromInteger returns a ProgressToken holding a JSON integer.
 func ProgressTokenFromInteger(x int64) ProgressToken {
-	return ProgressToken{kind: kindInteger, int: x}
+	return ProgressToken{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ProgressToken) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v ProgressToken) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -5815,9 +6499,22 @@ type Prompt struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Prompt) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Prompt) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5868,9 +6565,30 @@ type PromptArgument struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *PromptArgument) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetRequired returns the value of Required, or false when v or v.Required is nil.
+func (v *PromptArgument) GetRequired() bool {
+	if v == nil || v.Required == nil {
+		return false
+	}
+	return *v.Required
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptArgument) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5914,9 +6632,6 @@ type PromptListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5958,9 +6673,6 @@ type PromptMessage struct {
 	Role    Role         `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6009,9 +6721,14 @@ type PromptReference struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptReference) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6056,9 +6773,6 @@ type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6102,9 +6816,6 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6189,9 +6900,6 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6228,16 +6936,15 @@ func (v *ReadResourceResult) Validate() error {
 // #/$defs/ReadResourceResult/properties/contents/items.
 //
 // A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItem struct {
-	Value ReadResourceResultContentsItemValue
-}
-
-// ReadResourceResultContentsItemValue is implemented by the branches of
-// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItemValue interface {
+// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
+// UnmarshalReadResourceResultContentsItem decodes one on its own, and
+// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -6245,13 +6952,20 @@ type ReadResourceResultContentsItemValue interface {
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
+// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItem definition).
+type ReadResourceResultContentsItemHolder struct {
+	Value ReadResourceResultContentsItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -6260,7 +6974,7 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -6269,10 +6983,19 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultContentsItem) Validate() error {
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultContentsItem cannot hold.
+func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
+	var h ReadResourceResultContentsItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // RelatedTaskMetadata is #/$defs/RelatedTaskMetadata.
@@ -6284,9 +7007,6 @@ type RelatedTaskMetadata struct {
 	TaskID string `json:"taskId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6325,9 +7045,6 @@ type Request struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6362,36 +7079,40 @@ func (v *Request) Validate() error {
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // RequestIdFromString returns a RequestId holding a JSON string.
 func RequestIdFromString(x string) RequestId {
-	return RequestId{kind: kindString, str: x}
+	return RequestId{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v RequestId) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // RequestIdFromInteger returns a RequestId holding a JSON integer.
 func RequestIdFromInteger(x int64) RequestId {
-	return RequestId{kind: kindInteger, int: x}
+	return RequestId{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v RequestId) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v RequestId) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -6558,9 +7279,38 @@ type Resource struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Resource) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Resource) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *Resource) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Resource) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6604,9 +7354,14 @@ type ResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6688,9 +7443,38 @@ type ResourceLink struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceLink) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceLink) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *ResourceLink) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceLink) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6734,9 +7518,6 @@ type ResourceListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6780,9 +7561,6 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6898,9 +7676,30 @@ type ResourceTemplate struct {
 	URITemplate string `json:"uriTemplate"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceTemplate) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceTemplate) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceTemplate) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6941,9 +7740,6 @@ type ResourceTemplateReference struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6987,9 +7783,6 @@ type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7034,9 +7827,6 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7162,9 +7952,14 @@ type Root struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *Root) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7209,9 +8004,6 @@ type RootsListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7253,9 +8045,6 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7291,17 +8080,15 @@ func (v *SamplingMessage) Validate() error {
 // SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
 //
 // A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// SamplingMessageContentArray.
-type SamplingMessageContent struct {
-	Value SamplingMessageContentValue
-}
-
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
-// *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
-type SamplingMessageContentValue interface {
+// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil SamplingMessageContent is
+// no value. UnmarshalSamplingMessageContent decodes one on its own, and SamplingMessageContentHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7313,13 +8100,19 @@ func (*ToolUseContent) isSamplingMessageContent()             {}
 func (*ToolResultContent) isSamplingMessageContent()          {}
 func (SamplingMessageContentArray) isSamplingMessageContent() {}
 
+// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+type SamplingMessageContentHolder struct {
+	Value SamplingMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7328,7 +8121,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7337,10 +8130,19 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContent) Validate() error {
+func (v *SamplingMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContent cannot hold.
+func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
+	var h SamplingMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
@@ -7379,16 +8181,15 @@ func (v SamplingMessageContentArray) Validate() error {
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
 // A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
-type SamplingMessageContentBlock struct {
-	Value SamplingMessageContentBlockValue
-}
-
-// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock:
-// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
-type SamplingMessageContentBlockValue interface {
+// SamplingMessageContentBlock is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is no value.
+// UnmarshalSamplingMessageContentBlock decodes one on its own, and SamplingMessageContentBlockHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7399,13 +8200,20 @@ func (*AudioContent) isSamplingMessageContentBlock()      {}
 func (*ToolUseContent) isSamplingMessageContentBlock()    {}
 func (*ToolResultContent) isSamplingMessageContentBlock() {}
 
+// SamplingMessageContentBlockHolder holds a SamplingMessageContentBlock on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the SamplingMessageContentBlock
+// definition).
+type SamplingMessageContentBlockHolder struct {
+	Value SamplingMessageContentBlock
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7414,7 +8222,7 @@ func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7423,10 +8231,19 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContentBlock) Validate() error {
+func (v *SamplingMessageContentBlockHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContentBlock cannot hold.
+func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock, error) {
+	var h SamplingMessageContentBlockHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ServerCapabilities is #/$defs/ServerCapabilities.
@@ -7435,11 +8252,11 @@ func (v SamplingMessageContentBlock) Validate() error {
 // this is not a closed set: any server can define its own, additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
-	Completions json.RawMessage `json:"completions,omitempty"`
+	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	// Present if the server supports sending log messages to the client.
-	Logging json.RawMessage `json:"logging,omitempty"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
 	// Present if the server offers any prompt templates.
 	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitempty"`
 	// Present if the server offers any resources to read.
@@ -7482,6 +8299,82 @@ func (v *ServerCapabilities) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesCompletions is #/$defs/ServerCapabilities/properties/completions.
+//
+// Present if the server supports argument autocompletion suggestions.
+type ServerCapabilitiesCompletions struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesLogging is #/$defs/ServerCapabilities/properties/logging.
+//
+// Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
@@ -7490,6 +8383,14 @@ type ServerCapabilitiesPrompts struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7534,6 +8435,22 @@ type ServerCapabilitiesResources struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesResources) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
+// GetSubscribe returns the value of Subscribe, or false when v or v.Subscribe is nil.
+func (v *ServerCapabilitiesResources) GetSubscribe() bool {
+	if v == nil || v.Subscribe == nil {
+		return false
+	}
+	return *v.Subscribe
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -7569,9 +8486,9 @@ func (v *ServerCapabilitiesResources) Validate() error {
 // Present if the server supports task-augmented requests.
 type ServerCapabilitiesTasks struct {
 	// Whether this server supports tasks/cancel.
-	Cancel json.RawMessage `json:"cancel,omitempty"`
+	Cancel *ServerCapabilitiesTasksCancel `json:"cancel,omitempty"`
 	// Whether this server supports tasks/list.
-	List json.RawMessage `json:"list,omitempty"`
+	List *ServerCapabilitiesTasksList `json:"list,omitempty"`
 	// Specifies which request types can be augmented with tasks.
 	Requests *ServerCapabilitiesTasksRequests `json:"requests,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -7603,6 +8520,82 @@ func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
 func (v *ServerCapabilitiesTasks) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesTasksCancel is #/$defs/ServerCapabilities/properties/tasks/properties/cancel.
+//
+// Whether this server supports tasks/cancel.
+type ServerCapabilitiesTasksCancel struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesTasksCancel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesTasksList is #/$defs/ServerCapabilities/properties/tasks/properties/list.
+//
+// Whether this server supports tasks/list.
+type ServerCapabilitiesTasksList struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesTasksList) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
@@ -7652,7 +8645,7 @@ func (v *ServerCapabilitiesTasksRequests) Validate() error {
 // Task support for tool-related requests.
 type ServerCapabilitiesTasksRequestsTools struct {
 	// Whether the server supports task-augmented tools/call requests.
-	Call json.RawMessage `json:"call,omitempty"`
+	Call *ServerCapabilitiesTasksRequestsToolsCall `json:"call,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -7687,6 +8680,45 @@ func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesTasksRequestsToolsCall is
+// #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call.
+//
+// Whether the server supports task-augmented tools/call requests.
+type ServerCapabilitiesTasksRequestsToolsCall struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesTools is #/$defs/ServerCapabilities/properties/tools.
 //
 // Present if the server offers any tools to call.
@@ -7695,6 +8727,14 @@ type ServerCapabilitiesTools struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesTools) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7729,21 +8769,18 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
-type ServerNotification struct {
-	Value ServerNotificationValue
-}
-
-// ServerNotificationValue is implemented by the branches of ServerNotification:
-// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification.
-type ServerNotificationValue interface {
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
+// ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
+// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
+// *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification,
+// *ElicitationCompleteNotification; a nil ServerNotification is no value. UnmarshalServerNotification
+// decodes one on its own, and ServerNotificationHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type ServerNotification interface {
 	isServerNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7758,13 +8795,19 @@ func (*TaskStatusNotification) isServerNotification()          {}
 func (*LoggingMessageNotification) isServerNotification()      {}
 func (*ElicitationCompleteNotification) isServerNotification() {}
 
+// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+type ServerNotificationHolder struct {
+	Value ServerNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerNotification) MarshalJSON() ([]byte, error) {
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7773,7 +8816,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerNotification) UnmarshalJSON(b []byte) error {
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7782,27 +8825,33 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerNotification) Validate() error {
+func (v *ServerNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerRequest is the ServerRequest definition of the schema.
-//
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest,
-// *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
-type ServerRequest struct {
-	Value ServerRequestValue
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
+// cannot hold.
+func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
+	var h ServerNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerRequestValue is implemented by the branches of ServerRequest: *PingRequest, *GetTaskRequest,
-// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest,
-// *ListRootsRequest, *ElicitRequest.
-type ServerRequestValue interface {
+// ServerRequest is the ServerRequest definition of the schema.
+//
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
+// is implemented by *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest,
+// *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil ServerRequest is
+// no value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type ServerRequest interface {
 	isServerRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7816,13 +8865,19 @@ func (*CreateMessageRequest) isServerRequest()  {}
 func (*ListRootsRequest) isServerRequest()      {}
 func (*ElicitRequest) isServerRequest()         {}
 
+// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerRequest definition).
+type ServerRequestHolder struct {
+	Value ServerRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerRequest) MarshalJSON() ([]byte, error) {
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7831,7 +8886,7 @@ func (v ServerRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerRequest) UnmarshalJSON(b []byte) error {
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7840,28 +8895,33 @@ func (v *ServerRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerRequest) Validate() error {
+func (v *ServerRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerResult is the ServerResult definition of the schema.
-//
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult.
-type ServerResult struct {
-	Value ServerResultValue
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
+	var h ServerRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InitializeResult,
-// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult,
-// *CancelTaskResult, *ListTasksResult, *CompleteResult.
-type ServerResultValue interface {
+// ServerResult is the ServerResult definition of the schema.
+//
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
+// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
+// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
+// *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult; a nil
+// ServerResult is no value. UnmarshalServerResult decodes one on its own, and ServerResultHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ServerResult interface {
 	isServerResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7881,13 +8941,19 @@ func (*CancelTaskResult) isServerResult()            {}
 func (*ListTasksResult) isServerResult()             {}
 func (*CompleteResult) isServerResult()              {}
 
+// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerResult definition).
+type ServerResultHolder struct {
+	Value ServerResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerResult) MarshalJSON() ([]byte, error) {
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7896,7 +8962,7 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerResult) UnmarshalJSON(b []byte) error {
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7905,10 +8971,18 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerResult) Validate() error {
+func (v *ServerResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+func UnmarshalServerResult(b []byte) (ServerResult, error) {
+	var h ServerResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SetLevelRequest is a request from the client to the server, to enable or adjust logging.
@@ -7921,9 +8995,6 @@ type SetLevelRequest struct {
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7968,9 +9039,6 @@ type SetLevelRequestParams struct {
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8050,16 +9118,15 @@ func (v *SetLevelRequestParamsMeta) Validate() error {
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
 // A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
-type SingleSelectEnumSchema struct {
-	Value SingleSelectEnumSchemaValue
-}
-
-// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema:
-// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
-type SingleSelectEnumSchemaValue interface {
+// SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema; a nil SingleSelectEnumSchema is no value.
+// UnmarshalSingleSelectEnumSchema decodes one on its own, and SingleSelectEnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type SingleSelectEnumSchema interface {
 	isSingleSelectEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -8067,13 +9134,19 @@ type SingleSelectEnumSchemaValue interface {
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
 func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
+// SingleSelectEnumSchemaHolder holds a SingleSelectEnumSchema on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SingleSelectEnumSchema definition).
+type SingleSelectEnumSchemaHolder struct {
+	Value SingleSelectEnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -8082,7 +9155,7 @@ func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -8091,10 +9164,19 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SingleSelectEnumSchema) Validate() error {
+func (v *SingleSelectEnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSingleSelectEnumSchema decodes a SingleSelectEnumSchema from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SingleSelectEnumSchema cannot hold.
+func UnmarshalSingleSelectEnumSchema(b []byte) (SingleSelectEnumSchema, error) {
+	var h SingleSelectEnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -8109,9 +9191,54 @@ type StringSchema struct {
 	Title       *string             `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *StringSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *StringSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetFormat returns the value of Format, or "" when v or v.Format is nil.
+func (v *StringSchema) GetFormat() StringSchemaFormat {
+	if v == nil || v.Format == nil {
+		return ""
+	}
+	return *v.Format
+}
+
+// GetMaxLength returns the value of MaxLength, or 0 when v or v.MaxLength is nil.
+func (v *StringSchema) GetMaxLength() int64 {
+	if v == nil || v.MaxLength == nil {
+		return 0
+	}
+	return *v.MaxLength
+}
+
+// GetMinLength returns the value of MinLength, or 0 when v or v.MinLength is nil.
+func (v *StringSchema) GetMinLength() int64 {
+	if v == nil || v.MinLength == nil {
+		return 0
+	}
+	return *v.MinLength
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *StringSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8198,9 +9325,6 @@ type SubscribeRequest struct {
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8244,9 +9368,6 @@ type SubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8347,9 +9468,22 @@ type Task struct {
 	TTL CancelTaskResultTTL `json:"ttl"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetPollInterval returns the value of PollInterval, or 0 when v or v.PollInterval is nil.
+func (v *Task) GetPollInterval() int64 {
+	if v == nil || v.PollInterval == nil {
+		return 0
+	}
+	return *v.PollInterval
+}
+
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+func (v *Task) GetStatusMessage() string {
+	if v == nil || v.StatusMessage == nil {
+		return ""
+	}
+	return *v.StatusMessage
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8485,6 +9619,14 @@ type TaskMetadata struct {
 	Extra Members `json:"-"`
 }
 
+// GetTTL returns the value of TTL, or 0 when v or v.TTL is nil.
+func (v *TaskMetadata) GetTTL() int64 {
+	if v == nil || v.TTL == nil {
+		return 0
+	}
+	return *v.TTL
+}
+
 // MarshalJSON encodes v as JSON.
 func (v TaskMetadata) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -8567,9 +9709,6 @@ type TaskStatusNotification struct {
 	Params TaskStatusNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8629,9 +9768,22 @@ type TaskStatusNotificationParams struct {
 	TTL CancelTaskResultTTL `json:"ttl"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetPollInterval returns the value of PollInterval, or 0 when v or v.PollInterval is nil.
+func (v *TaskStatusNotificationParams) GetPollInterval() int64 {
+	if v == nil || v.PollInterval == nil {
+		return 0
+	}
+	return *v.PollInterval
+}
+
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+func (v *TaskStatusNotificationParams) GetStatusMessage() string {
+	if v == nil || v.StatusMessage == nil {
+		return ""
+	}
+	return *v.StatusMessage
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8679,9 +9831,6 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8728,9 +9877,14 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *TextResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8783,9 +9937,38 @@ type TitledMultiSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *TitledMultiSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaxItems returns the value of MaxItems, or 0 when v or v.MaxItems is nil.
+func (v *TitledMultiSelectEnumSchema) GetMaxItems() int64 {
+	if v == nil || v.MaxItems == nil {
+		return 0
+	}
+	return *v.MaxItems
+}
+
+// GetMinItems returns the value of MinItems, or 0 when v or v.MinItems is nil.
+func (v *TitledMultiSelectEnumSchema) GetMinItems() int64 {
+	if v == nil || v.MinItems == nil {
+		return 0
+	}
+	return *v.MinItems
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *TitledMultiSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8826,9 +10009,6 @@ type TitledMultiSelectEnumSchemaItems struct {
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8870,9 +10050,6 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Title string `json:"title"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8921,9 +10098,30 @@ type TitledSingleSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *TitledSingleSelectEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *TitledSingleSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *TitledSingleSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8965,9 +10163,6 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Title string `json:"title"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9048,9 +10243,22 @@ type Tool struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Tool) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Tool) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9125,6 +10333,47 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
+// nil.
+func (v *ToolAnnotations) GetDestructiveHint() bool {
+	if v == nil || v.DestructiveHint == nil {
+		return false
+	}
+	return *v.DestructiveHint
+}
+
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+func (v *ToolAnnotations) GetIdempotentHint() bool {
+	if v == nil || v.IdempotentHint == nil {
+		return false
+	}
+	return *v.IdempotentHint
+}
+
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+func (v *ToolAnnotations) GetOpenWorldHint() bool {
+	if v == nil || v.OpenWorldHint == nil {
+		return false
+	}
+	return *v.OpenWorldHint
+}
+
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+func (v *ToolAnnotations) GetReadOnlyHint() bool {
+	if v == nil || v.ReadOnlyHint == nil {
+		return false
+	}
+	return *v.ReadOnlyHint
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ToolAnnotations) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -9166,6 +10415,14 @@ type ToolChoice struct {
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetMode returns the value of Mode, or "" when v or v.Mode is nil.
+func (v *ToolChoice) GetMode() ToolChoiceMode {
+	if v == nil || v.Mode == nil {
+		return ""
+	}
+	return *v.Mode
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9261,6 +10518,14 @@ type ToolExecution struct {
 	Extra Members `json:"-"`
 }
 
+// GetTaskSupport returns the value of TaskSupport, or "" when v or v.TaskSupport is nil.
+func (v *ToolExecution) GetTaskSupport() ToolExecutionTaskSupport {
+	if v == nil || v.TaskSupport == nil {
+		return ""
+	}
+	return *v.TaskSupport
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ToolExecution) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -9348,9 +10613,14 @@ type ToolInputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ToolInputSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9394,9 +10664,6 @@ type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9443,9 +10710,14 @@ type ToolOutputSchema struct {
 	Required   []string                   `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ToolOutputSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9508,9 +10780,14 @@ type ToolResultContent struct {
 	ToolUseID string `json:"toolUseId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *ToolResultContent) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9563,9 +10840,6 @@ type ToolUseContent struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9607,9 +10881,6 @@ type URLElicitationRequiredError struct {
 	ID    RequestId                        `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9652,9 +10923,6 @@ type URLElicitationRequiredErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9693,9 +10961,6 @@ type URLElicitationRequiredErrorErrorData struct {
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9741,9 +11006,6 @@ type UnsubscribeRequest struct {
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9787,9 +11049,6 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9886,9 +11145,38 @@ type UntitledMultiSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *UntitledMultiSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaxItems returns the value of MaxItems, or 0 when v or v.MaxItems is nil.
+func (v *UntitledMultiSelectEnumSchema) GetMaxItems() int64 {
+	if v == nil || v.MaxItems == nil {
+		return 0
+	}
+	return *v.MaxItems
+}
+
+// GetMinItems returns the value of MinItems, or 0 when v or v.MinItems is nil.
+func (v *UntitledMultiSelectEnumSchema) GetMinItems() int64 {
+	if v == nil || v.MinItems == nil {
+		return 0
+	}
+	return *v.MinItems
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9931,9 +11219,6 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Enum []string `json:"enum"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9982,9 +11267,30 @@ type UntitledSingleSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *UntitledSingleSelectEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *UntitledSingleSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *UntitledSingleSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -10017,7 +11323,8 @@ func (v *UntitledSingleSelectEnumSchema) Validate() error {
 	return s.done()
 }
 
-// Value is implemented by a pointer to every type of this package.
+// Value is implemented by a pointer to every type of this package but the
+// unions, which are interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -10174,8 +11481,9 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-// NewValue returns a new zero value of the Go type of the named schema
-// definition, and false if there is no such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named
+// schema definition (for a union, to its holder), and false if there is no
+// such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":
@@ -10205,11 +11513,11 @@ func NewValue(definition string) (Value, bool) {
 	case "ClientCapabilities":
 		return new(ClientCapabilities), true
 	case "ClientNotification":
-		return new(ClientNotification), true
+		return new(ClientNotificationHolder), true
 	case "ClientRequest":
-		return new(ClientRequest), true
+		return new(ClientRequestHolder), true
 	case "ClientResult":
-		return new(ClientResult), true
+		return new(ClientResultHolder), true
 	case "CompleteRequest":
 		return new(CompleteRequest), true
 	case "CompleteRequestParams":
@@ -10217,7 +11525,7 @@ func NewValue(definition string) (Value, bool) {
 	case "CompleteResult":
 		return new(CompleteResult), true
 	case "ContentBlock":
-		return new(ContentBlock), true
+		return new(ContentBlockHolder), true
 	case "CreateMessageRequest":
 		return new(CreateMessageRequest), true
 	case "CreateMessageRequestParams":
@@ -10233,7 +11541,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ElicitRequestFormParams":
 		return new(ElicitRequestFormParams), true
 	case "ElicitRequestParams":
-		return new(ElicitRequestParams), true
+		return new(ElicitRequestParamsHolder), true
 	case "ElicitRequestURLParams":
 		return new(ElicitRequestURLParams), true
 	case "ElicitResult":
@@ -10245,7 +11553,7 @@ func NewValue(definition string) (Value, bool) {
 	case "EmptyResult":
 		return new(Result), true
 	case "EnumSchema":
-		return new(EnumSchema), true
+		return new(EnumSchemaHolder), true
 	case "Error":
 		return new(Error), true
 	case "GetPromptRequest":
@@ -10281,13 +11589,13 @@ func NewValue(definition string) (Value, bool) {
 	case "JSONRPCErrorResponse":
 		return new(JSONRPCErrorResponse), true
 	case "JSONRPCMessage":
-		return new(JSONRPCMessage), true
+		return new(JSONRPCMessageHolder), true
 	case "JSONRPCNotification":
 		return new(JSONRPCNotification), true
 	case "JSONRPCRequest":
 		return new(JSONRPCRequest), true
 	case "JSONRPCResponse":
-		return new(JSONRPCResponse), true
+		return new(JSONRPCResponseHolder), true
 	case "JSONRPCResultResponse":
 		return new(JSONRPCResultResponse), true
 	case "LegacyTitledEnumSchema":
@@ -10327,7 +11635,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ModelPreferences":
 		return new(ModelPreferences), true
 	case "MultiSelectEnumSchema":
-		return new(MultiSelectEnumSchema), true
+		return new(MultiSelectEnumSchemaHolder), true
 	case "Notification":
 		return new(Notification), true
 	case "NotificationParams":
@@ -10343,7 +11651,7 @@ func NewValue(definition string) (Value, bool) {
 	case "PingRequest":
 		return new(PingRequest), true
 	case "PrimitiveSchemaDefinition":
-		return new(PrimitiveSchemaDefinition), true
+		return new(PrimitiveSchemaDefinitionHolder), true
 	case "ProgressNotification":
 		return new(ProgressNotification), true
 	case "ProgressNotificationParams":
@@ -10403,21 +11711,21 @@ func NewValue(definition string) (Value, bool) {
 	case "SamplingMessage":
 		return new(SamplingMessage), true
 	case "SamplingMessageContentBlock":
-		return new(SamplingMessageContentBlock), true
+		return new(SamplingMessageContentBlockHolder), true
 	case "ServerCapabilities":
 		return new(ServerCapabilities), true
 	case "ServerNotification":
-		return new(ServerNotification), true
+		return new(ServerNotificationHolder), true
 	case "ServerRequest":
-		return new(ServerRequest), true
+		return new(ServerRequestHolder), true
 	case "ServerResult":
-		return new(ServerResult), true
+		return new(ServerResultHolder), true
 	case "SetLevelRequest":
 		return new(SetLevelRequest), true
 	case "SetLevelRequestParams":
 		return new(SetLevelRequestParams), true
 	case "SingleSelectEnumSchema":
-		return new(SingleSelectEnumSchema), true
+		return new(SingleSelectEnumSchemaHolder), true
 	case "StringSchema":
 		return new(StringSchema), true
 	case "SubscribeRequest":

@@ -43,27 +43,15 @@ func (v *AudioContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
 	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *BaseMetadata) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *BaseMetadata) validate(s *vstate) {}
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -77,18 +65,14 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Blob == "" {
-		s.add("required", "missing required member \"blob\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Blob) {
 			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
 		}
 		s.at(m, "blob")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -96,30 +80,27 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *BooleanSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *BooleanSchema) validate(s *vstate) {}
 func (v *CallToolRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CallToolRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
 	if v.Arguments != nil {
 		m := s.mark()
 		if b := v.Arguments; b == nil {
@@ -132,11 +113,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		}
 		s.at(m, "arguments")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
+}
+func (v *CallToolRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v *CallToolRequestParamsMeta) validate(s *vstate) {}
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -150,13 +134,11 @@ func (v *CallToolResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
@@ -175,28 +157,15 @@ func (v *CallToolResult) validate(s *vstate) {
 	}
 }
 func (v *CancelTaskRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
 		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *CancelTaskRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-}
+func (v *CancelTaskRequestParams) validate(s *vstate) {}
 func (v *CancelTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -210,37 +179,31 @@ func (v *CancelTaskResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
-		s.add("required", "missing required member \"createdAt\"")
-	}
-	if v.missing&(1<<1) != 0 && v.LastUpdatedAt == "" {
-		s.add("required", "missing required member \"lastUpdatedAt\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Status == "" {
-		s.add("required", "missing required member \"status\"")
-	} else {
+	{
 		m := s.mark()
 		v.Status.validate(s)
 		s.at(m, "status")
 	}
-	if v.missing&(1<<3) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-	if (v.missing&(1<<4) != 0 && v.TTL.IsZero()) || v.TTL.IsZero() {
+	if v.TTL.IsZero() {
 		s.add("required", "missing required member \"ttl\"")
+	} else {
+		m := s.mark()
+		v.TTL.validate(s)
+		s.at(m, "ttl")
 	}
 }
-func (v CancelTaskResultTTL) validate(s *vstate) {}
+func (v CancelTaskResultTTL) validate(s *vstate) {
+	switch v.Kind {
+	case KindInteger:
+	case KindNull:
+	case 0:
+		s.add("type", "no value: want integer or null")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want integer or null")
+	}
+}
 func (v *CancelledNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -259,13 +222,13 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
+	if !v.RequestID.IsZero() {
+		m := s.mark()
+		v.RequestID.validate(s)
+		s.at(m, "requestId")
+	}
 }
 func (v *ClientCapabilities) validate(s *vstate) {
-	if v.Elicitation != nil {
-		m := s.mark()
-		v.Elicitation.validate(s)
-		s.at(m, "elicitation")
-	}
 	if v.Experimental != nil {
 		m := s.mark()
 		{
@@ -286,156 +249,37 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Sampling != nil {
-		m := s.mark()
-		v.Sampling.validate(s)
-		s.at(m, "sampling")
-	}
-	if v.Tasks != nil {
-		m := s.mark()
-		v.Tasks.validate(s)
-		s.at(m, "tasks")
-	}
 }
-func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
-	if v.Form != nil {
-		m := s.mark()
-		if b := v.Form; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck9(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "form")
-	}
-	if v.URL != nil {
-		m := s.mark()
-		if b := v.URL; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck10(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "url")
-	}
-}
-func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
-func (v *ClientCapabilitiesSampling) validate(s *vstate) {
-	if v.Context != nil {
-		m := s.mark()
-		if b := v.Context; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck11(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "context")
-	}
-	if v.Tools != nil {
-		m := s.mark()
-		if b := v.Tools; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck12(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "tools")
-	}
-}
-func (v *ClientCapabilitiesTasks) validate(s *vstate) {
-	if v.Cancel != nil {
-		m := s.mark()
-		if b := v.Cancel; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck13(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "cancel")
-	}
-	if v.List != nil {
-		m := s.mark()
-		if b := v.List; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck14(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "list")
-	}
-	if v.Requests != nil {
-		m := s.mark()
-		v.Requests.validate(s)
-		s.at(m, "requests")
-	}
-}
-func (v *ClientCapabilitiesTasksRequests) validate(s *vstate) {
-	if v.Elicitation != nil {
-		m := s.mark()
-		v.Elicitation.validate(s)
-		s.at(m, "elicitation")
-	}
-	if v.Sampling != nil {
-		m := s.mark()
-		v.Sampling.validate(s)
-		s.at(m, "sampling")
-	}
-}
-func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate) {
-	if v.Create != nil {
-		m := s.mark()
-		if b := v.Create; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck15(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "create")
-	}
-}
-func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate) {
-	if v.CreateMessage != nil {
-		m := s.mark()
-		if b := v.CreateMessage; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck16(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "createMessage")
-	}
-}
-func (v ClientNotification) validate(s *vstate) {
+func (v *ClientCapabilitiesElicitation) validate(s *vstate)                        {}
+func (v *ClientCapabilitiesElicitationForm) validate(s *vstate)                    {}
+func (v *ClientCapabilitiesElicitationURL) validate(s *vstate)                     {}
+func (v *ClientCapabilitiesRoots) validate(s *vstate)                              {}
+func (v *ClientCapabilitiesSampling) validate(s *vstate)                           {}
+func (v *ClientCapabilitiesSamplingContext) validate(s *vstate)                    {}
+func (v *ClientCapabilitiesSamplingTools) validate(s *vstate)                      {}
+func (v *ClientCapabilitiesTasks) validate(s *vstate)                              {}
+func (v *ClientCapabilitiesTasksCancel) validate(s *vstate)                        {}
+func (v *ClientCapabilitiesTasksList) validate(s *vstate)                          {}
+func (v *ClientCapabilitiesTasksRequests) validate(s *vstate)                      {}
+func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate)           {}
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) validate(s *vstate)     {}
+func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate)              {}
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) validate(s *vstate) {}
+func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientRequest) validate(s *vstate) {
+func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ClientResult) validate(s *vstate) {
+func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
@@ -443,50 +287,43 @@ func (v ClientResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CompleteRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CompleteRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"argument\"")
-	} else {
+	if v.Meta != nil {
 		m := s.mark()
-		v.Argument.validate(s)
-		s.at(m, "argument")
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<1) != 0 && v.Ref.Value == nil) || v.Ref.Value == nil {
+	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
 	} else {
 		m := s.mark()
-		v.Ref.validate(s)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
 		s.at(m, "ref")
 	}
 }
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Value == "" {
-		s.add("required", "missing required member \"value\"")
+func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+func (v *CompleteRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v *CompleteRequestParamsContext) validate(s *vstate) {}
-func (v *CompleteRequestParamsMeta) validate(s *vstate)    {}
-func (v CompleteRequestParamsRef) validate(s *vstate) {
+func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
@@ -501,25 +338,14 @@ func (v *CompleteResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck17(&d, s)
+			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"completion\"")
-	} else {
-		m := s.mark()
-		v.Completion.validate(s)
-		s.at(m, "completion")
-	}
 }
-func (v *CompleteResultCompletion) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Values == nil {
-		s.add("required", "missing required member \"values\"")
-	}
-}
-func (v ContentBlock) validate(s *vstate) {
+func (v *CompleteResultCompletion) validate(s *vstate) {}
+func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
@@ -527,35 +353,31 @@ func (v ContentBlock) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CreateMessageRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CreateMessageRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
 	if v.IncludeContext != nil {
 		m := s.mark()
 		v.IncludeContext.validate(s)
 		s.at(m, "includeContext")
 	}
-	if v.missing&(1<<0) != 0 && v.MaxTokens == 0 {
-		s.add("required", "missing required member \"maxTokens\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -571,7 +393,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck18(&d, s)
+			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "metadata")
@@ -603,7 +425,13 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
-func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {}
+func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -612,30 +440,25 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck19(&d, s)
+			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Model == "" {
-		s.add("required", "missing required member \"model\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v CreateMessageResultContent) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
@@ -646,7 +469,7 @@ func (v CreateMessageResultContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
 		m0 := s.mark()
-		u[i0].validate(s)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
 		s.atIndex(m0, i0)
 	}
 }
@@ -658,14 +481,12 @@ func (v *CreateTaskResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck20(&d, s)
+			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"task\"")
-	} else {
+	{
 		m := s.mark()
 		v.Task.validate(s)
 		s.at(m, "task")
@@ -673,26 +494,26 @@ func (v *CreateTaskResult) validate(s *vstate) {
 }
 func (v Cursor) validate(s *vstate) {}
 func (v *ElicitRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if (v.missing&(1<<3) != 0 && v.Params.Value == nil) || v.Params.Value == nil {
+	if v.Params == nil {
 		s.add("required", "missing required member \"params\"")
 	} else {
 		m := s.mark()
-		v.Params.validate(s)
+		ElicitRequestParamsHolder{Value: v.Params}.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ElicitRequestFormParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
 	if v.Mode != nil {
 		m := s.mark()
@@ -701,36 +522,35 @@ func (v *ElicitRequestFormParams) validate(s *vstate) {
 		}
 		s.at(m, "mode")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"requestedSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.RequestedSchema.validate(s)
 		s.at(m, "requestedSchema")
 	}
 }
-func (v *ElicitRequestFormParamsMeta) validate(s *vstate) {}
+func (v *ElicitRequestFormParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Properties == nil {
-		s.add("required", "missing required member \"properties\"")
-	} else {
+	{
 		m := s.mark()
 		{
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				x0.validate(s)
+				PrimitiveSchemaDefinitionHolder{Value: x0}.validate(s)
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v ElicitRequestParams) validate(s *vstate) {
+func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *ElicitRequestURLParams, *ElicitRequestFormParams")
 		return
@@ -738,18 +558,12 @@ func (v ElicitRequestParams) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ElicitRequestURLParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.ElicitationID == "" {
-		s.add("required", "missing required member \"elicitationId\"")
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"mode\"")
-	}
-	if v.missing&(1<<3) != 0 && v.URL == "" {
-		s.add("required", "missing required member \"url\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URL) {
 			s.add("format", rtQuote(v.URL)+" is not a valid uri")
@@ -757,7 +571,13 @@ func (v *ElicitRequestURLParams) validate(s *vstate) {
 		s.at(m, "url")
 	}
 }
-func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {}
+func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *ElicitResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -766,17 +586,28 @@ func (v *ElicitResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck21(&d, s)
+			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Action == "" {
-		s.add("required", "missing required member \"action\"")
-	} else {
+	{
 		m := s.mark()
 		v.Action.validate(s)
 		s.at(m, "action")
+	}
+	if v.Content != nil {
+		m := s.mark()
+		{
+			start := s.mark()
+			for k0, x0 := range v.Content {
+				m0 := s.mark()
+				x0.validate(s)
+				s.at(m0, k0)
+			}
+			s.sortSince(start)
+		}
+		s.at(m, "content")
 	}
 }
 func (v ElicitResultAction) validate(s *vstate) {
@@ -786,27 +617,20 @@ func (v ElicitResultAction) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
-func (v ElicitResultContentValue) validate(s *vstate) {}
-func (v *ElicitationCompleteNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+func (v ElicitResultContentValue) validate(s *vstate) {
+	switch v.Kind {
+	case KindArray:
+	case KindString:
+	case KindInteger:
+	case KindBoolean:
+	case 0:
+		s.add("type", "no value: want array or string or integer or boolean")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
 	}
 }
-func (v *ElicitationCompleteNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.ElicitationID == "" {
-		s.add("required", "missing required member \"elicitationId\"")
-	}
-}
+func (v *ElicitationCompleteNotification) validate(s *vstate)       {}
+func (v *ElicitationCompleteNotificationParams) validate(s *vstate) {}
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -815,7 +639,7 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck22(&d, s)
+			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -825,63 +649,57 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if (v.missing&(1<<0) != 0 && v.Resource.Value == nil) || v.Resource.Value == nil {
+	if v.Resource == nil {
 		s.add("required", "missing required member \"resource\"")
 	} else {
 		m := s.mark()
-		v.Resource.validate(s)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
 		s.at(m, "resource")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v EmbeddedResourceResource) validate(s *vstate) {
+func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v EnumSchema) validate(s *vstate) {
+func (v EnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v *Error) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Code == 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
+func (v *Error) validate(s *vstate) {}
 func (v *GetPromptRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *GetPromptRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
 }
-func (v *GetPromptRequestParamsMeta) validate(s *vstate) {}
+func (v *GetPromptRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -890,14 +708,12 @@ func (v *GetPromptResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck23(&d, s)
+			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -908,28 +724,15 @@ func (v *GetPromptResult) validate(s *vstate) {
 	}
 }
 func (v *GetTaskPayloadRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
 		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *GetTaskPayloadRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-}
+func (v *GetTaskPayloadRequestParams) validate(s *vstate) {}
 func (v *GetTaskPayloadResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -938,35 +741,22 @@ func (v *GetTaskPayloadResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck24(&d, s)
+			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *GetTaskRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
 		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *GetTaskRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-}
+func (v *GetTaskRequestParams) validate(s *vstate) {}
 func (v *GetTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -980,30 +770,21 @@ func (v *GetTaskResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
-		s.add("required", "missing required member \"createdAt\"")
-	}
-	if v.missing&(1<<1) != 0 && v.LastUpdatedAt == "" {
-		s.add("required", "missing required member \"lastUpdatedAt\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Status == "" {
-		s.add("required", "missing required member \"status\"")
-	} else {
+	{
 		m := s.mark()
 		v.Status.validate(s)
 		s.at(m, "status")
 	}
-	if v.missing&(1<<3) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-	if (v.missing&(1<<4) != 0 && v.TTL.IsZero()) || v.TTL.IsZero() {
+	if v.TTL.IsZero() {
 		s.add("required", "missing required member \"ttl\"")
+	} else {
+		m := s.mark()
+		v.TTL.validate(s)
+		s.at(m, "ttl")
 	}
 }
 func (v *Icon) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Src == "" {
-		s.add("required", "missing required member \"src\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.Src) {
 			s.add("format", rtQuote(v.Src)+" is not a valid uri")
@@ -1042,7 +823,7 @@ func (v *ImageContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck25(&d, s)
+			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1052,20 +833,12 @@ func (v *ImageContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
-	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *Implementation) validate(s *vstate) {
@@ -1078,12 +851,6 @@ func (v *Implementation) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Version == "" {
-		s.add("required", "missing required member \"version\"")
-	}
 	if v.WebsiteURL != nil {
 		m := s.mark()
 		if !formatURI(*v.WebsiteURL) {
@@ -1093,44 +860,345 @@ func (v *Implementation) validate(s *vstate) {
 	}
 }
 func (v *InitializeRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *InitializeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"clientInfo\"")
-	} else {
+	{
 		m := s.mark()
 		v.ClientInfo.validate(s)
 		s.at(m, "clientInfo")
 	}
-	if v.missing&(1<<2) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
+}
+func (v *InitializeRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v *InitializeRequestParamsMeta) validate(s *vstate) {}
 func (v *InitializeResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck18(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		v.Capabilities.validate(s)
+		s.at(m, "capabilities")
+	}
+	{
+		m := s.mark()
+		v.ServerInfo.validate(s)
+		s.at(m, "serverInfo")
+	}
+}
+func (v *InitializedNotification) validate(s *vstate) {
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *JSONRPCErrorResponse) validate(s *vstate) {
+	if !v.ID.IsZero() {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+}
+func (v JSONRPCMessageHolder) validate(s *vstate) {
+	if v.Value == nil {
+		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		return
+	}
+	v.Value.validate(s)
+}
+func (v *JSONRPCNotification) validate(s *vstate) {
+	if v.Params != nil {
+		m := s.mark()
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck19(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "params")
+	}
+}
+func (v *JSONRPCRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck20(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "params")
+	}
+}
+func (v JSONRPCResponseHolder) validate(s *vstate) {
+	if v.Value == nil {
+		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		return
+	}
+	v.Value.validate(s)
+}
+func (v *JSONRPCResultResponse) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
+		m := s.mark()
+		v.Result.validate(s)
+		s.at(m, "result")
+	}
+}
+func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
+func (v *ListPromptsRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListPromptsResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck21(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.Prompts {
+			m0 := s.mark()
+			v.Prompts[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "prompts")
+	}
+}
+func (v *ListResourceTemplatesRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListResourceTemplatesResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck22(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.ResourceTemplates {
+			m0 := s.mark()
+			v.ResourceTemplates[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "resourceTemplates")
+	}
+}
+func (v *ListResourcesRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListResourcesResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck23(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.Resources {
+			m0 := s.mark()
+			v.Resources[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "resources")
+	}
+}
+func (v *ListRootsRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListRootsResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck24(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.Roots {
+			m0 := s.mark()
+			v.Roots[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "roots")
+	}
+}
+func (v *ListTasksRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListTasksResult) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		if b := v.Meta; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck25(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "_meta")
+	}
+	{
+		m := s.mark()
+		for i0 := range v.Tasks {
+			m0 := s.mark()
+			v.Tasks[i0].validate(s)
+			s.atIndex(m0, i0)
+		}
+		s.at(m, "tasks")
+	}
+}
+func (v *ListToolsRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
+	}
+}
+func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		if b := v.Meta; b == nil {
@@ -1143,336 +1211,7 @@ func (v *InitializeResult) validate(s *vstate) {
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
-		m := s.mark()
-		v.Capabilities.validate(s)
-		s.at(m, "capabilities")
-	}
-	if v.missing&(1<<1) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"protocolVersion\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"serverInfo\"")
-	} else {
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "serverInfo")
-	}
-}
-func (v *InitializedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
-	}
-}
-func (v *JSONRPCErrorResponse) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
-		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-}
-func (v JSONRPCMessage) validate(s *vstate) {
-	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
-		return
-	}
-	v.Value.validate(s)
-}
-func (v *JSONRPCNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.Params != nil {
-		m := s.mark()
-		if b := v.Params; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck27(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "params")
-	}
-}
-func (v *JSONRPCRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.Params != nil {
-		m := s.mark()
-		if b := v.Params; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck28(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "params")
-	}
-}
-func (v JSONRPCResponse) validate(s *vstate) {
-	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
-		return
-	}
-	v.Value.validate(s)
-}
-func (v *JSONRPCResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
-	} else {
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
-	}
-}
-func (v *LegacyTitledEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *ListPromptsRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListPromptsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck29(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Prompts == nil {
-		s.add("required", "missing required member \"prompts\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Prompts {
-			m0 := s.mark()
-			v.Prompts[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "prompts")
-	}
-}
-func (v *ListResourceTemplatesRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListResourceTemplatesResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck30(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.ResourceTemplates == nil {
-		s.add("required", "missing required member \"resourceTemplates\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.ResourceTemplates {
-			m0 := s.mark()
-			v.ResourceTemplates[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "resourceTemplates")
-	}
-}
-func (v *ListResourcesRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListResourcesResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck31(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Resources == nil {
-		s.add("required", "missing required member \"resources\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Resources {
-			m0 := s.mark()
-			v.Resources[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "resources")
-	}
-}
-func (v *ListRootsRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListRootsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck32(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Roots == nil {
-		s.add("required", "missing required member \"roots\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Roots {
-			m0 := s.mark()
-			v.Roots[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "roots")
-	}
-}
-func (v *ListTasksRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListTasksResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck33(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Tasks == nil {
-		s.add("required", "missing required member \"tasks\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.Tasks {
-			m0 := s.mark()
-			v.Tasks[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "tasks")
-	}
-}
-func (v *ListToolsRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-}
-func (v *ListToolsResult) validate(s *vstate) {
-	if v.Meta != nil {
-		m := s.mark()
-		if b := v.Meta; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck34(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.Tools == nil {
-		s.add("required", "missing required member \"tools\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Tools {
 			m0 := s.mark()
@@ -1490,15 +1229,7 @@ func (v LoggingLevel) validate(s *vstate) {
 	}
 }
 func (v *LoggingMessageNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1512,17 +1243,12 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck35(&d, s)
+			rawCheck27(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == nil {
-		s.add("required", "missing required member \"data\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
@@ -1561,7 +1287,7 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
-func (v MultiSelectEnumSchema) validate(s *vstate) {
+func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
@@ -1569,9 +1295,6 @@ func (v MultiSelectEnumSchema) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *Notification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		if b := v.Params; b == nil {
@@ -1579,7 +1302,7 @@ func (v *Notification) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck36(&d, s)
+			rawCheck28(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "params")
@@ -1593,16 +1316,14 @@ func (v *NotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck37(&d, s)
+			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *NumberSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Type == "" {
-		s.add("required", "missing required member \"type\"")
-	} else {
+	{
 		m := s.mark()
 		v.Type.validate(s)
 		s.at(m, "type")
@@ -1616,18 +1337,33 @@ func (v NumberSchemaType) validate(s *vstate) {
 	}
 }
 func (v *PaginatedRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v *PaginatedRequestParams) validate(s *vstate)     {}
-func (v *PaginatedRequestParamsMeta) validate(s *vstate) {}
+func (v *PaginatedRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *PaginatedRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1636,24 +1372,27 @@ func (v *PaginatedResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck38(&d, s)
+			rawCheck30(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
 }
 func (v *PingRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
-func (v PrimitiveSchemaDefinition) validate(s *vstate) {
+func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
@@ -1661,15 +1400,7 @@ func (v PrimitiveSchemaDefinition) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ProgressNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1683,19 +1414,29 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck39(&d, s)
+			rawCheck31(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Progress == 0 {
-		s.add("required", "missing required member \"progress\"")
-	}
-	if (v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) || v.ProgressToken.IsZero() {
+	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
+	} else {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
-func (v ProgressToken) validate(s *vstate) {}
+func (v ProgressToken) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1704,19 +1445,10 @@ func (v *Prompt) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck40(&d, s)
+			rawCheck32(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
-	}
-	if v.Arguments != nil {
-		m := s.mark()
-		for i0 := range v.Arguments {
-			m0 := s.mark()
-			v.Arguments[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "arguments")
 	}
 	if v.Icons != nil {
 		m := s.mark()
@@ -1727,22 +1459,9 @@ func (v *Prompt) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
-func (v *PromptArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *PromptArgument) validate(s *vstate) {}
 func (v *PromptListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1750,51 +1469,41 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 	}
 }
 func (v *PromptMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		ContentBlockHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v *PromptReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *PromptReference) validate(s *vstate) {}
 func (v *ReadResourceRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ReadResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1802,7 +1511,13 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {}
+func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1811,39 +1526,30 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck41(&d, s)
+			rawCheck33(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Contents == nil {
-		s.add("required", "missing required member \"contents\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Contents {
 			m0 := s.mark()
-			v.Contents[i0].validate(s)
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "contents")
 	}
 }
-func (v ReadResourceResultContentsItem) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v *RelatedTaskMetadata) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-}
+func (v *RelatedTaskMetadata) validate(s *vstate) {}
 func (v *Request) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		if b := v.Params; b == nil {
@@ -1851,15 +1557,36 @@ func (v *Request) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck42(&d, s)
+			rawCheck34(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "params")
 	}
 }
-func (v RequestId) validate(s *vstate)          {}
-func (v *RequestParams) validate(s *vstate)     {}
-func (v *RequestParamsMeta) validate(s *vstate) {}
+func (v RequestId) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
+func (v *RequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *RequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1868,7 +1595,7 @@ func (v *Resource) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck43(&d, s)
+			rawCheck35(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1887,12 +1614,7 @@ func (v *Resource) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1908,14 +1630,12 @@ func (v *ResourceContents) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck44(&d, s)
+			rawCheck36(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1931,7 +1651,7 @@ func (v *ResourceLink) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck45(&d, s)
+			rawCheck37(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -1950,15 +1670,7 @@ func (v *ResourceLink) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<2) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1967,12 +1679,6 @@ func (v *ResourceLink) validate(s *vstate) {
 	}
 }
 func (v *ResourceListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1980,9 +1686,12 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 	}
 }
 func (v *ResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1990,7 +1699,13 @@ func (v *ResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *ResourceRequestParamsMeta) validate(s *vstate) {}
+func (v *ResourceRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1999,7 +1714,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck46(&d, s)
+			rawCheck38(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -2018,12 +1733,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URITemplate == "" {
-		s.add("required", "missing required member \"uriTemplate\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URITemplate) {
 			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
@@ -2032,12 +1742,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 	}
 }
 func (v *ResourceTemplateReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
@@ -2046,15 +1751,7 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 	}
 }
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -2068,14 +1765,12 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck47(&d, s)
+			rawCheck39(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2112,14 +1807,12 @@ func (v *Root) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck48(&d, s)
+			rawCheck40(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2128,12 +1821,6 @@ func (v *Root) validate(s *vstate) {
 	}
 }
 func (v *RootsListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -2148,27 +1835,25 @@ func (v *SamplingMessage) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck49(&d, s)
+			rawCheck41(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		SamplingMessageContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v SamplingMessageContent) validate(s *vstate) {
+func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
@@ -2179,11 +1864,11 @@ func (v SamplingMessageContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
 		m0 := s.mark()
-		u[i0].validate(s)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
 		s.atIndex(m0, i0)
 	}
 }
-func (v SamplingMessageContentBlock) validate(s *vstate) {
+func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
@@ -2191,18 +1876,6 @@ func (v SamplingMessageContentBlock) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ServerCapabilities) validate(s *vstate) {
-	if v.Completions != nil {
-		m := s.mark()
-		if b := v.Completions; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck50(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "completions")
-	}
 	if v.Experimental != nil {
 		m := s.mark()
 		{
@@ -2214,7 +1887,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck51(&d, s)
+					rawCheck42(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -2223,94 +1896,33 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "experimental")
 	}
-	if v.Logging != nil {
-		m := s.mark()
-		if b := v.Logging; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck52(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "logging")
-	}
-	if v.Tasks != nil {
-		m := s.mark()
-		v.Tasks.validate(s)
-		s.at(m, "tasks")
-	}
 }
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
-func (v *ServerCapabilitiesResources) validate(s *vstate) {}
-func (v *ServerCapabilitiesTasks) validate(s *vstate) {
-	if v.Cancel != nil {
-		m := s.mark()
-		if b := v.Cancel; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck53(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "cancel")
-	}
-	if v.List != nil {
-		m := s.mark()
-		if b := v.List; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck54(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "list")
-	}
-	if v.Requests != nil {
-		m := s.mark()
-		v.Requests.validate(s)
-		s.at(m, "requests")
-	}
-}
-func (v *ServerCapabilitiesTasksRequests) validate(s *vstate) {
-	if v.Tools != nil {
-		m := s.mark()
-		v.Tools.validate(s)
-		s.at(m, "tools")
-	}
-}
-func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate) {
-	if v.Call != nil {
-		m := s.mark()
-		if b := v.Call; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck55(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "call")
-	}
-}
-func (v *ServerCapabilitiesTools) validate(s *vstate) {}
-func (v ServerNotification) validate(s *vstate) {
+func (v *ServerCapabilitiesCompletions) validate(s *vstate)            {}
+func (v *ServerCapabilitiesLogging) validate(s *vstate)                {}
+func (v *ServerCapabilitiesPrompts) validate(s *vstate)                {}
+func (v *ServerCapabilitiesResources) validate(s *vstate)              {}
+func (v *ServerCapabilitiesTasks) validate(s *vstate)                  {}
+func (v *ServerCapabilitiesTasksCancel) validate(s *vstate)            {}
+func (v *ServerCapabilitiesTasksList) validate(s *vstate)              {}
+func (v *ServerCapabilitiesTasksRequests) validate(s *vstate)          {}
+func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate)     {}
+func (v *ServerCapabilitiesTasksRequestsToolsCall) validate(s *vstate) {}
+func (v *ServerCapabilitiesTools) validate(s *vstate)                  {}
+func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerRequest) validate(s *vstate) {
+func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerResult) validate(s *vstate) {
+func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
 		return
@@ -2318,34 +1930,39 @@ func (v ServerResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *SetLevelRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SetLevelRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
 	}
 }
-func (v *SetLevelRequestParamsMeta) validate(s *vstate) {}
-func (v SingleSelectEnumSchema) validate(s *vstate) {
+func (v *SetLevelRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
@@ -2358,9 +1975,6 @@ func (v *StringSchema) validate(s *vstate) {
 		v.Format.validate(s)
 		s.at(m, "format")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
@@ -2370,27 +1984,26 @@ func (v StringSchemaFormat) validate(s *vstate) {
 	}
 }
 func (v *SubscribeRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2398,31 +2011,42 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *SubscribeRequestParamsMeta) validate(s *vstate) {}
+func (v *SubscribeRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *Task) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
-		s.add("required", "missing required member \"createdAt\"")
-	}
-	if v.missing&(1<<1) != 0 && v.LastUpdatedAt == "" {
-		s.add("required", "missing required member \"lastUpdatedAt\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Status == "" {
-		s.add("required", "missing required member \"status\"")
-	} else {
+	{
 		m := s.mark()
 		v.Status.validate(s)
 		s.at(m, "status")
 	}
-	if v.missing&(1<<3) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-	if (v.missing&(1<<4) != 0 && v.TTL.IsZero()) || v.TTL.IsZero() {
+	if v.TTL.IsZero() {
 		s.add("required", "missing required member \"ttl\"")
+	} else {
+		m := s.mark()
+		v.TTL.validate(s)
+		s.at(m, "ttl")
 	}
 }
-func (v *TaskAugmentedRequestParams) validate(s *vstate)     {}
-func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {}
-func (v *TaskMetadata) validate(s *vstate)                   {}
+func (v *TaskAugmentedRequestParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
+func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v *TaskMetadata) validate(s *vstate) {}
 func (v TaskStatus) validate(s *vstate) {
 	switch v {
 	case TaskStatusCancelled, TaskStatusCompleted, TaskStatusFailed, TaskStatusInputRequired, TaskStatusWorking:
@@ -2431,15 +2055,7 @@ func (v TaskStatus) validate(s *vstate) {
 	}
 }
 func (v *TaskStatusNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -2453,29 +2069,22 @@ func (v *TaskStatusNotificationParams) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck37(&d, s)
+			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CreatedAt == "" {
-		s.add("required", "missing required member \"createdAt\"")
-	}
-	if v.missing&(1<<1) != 0 && v.LastUpdatedAt == "" {
-		s.add("required", "missing required member \"lastUpdatedAt\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Status == "" {
-		s.add("required", "missing required member \"status\"")
-	} else {
+	{
 		m := s.mark()
 		v.Status.validate(s)
 		s.at(m, "status")
 	}
-	if v.missing&(1<<3) != 0 && v.TaskID == "" {
-		s.add("required", "missing required member \"taskId\"")
-	}
-	if (v.missing&(1<<4) != 0 && v.TTL.IsZero()) || v.TTL.IsZero() {
+	if v.TTL.IsZero() {
 		s.add("required", "missing required member \"ttl\"")
+	} else {
+		m := s.mark()
+		v.TTL.validate(s)
+		s.at(m, "ttl")
 	}
 }
 func (v *TextContent) validate(s *vstate) {
@@ -2486,7 +2095,7 @@ func (v *TextContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck56(&d, s)
+			rawCheck43(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -2495,12 +2104,6 @@ func (v *TextContent) validate(s *vstate) {
 		m := s.mark()
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
-	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *TextResourceContents) validate(s *vstate) {
@@ -2511,17 +2114,12 @@ func (v *TextResourceContents) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck57(&d, s)
+			rawCheck44(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2529,63 +2127,11 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"items\"")
-	} else {
-		m := s.mark()
-		v.Items.validate(s)
-		s.at(m, "items")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.AnyOf == nil {
-		s.add("required", "missing required member \"anyOf\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.AnyOf {
-			m0 := s.mark()
-			v.AnyOf[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "anyOf")
-	}
-}
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Const == "" {
-		s.add("required", "missing required member \"const\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Title == "" {
-		s.add("required", "missing required member \"title\"")
-	}
-}
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.OneOf == nil {
-		s.add("required", "missing required member \"oneOf\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.OneOf {
-			m0 := s.mark()
-			v.OneOf[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "oneOf")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Const == "" {
-		s.add("required", "missing required member \"const\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Title == "" {
-		s.add("required", "missing required member \"title\"")
-	}
-}
+func (v *TitledMultiSelectEnumSchema) validate(s *vstate)               {}
+func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate)          {}
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchema) validate(s *vstate)              {}
+func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate)     {}
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2594,7 +2140,7 @@ func (v *Tool) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck58(&d, s)
+			rawCheck45(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
@@ -2613,15 +2159,10 @@ func (v *Tool) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"inputSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.InputSchema.validate(s)
 		s.at(m, "inputSchema")
-	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
 	}
 	if v.OutputSchema != nil {
 		m := s.mark()
@@ -2670,7 +2211,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck59(&d, s)
+					rawCheck46(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -2679,17 +2220,8 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *ToolListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -2708,7 +2240,7 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 				} else {
 					var d decoder
 					d.initShared(b)
-					rawCheck60(&d, s)
+					rawCheck47(&d, s)
 					d.rawDone(s)
 				}
 				s.at(m0, k0)
@@ -2716,9 +2248,6 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 			s.sortSince(start)
 		}
 		s.at(m, "properties")
-	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *ToolResultContent) validate(s *vstate) {
@@ -2729,18 +2258,16 @@ func (v *ToolResultContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck61(&d, s)
+			rawCheck48(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
@@ -2752,16 +2279,10 @@ func (v *ToolResultContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck62(&d, s)
+			rawCheck49(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "structuredContent")
-	}
-	if v.missing&(1<<1) != 0 && v.ToolUseID == "" {
-		s.add("required", "missing required member \"toolUseId\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *ToolUseContent) validate(s *vstate) {
@@ -2772,66 +2293,45 @@ func (v *ToolUseContent) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck63(&d, s)
+			rawCheck50(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.ID == "" {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Input == nil {
-		s.add("required", "missing required member \"input\"")
-	} else {
+	{
 		m := s.mark()
 		if b := v.Input; b == nil {
 			s.add("type", "no value")
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck64(&d, s)
+			rawCheck51(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "input")
 	}
-	if v.missing&(1<<2) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *URLElicitationRequiredError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
+	{
 		m := s.mark()
 		v.Error.validate(s)
 		s.at(m, "error")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+	if !v.ID.IsZero() {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
 func (v *URLElicitationRequiredErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		v.Data.validate(s)
 		s.at(m, "data")
 	}
-	if v.missing&(1<<2) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
 }
 func (v *URLElicitationRequiredErrorErrorData) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Elicitations == nil {
-		s.add("required", "missing required member \"elicitations\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Elicitations {
 			m0 := s.mark()
@@ -2842,27 +2342,26 @@ func (v *URLElicitationRequiredErrorErrorData) validate(s *vstate) {
 	}
 }
 func (v *UnsubscribeRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2870,35 +2369,22 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *UnsubscribeRequestParamsMeta) validate(s *vstate) {}
+func (v *UnsubscribeRequestParamsMeta) validate(s *vstate) {
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
 func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"items\"")
-	} else {
+	{
 		m := s.mark()
 		v.Items.validate(s)
 		s.at(m, "items")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *UntitledSingleSelectEnumSchema) validate(s *vstate)     {}
 
 // rawCheck1 checks one JSON value against #/$defs/AudioContent/properties/_meta.
 func rawCheck1(d *decoder, s *vstate) {
@@ -2916,7 +2402,7 @@ func rawCheck1(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck65(d, s)
+				rawCheck52(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2941,7 +2427,7 @@ func rawCheck2(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck66(d, s)
+				rawCheck53(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2966,7 +2452,7 @@ func rawCheck3(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck67(d, s)
+				rawCheck54(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2991,7 +2477,7 @@ func rawCheck4(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck68(d, s)
+				rawCheck55(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3016,7 +2502,7 @@ func rawCheck5(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck69(d, s)
+				rawCheck56(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3041,7 +2527,7 @@ func rawCheck6(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck70(d, s)
+				rawCheck57(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3066,7 +2552,7 @@ func rawCheck7(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck71(d, s)
+				rawCheck58(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3101,8 +2587,7 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+// rawCheck9 checks one JSON value against #/$defs/CompleteResult/properties/_meta.
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3118,7 +2603,7 @@ func rawCheck9(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck59(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3127,8 +2612,7 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+// rawCheck10 checks one JSON value against #/$defs/CreateMessageRequestParams/properties/metadata.
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3153,8 +2637,7 @@ func rawCheck10(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck11 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/sampling/properties/context.
+// rawCheck11 checks one JSON value against #/$defs/CreateMessageResult/properties/_meta.
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3170,7 +2653,7 @@ func rawCheck11(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck60(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3179,8 +2662,7 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/sampling/properties/tools.
+// rawCheck12 checks one JSON value against #/$defs/CreateTaskResult/properties/_meta.
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3196,7 +2678,7 @@ func rawCheck12(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck61(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3205,8 +2687,7 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/tasks/properties/cancel.
+// rawCheck13 checks one JSON value against #/$defs/ElicitResult/properties/_meta.
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3222,7 +2703,7 @@ func rawCheck13(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck62(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3231,8 +2712,7 @@ func rawCheck13(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck14 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/tasks/properties/list.
+// rawCheck14 checks one JSON value against #/$defs/EmbeddedResource/properties/_meta.
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3248,7 +2728,7 @@ func rawCheck14(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck63(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3257,8 +2737,7 @@ func rawCheck14(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck15 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create.
+// rawCheck15 checks one JSON value against #/$defs/GetPromptResult/properties/_meta.
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3274,7 +2753,7 @@ func rawCheck15(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck64(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3283,8 +2762,7 @@ func rawCheck15(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck16 checks one JSON value against
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage.
+// rawCheck16 checks one JSON value against #/$defs/GetTaskPayloadResult/properties/_meta.
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3300,7 +2778,7 @@ func rawCheck16(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				d.skip()
+				rawCheck65(d, s)
 			}
 			s.at(m, k)
 		}
@@ -3309,8 +2787,158 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against #/$defs/CompleteResult/properties/_meta.
+// rawCheck17 checks one JSON value against #/$defs/ImageContent/properties/_meta.
 func rawCheck17(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck66(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck18 checks one JSON value against #/$defs/InitializeResult/properties/_meta.
+func rawCheck18(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck67(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck19 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
+func rawCheck19(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck68(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck20 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
+func rawCheck20(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck69(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck21 checks one JSON value against #/$defs/ListPromptsResult/properties/_meta.
+func rawCheck21(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck70(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck22 checks one JSON value against #/$defs/ListResourceTemplatesResult/properties/_meta.
+func rawCheck22(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck71(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck23 checks one JSON value against #/$defs/ListResourcesResult/properties/_meta.
+func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3334,33 +2962,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck18 checks one JSON value against #/$defs/CreateMessageRequestParams/properties/metadata.
-func rawCheck18(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck19 checks one JSON value against #/$defs/CreateMessageResult/properties/_meta.
-func rawCheck19(d *decoder, s *vstate) {
+// rawCheck24 checks one JSON value against #/$defs/ListRootsResult/properties/_meta.
+func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3384,8 +2987,8 @@ func rawCheck19(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck20 checks one JSON value against #/$defs/CreateTaskResult/properties/_meta.
-func rawCheck20(d *decoder, s *vstate) {
+// rawCheck25 checks one JSON value against #/$defs/ListTasksResult/properties/_meta.
+func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3409,8 +3012,8 @@ func rawCheck20(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck21 checks one JSON value against #/$defs/ElicitResult/properties/_meta.
-func rawCheck21(d *decoder, s *vstate) {
+// rawCheck26 checks one JSON value against #/$defs/ListToolsResult/properties/_meta.
+func rawCheck26(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3434,8 +3037,8 @@ func rawCheck21(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck22 checks one JSON value against #/$defs/EmbeddedResource/properties/_meta.
-func rawCheck22(d *decoder, s *vstate) {
+// rawCheck27 checks one JSON value against #/$defs/LoggingMessageNotificationParams/properties/_meta.
+func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3459,8 +3062,8 @@ func rawCheck22(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck23 checks one JSON value against #/$defs/GetPromptResult/properties/_meta.
-func rawCheck23(d *decoder, s *vstate) {
+// rawCheck28 checks one JSON value against #/$defs/Notification/properties/params.
+func rawCheck28(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3484,8 +3087,8 @@ func rawCheck23(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck24 checks one JSON value against #/$defs/GetTaskPayloadResult/properties/_meta.
-func rawCheck24(d *decoder, s *vstate) {
+// rawCheck29 checks one JSON value against #/$defs/NotificationParams/properties/_meta.
+func rawCheck29(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3509,8 +3112,8 @@ func rawCheck24(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck25 checks one JSON value against #/$defs/ImageContent/properties/_meta.
-func rawCheck25(d *decoder, s *vstate) {
+// rawCheck30 checks one JSON value against #/$defs/PaginatedResult/properties/_meta.
+func rawCheck30(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3534,8 +3137,8 @@ func rawCheck25(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck26 checks one JSON value against #/$defs/InitializeResult/properties/_meta.
-func rawCheck26(d *decoder, s *vstate) {
+// rawCheck31 checks one JSON value against #/$defs/ProgressNotificationParams/properties/_meta.
+func rawCheck31(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3559,8 +3162,8 @@ func rawCheck26(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck27 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
-func rawCheck27(d *decoder, s *vstate) {
+// rawCheck32 checks one JSON value against #/$defs/Prompt/properties/_meta.
+func rawCheck32(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3584,8 +3187,8 @@ func rawCheck27(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck28 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
-func rawCheck28(d *decoder, s *vstate) {
+// rawCheck33 checks one JSON value against #/$defs/ReadResourceResult/properties/_meta.
+func rawCheck33(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3609,8 +3212,8 @@ func rawCheck28(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck29 checks one JSON value against #/$defs/ListPromptsResult/properties/_meta.
-func rawCheck29(d *decoder, s *vstate) {
+// rawCheck34 checks one JSON value against #/$defs/Request/properties/params.
+func rawCheck34(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3634,8 +3237,8 @@ func rawCheck29(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck30 checks one JSON value against #/$defs/ListResourceTemplatesResult/properties/_meta.
-func rawCheck30(d *decoder, s *vstate) {
+// rawCheck35 checks one JSON value against #/$defs/Resource/properties/_meta.
+func rawCheck35(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3659,8 +3262,8 @@ func rawCheck30(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck31 checks one JSON value against #/$defs/ListResourcesResult/properties/_meta.
-func rawCheck31(d *decoder, s *vstate) {
+// rawCheck36 checks one JSON value against #/$defs/ResourceContents/properties/_meta.
+func rawCheck36(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3684,8 +3287,8 @@ func rawCheck31(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck32 checks one JSON value against #/$defs/ListRootsResult/properties/_meta.
-func rawCheck32(d *decoder, s *vstate) {
+// rawCheck37 checks one JSON value against #/$defs/ResourceLink/properties/_meta.
+func rawCheck37(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3709,8 +3312,8 @@ func rawCheck32(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck33 checks one JSON value against #/$defs/ListTasksResult/properties/_meta.
-func rawCheck33(d *decoder, s *vstate) {
+// rawCheck38 checks one JSON value against #/$defs/ResourceTemplate/properties/_meta.
+func rawCheck38(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3734,8 +3337,8 @@ func rawCheck33(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck34 checks one JSON value against #/$defs/ListToolsResult/properties/_meta.
-func rawCheck34(d *decoder, s *vstate) {
+// rawCheck39 checks one JSON value against #/$defs/ResourceUpdatedNotificationParams/properties/_meta.
+func rawCheck39(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3759,8 +3362,8 @@ func rawCheck34(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck35 checks one JSON value against #/$defs/LoggingMessageNotificationParams/properties/_meta.
-func rawCheck35(d *decoder, s *vstate) {
+// rawCheck40 checks one JSON value against #/$defs/Root/properties/_meta.
+func rawCheck40(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3784,8 +3387,8 @@ func rawCheck35(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck36 checks one JSON value against #/$defs/Notification/properties/params.
-func rawCheck36(d *decoder, s *vstate) {
+// rawCheck41 checks one JSON value against #/$defs/SamplingMessage/properties/_meta.
+func rawCheck41(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3809,8 +3412,34 @@ func rawCheck36(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck37 checks one JSON value against #/$defs/NotificationParams/properties/_meta.
-func rawCheck37(d *decoder, s *vstate) {
+// rawCheck42 checks one JSON value against
+// #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
+func rawCheck42(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				d.skip()
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck43 checks one JSON value against #/$defs/TextContent/properties/_meta.
+func rawCheck43(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3834,8 +3463,8 @@ func rawCheck37(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck38 checks one JSON value against #/$defs/PaginatedResult/properties/_meta.
-func rawCheck38(d *decoder, s *vstate) {
+// rawCheck44 checks one JSON value against #/$defs/TextResourceContents/properties/_meta.
+func rawCheck44(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3859,8 +3488,8 @@ func rawCheck38(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck39 checks one JSON value against #/$defs/ProgressNotificationParams/properties/_meta.
-func rawCheck39(d *decoder, s *vstate) {
+// rawCheck45 checks one JSON value against #/$defs/Tool/properties/_meta.
+func rawCheck45(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3884,8 +3513,60 @@ func rawCheck39(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck40 checks one JSON value against #/$defs/Prompt/properties/_meta.
-func rawCheck40(d *decoder, s *vstate) {
+// rawCheck46 checks one JSON value against
+// #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
+func rawCheck46(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				d.skip()
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck47 checks one JSON value against
+// #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
+func rawCheck47(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				d.skip()
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck48 checks one JSON value against #/$defs/ToolResultContent/properties/_meta.
+func rawCheck48(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3909,8 +3590,8 @@ func rawCheck40(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck41 checks one JSON value against #/$defs/ReadResourceResult/properties/_meta.
-func rawCheck41(d *decoder, s *vstate) {
+// rawCheck49 checks one JSON value against #/$defs/ToolResultContent/properties/structuredContent.
+func rawCheck49(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3934,8 +3615,8 @@ func rawCheck41(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck42 checks one JSON value against #/$defs/Request/properties/params.
-func rawCheck42(d *decoder, s *vstate) {
+// rawCheck50 checks one JSON value against #/$defs/ToolUseContent/properties/_meta.
+func rawCheck50(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3959,8 +3640,8 @@ func rawCheck42(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck43 checks one JSON value against #/$defs/Resource/properties/_meta.
-func rawCheck43(d *decoder, s *vstate) {
+// rawCheck51 checks one JSON value against #/$defs/ToolUseContent/properties/input.
+func rawCheck51(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -3984,798 +3665,267 @@ func rawCheck43(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck44 checks one JSON value against #/$defs/ResourceContents/properties/_meta.
-func rawCheck44(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck98(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck45 checks one JSON value against #/$defs/ResourceLink/properties/_meta.
-func rawCheck45(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck99(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck46 checks one JSON value against #/$defs/ResourceTemplate/properties/_meta.
-func rawCheck46(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck100(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck47 checks one JSON value against #/$defs/ResourceUpdatedNotificationParams/properties/_meta.
-func rawCheck47(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck101(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck48 checks one JSON value against #/$defs/Root/properties/_meta.
-func rawCheck48(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck102(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck49 checks one JSON value against #/$defs/SamplingMessage/properties/_meta.
-func rawCheck49(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck103(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck50 checks one JSON value against #/$defs/ServerCapabilities/properties/completions.
-func rawCheck50(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck51 checks one JSON value against
-// #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
-func rawCheck51(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck52 checks one JSON value against #/$defs/ServerCapabilities/properties/logging.
+// rawCheck52 checks one JSON value against #/$defs/AudioContent/properties/_meta/additionalProperties.
 func rawCheck52(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck53 checks one JSON value against
-// #/$defs/ServerCapabilities/properties/tasks/properties/cancel.
+// #/$defs/BlobResourceContents/properties/_meta/additionalProperties.
 func rawCheck53(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck54 checks one JSON value against
-// #/$defs/ServerCapabilities/properties/tasks/properties/list.
+// #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
 func rawCheck54(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck55 checks one JSON value against
-// #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call.
+// #/$defs/CallToolResult/properties/_meta/additionalProperties.
 func rawCheck55(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck56 checks one JSON value against #/$defs/TextContent/properties/_meta.
+// rawCheck56 checks one JSON value against
+// #/$defs/CallToolResult/properties/structuredContent/additionalProperties.
 func rawCheck56(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck104(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck57 checks one JSON value against #/$defs/TextResourceContents/properties/_meta.
+// rawCheck57 checks one JSON value against #/$defs/Result/properties/_meta/additionalProperties.
 func rawCheck57(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck105(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck58 checks one JSON value against #/$defs/Tool/properties/_meta.
+// rawCheck58 checks one JSON value against
+// #/$defs/CancelledNotificationParams/properties/_meta/additionalProperties.
 func rawCheck58(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck106(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck59 checks one JSON value against
-// #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
+// #/$defs/CompleteResult/properties/_meta/additionalProperties.
 func rawCheck59(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
 // rawCheck60 checks one JSON value against
-// #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
+// #/$defs/CreateMessageResult/properties/_meta/additionalProperties.
 func rawCheck60(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck61 checks one JSON value against #/$defs/ToolResultContent/properties/_meta.
+// rawCheck61 checks one JSON value against
+// #/$defs/CreateTaskResult/properties/_meta/additionalProperties.
 func rawCheck61(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck107(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck62 checks one JSON value against #/$defs/ToolResultContent/properties/structuredContent.
+// rawCheck62 checks one JSON value against #/$defs/ElicitResult/properties/_meta/additionalProperties.
 func rawCheck62(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck108(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck63 checks one JSON value against #/$defs/ToolUseContent/properties/_meta.
+// rawCheck63 checks one JSON value against
+// #/$defs/EmbeddedResource/properties/_meta/additionalProperties.
 func rawCheck63(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck109(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck64 checks one JSON value against #/$defs/ToolUseContent/properties/input.
+// rawCheck64 checks one JSON value against
+// #/$defs/GetPromptResult/properties/_meta/additionalProperties.
 func rawCheck64(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck110(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
+	d.skip()
 }
 
-// rawCheck65 checks one JSON value against #/$defs/AudioContent/properties/_meta/additionalProperties.
+// rawCheck65 checks one JSON value against
+// #/$defs/GetTaskPayloadResult/properties/_meta/additionalProperties.
 func rawCheck65(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck66 checks one JSON value against
-// #/$defs/BlobResourceContents/properties/_meta/additionalProperties.
+// rawCheck66 checks one JSON value against #/$defs/ImageContent/properties/_meta/additionalProperties.
 func rawCheck66(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck67 checks one JSON value against
-// #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
+// #/$defs/InitializeResult/properties/_meta/additionalProperties.
 func rawCheck67(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck68 checks one JSON value against
-// #/$defs/CallToolResult/properties/_meta/additionalProperties.
+// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
 func rawCheck68(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck69 checks one JSON value against
-// #/$defs/CallToolResult/properties/structuredContent/additionalProperties.
+// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
 func rawCheck69(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck70 checks one JSON value against #/$defs/Result/properties/_meta/additionalProperties.
+// rawCheck70 checks one JSON value against
+// #/$defs/ListPromptsResult/properties/_meta/additionalProperties.
 func rawCheck70(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck71 checks one JSON value against
-// #/$defs/CancelledNotificationParams/properties/_meta/additionalProperties.
+// #/$defs/ListResourceTemplatesResult/properties/_meta/additionalProperties.
 func rawCheck71(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck72 checks one JSON value against
-// #/$defs/CompleteResult/properties/_meta/additionalProperties.
+// #/$defs/ListResourcesResult/properties/_meta/additionalProperties.
 func rawCheck72(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck73 checks one JSON value against
-// #/$defs/CreateMessageResult/properties/_meta/additionalProperties.
+// #/$defs/ListRootsResult/properties/_meta/additionalProperties.
 func rawCheck73(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck74 checks one JSON value against
-// #/$defs/CreateTaskResult/properties/_meta/additionalProperties.
+// #/$defs/ListTasksResult/properties/_meta/additionalProperties.
 func rawCheck74(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck75 checks one JSON value against #/$defs/ElicitResult/properties/_meta/additionalProperties.
+// rawCheck75 checks one JSON value against
+// #/$defs/ListToolsResult/properties/_meta/additionalProperties.
 func rawCheck75(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck76 checks one JSON value against
-// #/$defs/EmbeddedResource/properties/_meta/additionalProperties.
+// #/$defs/LoggingMessageNotificationParams/properties/_meta/additionalProperties.
 func rawCheck76(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck77 checks one JSON value against
-// #/$defs/GetPromptResult/properties/_meta/additionalProperties.
+// #/$defs/Notification/properties/params/additionalProperties.
 func rawCheck77(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck78 checks one JSON value against
-// #/$defs/GetTaskPayloadResult/properties/_meta/additionalProperties.
+// #/$defs/NotificationParams/properties/_meta/additionalProperties.
 func rawCheck78(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck79 checks one JSON value against #/$defs/ImageContent/properties/_meta/additionalProperties.
+// rawCheck79 checks one JSON value against
+// #/$defs/PaginatedResult/properties/_meta/additionalProperties.
 func rawCheck79(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck80 checks one JSON value against
-// #/$defs/InitializeResult/properties/_meta/additionalProperties.
+// #/$defs/ProgressNotificationParams/properties/_meta/additionalProperties.
 func rawCheck80(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck81 checks one JSON value against
-// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
+// rawCheck81 checks one JSON value against #/$defs/Prompt/properties/_meta/additionalProperties.
 func rawCheck81(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck82 checks one JSON value against
-// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
+// #/$defs/ReadResourceResult/properties/_meta/additionalProperties.
 func rawCheck82(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck83 checks one JSON value against
-// #/$defs/ListPromptsResult/properties/_meta/additionalProperties.
+// rawCheck83 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
 func rawCheck83(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck84 checks one JSON value against
-// #/$defs/ListResourceTemplatesResult/properties/_meta/additionalProperties.
+// rawCheck84 checks one JSON value against #/$defs/Resource/properties/_meta/additionalProperties.
 func rawCheck84(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck85 checks one JSON value against
-// #/$defs/ListResourcesResult/properties/_meta/additionalProperties.
+// #/$defs/ResourceContents/properties/_meta/additionalProperties.
 func rawCheck85(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck86 checks one JSON value against
-// #/$defs/ListRootsResult/properties/_meta/additionalProperties.
+// rawCheck86 checks one JSON value against #/$defs/ResourceLink/properties/_meta/additionalProperties.
 func rawCheck86(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck87 checks one JSON value against
-// #/$defs/ListTasksResult/properties/_meta/additionalProperties.
+// #/$defs/ResourceTemplate/properties/_meta/additionalProperties.
 func rawCheck87(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck88 checks one JSON value against
-// #/$defs/ListToolsResult/properties/_meta/additionalProperties.
+// #/$defs/ResourceUpdatedNotificationParams/properties/_meta/additionalProperties.
 func rawCheck88(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck89 checks one JSON value against
-// #/$defs/LoggingMessageNotificationParams/properties/_meta/additionalProperties.
+// rawCheck89 checks one JSON value against #/$defs/Root/properties/_meta/additionalProperties.
 func rawCheck89(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck90 checks one JSON value against
-// #/$defs/Notification/properties/params/additionalProperties.
+// #/$defs/SamplingMessage/properties/_meta/additionalProperties.
 func rawCheck90(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck91 checks one JSON value against
-// #/$defs/NotificationParams/properties/_meta/additionalProperties.
+// rawCheck91 checks one JSON value against #/$defs/TextContent/properties/_meta/additionalProperties.
 func rawCheck91(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck92 checks one JSON value against
-// #/$defs/PaginatedResult/properties/_meta/additionalProperties.
+// #/$defs/TextResourceContents/properties/_meta/additionalProperties.
 func rawCheck92(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck93 checks one JSON value against
-// #/$defs/ProgressNotificationParams/properties/_meta/additionalProperties.
+// rawCheck93 checks one JSON value against #/$defs/Tool/properties/_meta/additionalProperties.
 func rawCheck93(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck94 checks one JSON value against #/$defs/Prompt/properties/_meta/additionalProperties.
+// rawCheck94 checks one JSON value against
+// #/$defs/ToolResultContent/properties/_meta/additionalProperties.
 func rawCheck94(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck95 checks one JSON value against
-// #/$defs/ReadResourceResult/properties/_meta/additionalProperties.
+// #/$defs/ToolResultContent/properties/structuredContent/additionalProperties.
 func rawCheck95(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck96 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
+// rawCheck96 checks one JSON value against
+// #/$defs/ToolUseContent/properties/_meta/additionalProperties.
 func rawCheck96(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck97 checks one JSON value against #/$defs/Resource/properties/_meta/additionalProperties.
-func rawCheck97(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck98 checks one JSON value against
-// #/$defs/ResourceContents/properties/_meta/additionalProperties.
-func rawCheck98(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck99 checks one JSON value against #/$defs/ResourceLink/properties/_meta/additionalProperties.
-func rawCheck99(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck100 checks one JSON value against
-// #/$defs/ResourceTemplate/properties/_meta/additionalProperties.
-func rawCheck100(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck101 checks one JSON value against
-// #/$defs/ResourceUpdatedNotificationParams/properties/_meta/additionalProperties.
-func rawCheck101(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck102 checks one JSON value against #/$defs/Root/properties/_meta/additionalProperties.
-func rawCheck102(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck103 checks one JSON value against
-// #/$defs/SamplingMessage/properties/_meta/additionalProperties.
-func rawCheck103(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck104 checks one JSON value against #/$defs/TextContent/properties/_meta/additionalProperties.
-func rawCheck104(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck105 checks one JSON value against
-// #/$defs/TextResourceContents/properties/_meta/additionalProperties.
-func rawCheck105(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck106 checks one JSON value against #/$defs/Tool/properties/_meta/additionalProperties.
-func rawCheck106(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck107 checks one JSON value against
-// #/$defs/ToolResultContent/properties/_meta/additionalProperties.
-func rawCheck107(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck108 checks one JSON value against
-// #/$defs/ToolResultContent/properties/structuredContent/additionalProperties.
-func rawCheck108(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck109 checks one JSON value against
-// #/$defs/ToolUseContent/properties/_meta/additionalProperties.
-func rawCheck109(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck110 checks one JSON value against
+// rawCheck97 checks one JSON value against
 // #/$defs/ToolUseContent/properties/input/additionalProperties.
-func rawCheck110(d *decoder, s *vstate) {
+func rawCheck97(d *decoder, s *vstate) {
 	d.skip()
 }

@@ -62,6 +62,22 @@ const (
 	MethodToolListChangedNotification = "notifications/tools/list_changed"
 )
 
+// The error codes the specification defines beyond JSON-RPC's (CodeParseError,
+// CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError).
+const (
+	// CodeResourceNotFound (-32002) is how servers of revisions before this one answer a resources/read
+	// of a resource that does not exist; clients still accept it from them.
+	//
+	// Deprecated: servers of this revision answer CodeInvalidParams.
+	CodeResourceNotFound = -32002
+	// CodeHeaderMismatch (-32020) is the code of HeaderMismatchError.
+	CodeHeaderMismatch = -32020
+	// CodeMissingRequiredClientCapability (-32021) is the code of MissingRequiredClientCapabilityError.
+	CodeMissingRequiredClientCapability = -32021
+	// CodeUnsupportedProtocolVersion (-32022) is the code of UnsupportedProtocolVersionError.
+	CodeUnsupportedProtocolVersion = -32022
+)
+
 // MethodInfo describes one method of the protocol in one direction.
 type MethodInfo struct {
 	Name string
@@ -163,7 +179,8 @@ var Methods = []MethodInfo{
 // DecodeResult decodes the result member of a response to a request of method.
 // For a method that may need more input, a result whose resultType is "input_required"
 // comes back as *InputRequiredResult; a missing resultType counts as "complete" (a server of an
-// earlier revision), and any other resultType is an error.
+// earlier revision; the decoded result says "complete"), and any other resultType
+// is an error.
 func DecodeResult(method string, result []byte) (Value, error) {
 	switch method {
 	case MethodComplete:
@@ -172,7 +189,11 @@ func DecodeResult(method string, result []byte) (Value, error) {
 			return nil, err
 		}
 		v := new(CompleteResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodGetPrompt:
 		ir, err := resultKind(result, true)
 		if err != nil {
@@ -183,21 +204,33 @@ func DecodeResult(method string, result []byte) (Value, error) {
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(GetPromptResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodListPrompts:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListPromptsResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodListResources:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListResourcesResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodReadResource:
 		ir, err := resultKind(result, true)
 		if err != nil {
@@ -208,28 +241,44 @@ func DecodeResult(method string, result []byte) (Value, error) {
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(ReadResourceResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodListResourceTemplates:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListResourceTemplatesResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodDiscover:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(DiscoverResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodSubscriptionsListen:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(SubscriptionsListenResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodCallTool:
 		ir, err := resultKind(result, true)
 		if err != nil {
@@ -240,14 +289,22 @@ func DecodeResult(method string, result []byte) (Value, error) {
 			return v, v.UnmarshalJSON(result)
 		}
 		v := new(CallToolResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	case MethodListTools:
 		_, err := resultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListToolsResult)
-		return v, v.UnmarshalJSON(result)
+		err = v.UnmarshalJSON(result)
+		if onlyMissing(err, "resultType") {
+			v.ResultType, err = ResultTypeComplete, nil
+		}
+		return v, err
 	}
 	return nil, fmt.Errorf("mcp: %q is not a request method of this revision", method)
 }
@@ -467,8 +524,11 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	}
 	return d.finishCompleteResult(r, "complete")
 }
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -479,9 +539,6 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType st
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -525,8 +582,11 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	}
 	return d.finishGetPromptResult(r, "complete")
 }
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -537,9 +597,6 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType 
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -548,8 +605,11 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType 
 	}
 	return &c, nil
 }
-func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -560,9 +620,6 @@ func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, res
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -588,8 +645,11 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	}
 	return d.finishListPromptsResult(r, "complete")
 }
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -600,9 +660,6 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -628,8 +685,11 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	}
 	return d.finishListResourcesResult(r, "complete")
 }
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -640,9 +700,6 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -679,8 +736,11 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	}
 	return d.finishReadResourceResult(r, "complete")
 }
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -691,9 +751,6 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -719,8 +776,11 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	}
 	return d.finishListResourceTemplatesResult(r, "complete")
 }
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -731,9 +791,6 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -762,8 +819,11 @@ func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcRes
 	}
 	return d.finishDiscoverResult(r, "complete")
 }
-func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -774,9 +834,6 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType st
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -802,16 +859,16 @@ func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []by
 	}
 	return d.finishSubscriptionsListenResult(r, "complete")
 }
-func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		if c.Meta.ServerInfo == nil {
 			info := d.opts.ServerInfo
 			c.Meta.ServerInfo = &info
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -848,8 +905,11 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	}
 	return d.finishCallToolResult(r, "complete")
 }
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -860,9 +920,6 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType st
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -888,8 +945,11 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	}
 	return d.finishListToolsResult(r, "complete")
 }
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (rpcResult, error) {
 	c := *r
+	if c.ResultType == "" {
+		c.ResultType = resultType
+	}
 	if !d.opts.OmitServerInfo {
 		var m ResultMetaObject
 		if c.Meta != nil {
@@ -900,9 +960,6 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
-	}
-	if c.ResultType == "" {
-		c.ResultType = resultType
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1128,139 +1185,130 @@ func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, 
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
 
-// The resultType values the specification defines.
-const (
-	// ResultTypeComplete marks a result that completes its request.
-	ResultTypeComplete ResultType = "complete"
-	// ResultTypeInputRequired marks an InputRequiredResult: the server needs more
-	// input from the client, which retries the request.
-	ResultTypeInputRequired ResultType = "input_required"
-)
-
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *CacheableResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *CallToolResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *CompleteResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *DiscoverResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *GetPromptResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *InputRequiredResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *ListPromptsResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *ListResourceTemplatesResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *ListResourcesResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *ListToolsResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *PaginatedResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *ReadResourceResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *Result) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // EffectiveResultType returns the result's resultType, or "complete" when it is
-// absent, as the specification says for results from servers of earlier revisions.
+// empty, as the specification says for results from servers of earlier revisions.
 func (r *SubscriptionsListenResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
 	}
-	return ResultType(r.ResultType)
+	return r.ResultType
 }
 
 // NeedInput returns an error that makes the dispatcher answer the request with r

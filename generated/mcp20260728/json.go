@@ -81,6 +81,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -117,14 +118,16 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *AudioContent) encodeJSON(e *encoder) {
@@ -137,17 +140,11 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"audio\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -162,6 +159,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -182,16 +180,16 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -210,6 +208,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -240,11 +239,13 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"blob\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
@@ -253,18 +254,14 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Blob == "") {
-		e.name("\"blob\":")
-		e.string(v.Blob)
-	}
+	e.name("\"blob\":")
+	e.string(v.Blob)
 	if v.MIMEType != nil {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -279,6 +276,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -309,8 +307,10 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *BooleanSchema) encodeJSON(e *encoder) {
@@ -327,9 +327,7 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"boolean\"")
-	}
+	e.name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -353,6 +351,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -372,7 +371,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -384,14 +383,16 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *CacheableResult) encodeJSON(e *encoder) {
@@ -400,18 +401,12 @@ func (v *CacheableResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<2) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -426,6 +421,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -456,17 +452,19 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CallToolRequest) encodeJSON(e *encoder) {
@@ -475,16 +473,10 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/call\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/call\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -499,6 +491,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -534,19 +527,19 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
 		e.raw(v.Arguments)
@@ -555,10 +548,8 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.RequestState != nil {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
@@ -577,6 +568,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -596,7 +588,9 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -610,7 +604,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "structuredContent":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -622,11 +616,13 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *CallToolResult) encodeJSON(e *encoder) {
@@ -635,23 +631,19 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	if v.StructuredContent != nil {
 		e.name("\"structuredContent\":")
 		e.raw(v.StructuredContent)
@@ -670,6 +662,7 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -688,21 +681,25 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 CallToolResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *CallToolResultResponse) encodeJSON(e *encoder) {
@@ -711,12 +708,10 @@ func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		CallToolResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -727,19 +722,19 @@ func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 func (v *CallToolResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v CallToolResultResponseResult) encodeJSON(e *encoder) {
+func (v CallToolResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CallToolResultResponseResult) decodeJSON(d *decoder) {
+func (v *CallToolResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best CallToolResultResponseResultValue
+		var best CallToolResultResponseResult
 		keys := d.peekKeys([]string{"resultType", "content"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
@@ -781,6 +776,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -806,28 +802,24 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -842,6 +834,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -868,8 +861,10 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"requestId\"")
+		}
 	}
 }
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
@@ -950,7 +945,8 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Roots = d.raw()
+			v.Roots = new(ClientCapabilitiesRoots)
+			v.Roots.decodeJSON(d)
 		case "sampling":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -990,7 +986,7 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
-		e.raw(v.Roots)
+		v.Roots.encodeJSON(e)
 	}
 	if v.Sampling != nil {
 		e.name("\"sampling\":")
@@ -1018,11 +1014,13 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Form = new(ClientCapabilitiesElicitationForm)
 			v.Form.decodeJSON(d)
 		case "url":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
+			v.URL = new(ClientCapabilitiesElicitationURL)
 			v.URL.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
@@ -1050,6 +1048,99 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
+func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationForm{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationForm) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesElicitationURL{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesElicitationURL) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesRoots{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			if v.Extra.Has(d.key) {
+				d.dup(d.key)
+				return
+			}
+			v.Extra.add(d.key, d.raw())
+		}
+	}
+}
+func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, m := range v.Extra {
+		e.key(m.Name)
+		e.raw(m.Value)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesRoots) extraCount() int {
+	return len(v.Extra)
+}
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -1063,11 +1154,13 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Context = new(ClientCapabilitiesSamplingContext)
 			v.Context.decodeJSON(d)
 		case "tools":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
+			v.Tools = new(ClientCapabilitiesSamplingTools)
 			v.Tools.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
@@ -1095,11 +1188,78 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingContext{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingContext) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
+	*v = ClientCapabilitiesSamplingTools{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ClientCapabilitiesSamplingTools) extraCount() int {
+	return len(v.Extra)
+}
 func (v *ClientNotification) decodeJSON(d *decoder) {
 	*v = ClientNotification{}
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1125,28 +1285,24 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ClientNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/cancelled\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/cancelled\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1156,14 +1312,14 @@ func (v *ClientNotification) encodeJSON(e *encoder) {
 func (v *ClientNotification) extraCount() int {
 	return len(v.Extra)
 }
-func (v ClientRequest) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ClientRequest) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1228,6 +1384,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1258,17 +1415,19 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CompleteRequest) encodeJSON(e *encoder) {
@@ -1277,16 +1436,10 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"completion/complete\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"completion/complete\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1301,6 +1454,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1325,40 +1479,40 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Ref.decodeJSON(d)
+			var h0 CompleteRequestParamsRefHolder
+			h0.decodeJSON(d)
+			v.Ref = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&11 != 11 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"argument\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"ref\"")
+		}
 	}
 }
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"argument\":")
-		v.Argument.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"argument\":")
+	v.Argument.encodeJSON(e)
 	if v.Context != nil {
 		e.name("\"context\":")
 		v.Context.encodeJSON(e)
 	}
-	if v.Ref.Value != nil {
+	if v.Ref != nil {
 		e.name("\"ref\":")
-		v.Ref.encodeJSON(e)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -1374,6 +1528,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1394,23 +1549,21 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"value\"")
+		}
 	}
 }
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Value == "") {
-		e.name("\"value\":")
-		e.string(v.Value)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"value\":")
+	e.string(v.Value)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1474,14 +1627,14 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
-func (v CompleteRequestParamsRef) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CompleteRequestParamsRef) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1514,6 +1667,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1533,18 +1687,20 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"completion\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *CompleteResult) encodeJSON(e *encoder) {
@@ -1553,14 +1709,10 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"completion\":")
-		v.Completion.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"completion\":")
+	v.Completion.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1575,6 +1727,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1609,8 +1762,10 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"values\"")
+		}
 	}
 }
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
@@ -1623,15 +1778,13 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 		e.name("\"total\":")
 		e.int(*v.Total)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Values == nil) {
-		e.name("\"values\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Values {
-			e.comma()
-			e.string(v.Values[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"values\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Values {
+		e.comma()
+		e.string(v.Values[i0])
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1646,6 +1799,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1671,14 +1825,16 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *CompleteResultResponse) encodeJSON(e *encoder) {
@@ -1687,13 +1843,9 @@ func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1703,14 +1855,14 @@ func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 func (v *CompleteResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v ContentBlock) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ContentBlock) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -1755,6 +1907,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1775,22 +1928,20 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"sampling/createMessage\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"method\":\"sampling/createMessage\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -1805,6 +1956,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1895,11 +2047,13 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"maxTokens\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
 	}
 }
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
@@ -1908,19 +2062,15 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 		e.name("\"includeContext\":")
 		v.IncludeContext.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.MaxTokens == 0) {
-		e.name("\"maxTokens\":")
-		e.int(v.MaxTokens)
+	e.name("\"maxTokens\":")
+	e.int(v.MaxTokens)
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	if v.Metadata != nil {
 		e.name("\"metadata\":")
 		v.Metadata.encodeJSON(e)
@@ -1982,6 +2132,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -1995,7 +2146,9 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 CreateMessageResultContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "model":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -2017,14 +2170,16 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&14 != 14 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"model\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
@@ -2033,18 +2188,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Model == "") {
-		e.name("\"model\":")
-		e.string(v.Model)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"model\":")
+	e.string(v.Model)
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	if v.StopReason != nil {
 		e.name("\"stopReason\":")
 		e.string(*v.StopReason)
@@ -2058,14 +2209,14 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v CreateMessageResultContent) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *CreateMessageResultContent) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -2116,7 +2267,9 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -2128,7 +2281,7 @@ func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
@@ -2146,6 +2299,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2176,17 +2330,19 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *DiscoverRequest) encodeJSON(e *encoder) {
@@ -2195,16 +2351,10 @@ func (v *DiscoverRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"server/discover\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"server/discover\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2219,6 +2369,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2248,7 +2399,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "supportedVersions":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -2274,20 +2425,22 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 4)
+	if seen[0]&118 != 118 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"capabilities\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"supportedVersions\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *DiscoverResult) encodeJSON(e *encoder) {
@@ -2296,35 +2449,25 @@ func (v *DiscoverResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"capabilities\":")
-		v.Capabilities.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"capabilities\":")
+	v.Capabilities.encodeJSON(e)
 	if v.Instructions != nil {
 		e.name("\"instructions\":")
 		e.string(*v.Instructions)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"supportedVersions\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.SupportedVersions {
+		e.comma()
+		e.string(v.SupportedVersions[i0])
 	}
-	if !(v.missing&(1<<3) != 0 && v.SupportedVersions == nil) {
-		e.name("\"supportedVersions\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.SupportedVersions {
-			e.comma()
-			e.string(v.SupportedVersions[i0])
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<4) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2339,6 +2482,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2364,14 +2508,16 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
@@ -2380,13 +2526,9 @@ func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2401,6 +2543,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2414,28 +2557,30 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			var h0 ElicitRequestParamsHolder
+			h0.decodeJSON(d)
+			v.Params = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"elicitation/create\"")
-	}
-	if v.Params.Value != nil {
+	e.name("\"method\":\"elicitation/create\"")
+	if v.Params != nil {
 		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		ElicitRequestParamsHolder{Value: v.Params}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -2451,6 +2596,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2476,27 +2622,25 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"requestedSchema\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	if v.Mode != nil {
 		e.name("\"mode\":")
 		e.string(*v.Mode)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"requestedSchema\":")
-		v.RequestedSchema.encodeJSON(e)
-	}
+	e.name("\"requestedSchema\":")
+	v.RequestedSchema.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2511,6 +2655,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2533,7 +2678,9 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
-					x0.decodeJSON(d)
+					var h1 PrimitiveSchemaDefinitionHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
@@ -2563,11 +2710,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&10 != 10 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"properties\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
@@ -2576,15 +2725,13 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		e.name("\"$schema\":")
 		e.string(*v.Schema)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Properties == nil) {
-		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			v.Properties[k0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, '}')
+	e.name("\"properties\":")
+	e.buf = append(e.buf, '{')
+	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
+		e.key(k0)
+		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -2594,9 +2741,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2606,14 +2751,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
-func (v ElicitRequestParams) encodeJSON(e *encoder) {
+func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ElicitRequestParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2648,6 +2793,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2673,29 +2819,25 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"mode\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"url\"")
+		}
 	}
 }
 func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"mode\":\"url\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URL == "") {
-		e.name("\"url\":")
-		e.string(v.URL)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
+	e.name("\"mode\":\"url\"")
+	e.name("\"url\":")
+	e.string(v.URL)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2710,6 +2852,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2743,16 +2886,16 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"action\"")
+		}
 	}
 }
 func (v *ElicitResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Action == "") {
-		e.name("\"action\":")
-		v.Action.encodeJSON(e)
-	}
+	e.name("\"action\":")
+	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
 		e.buf = append(e.buf, '{')
@@ -2784,7 +2927,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
 	case c == '[':
-		v.kind = kindArray
+		v.Kind = KindArray
 		if d.array() {
 			var buf0 [8]string
 			s0 := buf0[:0]
@@ -2793,36 +2936,36 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 				x0 = d.string()
 				s0 = append(s0, x0)
 			}
-			v.arr = append(make([]string, 0, len(s0)), s0...)
+			v.Arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	case c == 't' || c == 'f':
-		v.kind = kindBoolean
-		v.bool = d.bool()
+		v.Kind = KindBoolean
+		v.Bool = d.bool()
 	default:
 		d.mismatch("array or string or integer or boolean")
 	}
 }
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindArray:
+	switch v.Kind {
+	case KindArray:
 		e.buf = append(e.buf, '[')
-		for i0 := range v.arr {
+		for i0 := range v.Arr {
 			e.comma()
-			e.string(v.arr[i0])
+			e.string(v.Arr[i0])
 		}
 		e.buf = append(e.buf, ']')
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
-	case kindBoolean:
-		e.bool(v.bool)
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
+	case KindBoolean:
+		e.bool(v.Bool)
 	default:
 		e.null()
 	}
@@ -2832,6 +2975,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -2851,7 +2995,9 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Resource.decodeJSON(d)
+			var h0 EmbeddedResourceResourceHolder
+			h0.decodeJSON(d)
+			v.Resource = h0.Value
 		case "type":
 			if !d.once(&seen[0], (1 << 3)) {
 				return
@@ -2863,11 +3009,13 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resource\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
@@ -2880,13 +3028,11 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if v.Resource.Value != nil {
+	if v.Resource != nil {
 		e.name("\"resource\":")
-		v.Resource.encodeJSON(e)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource\"")
-	}
+	e.name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -2896,19 +3042,19 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
-func (v EmbeddedResourceResource) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best EmbeddedResourceResourceValue
+		var best EmbeddedResourceResource
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -2945,14 +3091,14 @@ func (v *EmbeddedResourceResource) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v EnumSchema) encodeJSON(e *encoder) {
+func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *EnumSchema) decodeJSON(d *decoder) {
+func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -2964,7 +3110,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 				ok0 := keys&3 == 3
 				ok1 := keys&6 == 6
@@ -3012,7 +3158,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 				v.Value = best
 			case "array":
 				var t trial
-				var best EnumSchemaValue
+				var best EnumSchema
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -3060,6 +3206,7 @@ func (v *Error) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3085,27 +3232,25 @@ func (v *Error) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *Error) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Code == 0) {
-		e.name("\"code\":")
-		e.int(v.Code)
-	}
+	e.name("\"code\":")
+	e.int(v.Code)
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3120,6 +3265,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3150,17 +3296,19 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
@@ -3169,16 +3317,10 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/get\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/get\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3193,6 +3335,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3241,19 +3384,19 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
 		e.buf = append(e.buf, '{')
@@ -3267,10 +3410,8 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.RequestState != nil {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
@@ -3289,6 +3430,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3322,18 +3464,20 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"messages\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *GetPromptResult) encodeJSON(e *encoder) {
@@ -3346,19 +3490,15 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Messages == nil) {
-		e.name("\"messages\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Messages {
-			e.comma()
-			v.Messages[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"messages\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Messages {
+		e.comma()
+		v.Messages[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3373,6 +3513,7 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3391,21 +3532,25 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 GetPromptResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
@@ -3414,12 +3559,10 @@ func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		GetPromptResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -3430,19 +3573,19 @@ func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 func (v *GetPromptResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v GetPromptResultResponseResult) encodeJSON(e *encoder) {
+func (v GetPromptResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *GetPromptResultResponseResult) decodeJSON(d *decoder) {
+func (v *GetPromptResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best GetPromptResultResponseResultValue
+		var best GetPromptResultResponseResult
 		keys := d.peekKeys([]string{"resultType", "messages"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
@@ -3484,6 +3627,7 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3509,26 +3653,24 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *HeaderMismatchError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3543,6 +3685,7 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3568,26 +3711,24 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *HeaderMismatchErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32020")
-	}
+	e.name("\"code\":-32020")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3602,6 +3743,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3642,8 +3784,10 @@ func (v *Icon) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"src\"")
+		}
 	}
 }
 func (v *Icon) encodeJSON(e *encoder) {
@@ -3661,10 +3805,8 @@ func (v *Icon) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Src == "") {
-		e.name("\"src\":")
-		e.string(v.Src)
-	}
+	e.name("\"src\":")
+	e.string(v.Src)
 	if v.Theme != nil {
 		e.name("\"theme\":")
 		v.Theme.encodeJSON(e)
@@ -3742,6 +3884,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3778,14 +3921,16 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&28 != 28 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"mimeType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ImageContent) encodeJSON(e *encoder) {
@@ -3798,17 +3943,11 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == "") {
-		e.name("\"data\":")
-		e.string(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.MIMEType == "") {
-		e.name("\"mimeType\":")
-		e.string(v.MIMEType)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"image\"")
-	}
+	e.name("\"data\":")
+	e.string(v.Data)
+	e.name("\"mimeType\":")
+	e.string(v.MIMEType)
+	e.name("\"type\":\"image\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -3823,6 +3962,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -3872,11 +4012,13 @@ func (v *Implementation) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"version\"")
+		}
 	}
 }
 func (v *Implementation) encodeJSON(e *encoder) {
@@ -3894,18 +4036,14 @@ func (v *Implementation) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Version == "") {
-		e.name("\"version\":")
-		e.string(v.Version)
-	}
+	e.name("\"version\":")
+	e.string(v.Version)
 	if v.WebsiteURL != nil {
 		e.name("\"websiteUrl\":")
 		e.string(*v.WebsiteURL)
@@ -3919,14 +4057,14 @@ func (v *Implementation) encodeJSON(e *encoder) {
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
-func (v InputRequest) encodeJSON(e *encoder) {
+func (v InputRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *InputRequest) decodeJSON(d *decoder) {
+func (v *InputRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -3969,7 +4107,9 @@ func (v *InputRequests) decodeJSON(d *decoder) {
 				break
 			}
 			var x0 InputRequest
-			x0.decodeJSON(d)
+			var h1 InputRequestHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			m0[k0] = x0
 		}
 		u = m0
@@ -3981,7 +4121,7 @@ func (v InputRequests) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k0 := range slices.Sorted(maps.Keys(u)) {
 		e.key(k0)
-		u[k0].encodeJSON(e)
+		InputRequestHolder{Value: u[k0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -3990,6 +4130,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4014,15 +4155,17 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&8 != 8 {
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *InputRequiredResult) encodeJSON(e *encoder) {
@@ -4039,10 +4182,8 @@ func (v *InputRequiredResult) encodeJSON(e *encoder) {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4052,14 +4193,14 @@ func (v *InputRequiredResult) encodeJSON(e *encoder) {
 func (v *InputRequiredResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v InputResponse) encodeJSON(e *encoder) {
+func (v InputResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *InputResponse) decodeJSON(d *decoder) {
+func (v *InputResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -4067,7 +4208,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best InputResponseValue
+			var best InputResponse
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
@@ -4104,7 +4245,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			switch tag {
 			case "accept":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4152,7 +4293,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			case "cancel":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4200,7 +4341,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			case "decline":
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
@@ -4248,7 +4389,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best InputResponseValue
+				var best InputResponse
 				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok1 := keys&8 == 8
@@ -4284,7 +4425,7 @@ func (v *InputResponse) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best InputResponseValue
+			var best InputResponse
 			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
@@ -4327,6 +4468,7 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4352,16 +4494,16 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *InputResponseRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.InputResponses != nil {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
@@ -4390,7 +4532,9 @@ func (v *InputResponses) decodeJSON(d *decoder) {
 				break
 			}
 			var x0 InputResponse
-			x0.decodeJSON(d)
+			var h1 InputResponseHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			m0[k0] = x0
 		}
 		u = m0
@@ -4402,7 +4546,7 @@ func (v InputResponses) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k0 := range slices.Sorted(maps.Keys(u)) {
 		e.key(k0)
-		u[k0].encodeJSON(e)
+		InputResponseHolder{Value: u[k0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -4411,6 +4555,7 @@ func (v *InternalError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4436,26 +4581,24 @@ func (v *InternalError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InternalError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32603")
-	}
+	e.name("\"code\":-32603")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4470,6 +4613,7 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4495,26 +4639,24 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InvalidParamsError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32602")
-	}
+	e.name("\"code\":-32602")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4529,6 +4671,7 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4554,26 +4697,24 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *InvalidRequestError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32600")
-	}
+	e.name("\"code\":-32600")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4620,6 +4761,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4645,26 +4787,24 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -4674,19 +4814,19 @@ func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 func (v *JSONRPCErrorResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCMessage) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCMessageValue
+		var best JSONRPCMessage
 		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
@@ -4754,6 +4894,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4779,22 +4920,20 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -4813,6 +4952,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4843,14 +4983,16 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
@@ -4859,13 +5001,9 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -4879,19 +5017,19 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
-func (v JSONRPCResponse) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *JSONRPCResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best JSONRPCResponseValue
+		var best JSONRPCResponse
 		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&10 == 10
@@ -4933,6 +5071,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -4958,14 +5097,16 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
@@ -4974,13 +5115,9 @@ func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5004,6 +5141,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5062,11 +5200,13 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&36 != 36 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
@@ -5079,15 +5219,13 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.EnumNames != nil {
 		e.name("\"enumNames\":")
 		e.buf = append(e.buf, '[')
@@ -5101,9 +5239,7 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5118,6 +5254,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5148,17 +5285,19 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
@@ -5167,16 +5306,10 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"prompts/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"prompts/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5191,6 +5324,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5229,7 +5363,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5241,17 +5375,19 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"prompts\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
@@ -5260,31 +5396,23 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Prompts == nil) {
-		e.name("\"prompts\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Prompts {
-			e.comma()
-			v.Prompts[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"prompts\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Prompts {
+		e.comma()
+		v.Prompts[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5299,6 +5427,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5324,14 +5453,16 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
@@ -5340,13 +5471,9 @@ func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5361,6 +5488,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5391,17 +5519,19 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
@@ -5410,16 +5540,10 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/templates/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/templates/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5434,6 +5558,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5472,7 +5597,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5484,17 +5609,19 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
@@ -5503,31 +5630,23 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResourceTemplates == nil) {
-		e.name("\"resourceTemplates\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.ResourceTemplates {
-			e.comma()
-			v.ResourceTemplates[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resourceTemplates\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.ResourceTemplates {
+		e.comma()
+		v.ResourceTemplates[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5542,6 +5661,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5567,14 +5687,16 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
@@ -5583,13 +5705,9 @@ func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5604,6 +5722,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5634,17 +5753,19 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
@@ -5653,16 +5774,10 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5677,6 +5792,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5715,7 +5831,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 5)) {
 				return
@@ -5727,17 +5843,19 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resources\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
@@ -5746,31 +5864,23 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Resources == nil) {
-		e.name("\"resources\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Resources {
-			e.comma()
-			v.Resources[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"resources\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Resources {
+		e.comma()
+		v.Resources[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5785,6 +5895,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5810,14 +5921,16 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
@@ -5826,13 +5939,9 @@ func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5847,6 +5956,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5868,15 +5978,15 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"method\":\"roots/list\"")
-	}
+	e.name("\"method\":\"roots/list\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -5931,6 +6041,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -5955,21 +6066,21 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"roots\"")
+		}
 	}
 }
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Roots == nil) {
-		e.name("\"roots\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Roots {
-			e.comma()
-			v.Roots[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"roots\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Roots {
+		e.comma()
+		v.Roots[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -5984,6 +6095,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6014,17 +6126,19 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
@@ -6033,16 +6147,10 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"tools/list\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"tools/list\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6057,6 +6165,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6081,7 +6190,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "tools":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -6107,17 +6216,19 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&58 != 58 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"tools\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ListToolsResult) encodeJSON(e *encoder) {
@@ -6126,31 +6237,23 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
-	}
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
 	if v.NextCursor != nil {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"tools\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Tools {
+		e.comma()
+		v.Tools[i0].encodeJSON(e)
 	}
-	if !(v.missing&(1<<2) != 0 && v.Tools == nil) {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6165,6 +6268,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6190,14 +6294,16 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
@@ -6206,13 +6312,9 @@ func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6236,6 +6338,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6261,28 +6364,24 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/message\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/message\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6297,6 +6396,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6328,11 +6428,13 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"level\"")
+		}
 	}
 }
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
@@ -6341,14 +6443,10 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Data == nil) {
-		e.name("\"data\":")
-		e.raw(v.Data)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Level == "") {
-		e.name("\"level\":")
-		v.Level.encodeJSON(e)
-	}
+	e.name("\"data\":")
+	e.raw(v.Data)
+	e.name("\"level\":")
+	v.Level.encodeJSON(e)
 	if v.Logger != nil {
 		e.name("\"logger\":")
 		e.string(*v.Logger)
@@ -6376,6 +6474,7 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6401,26 +6500,24 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *MethodNotFoundError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32601")
-	}
+	e.name("\"code\":-32601")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6435,6 +6532,7 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6460,26 +6558,24 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6494,6 +6590,7 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6519,29 +6616,25 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32021")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"data\":")
-		v.Data.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"code\":-32021")
+	e.name("\"data\":")
+	v.Data.encodeJSON(e)
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6556,6 +6649,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6571,16 +6665,16 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"requiredCapabilities\"")
+		}
 	}
 }
 func (v *MissingRequiredClientCapabilityErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"requiredCapabilities\":")
-		v.RequiredCapabilities.encodeJSON(e)
-	}
+	e.name("\"requiredCapabilities\":")
+	v.RequiredCapabilities.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6703,19 +6797,19 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
-func (v MultiSelectEnumSchema) encodeJSON(e *encoder) {
+func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *MultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best MultiSelectEnumSchemaValue
+		var best MultiSelectEnumSchema
 		keys := d.peekKeys([]string{"items", "type"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
@@ -6757,6 +6851,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6777,16 +6872,16 @@ func (v *Notification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -6878,6 +6973,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -6918,8 +7014,10 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&32 != 32 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *NumberSchema) encodeJSON(e *encoder) {
@@ -6944,10 +7042,8 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Type == "") {
-		e.name("\"type\":")
-		v.Type.encodeJSON(e)
-	}
+	e.name("\"type\":")
+	v.Type.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -6971,6 +7067,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7001,17 +7098,19 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
@@ -7020,17 +7119,11 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":")
+	e.string(v.Method)
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7045,6 +7138,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7065,16 +7159,16 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.Cursor != nil {
 		e.name("\"cursor\":")
 		e.string(*v.Cursor)
@@ -7093,6 +7187,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7112,15 +7207,17 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *PaginatedResult) encodeJSON(e *encoder) {
@@ -7133,10 +7230,8 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 		e.name("\"nextCursor\":")
 		e.string(*v.NextCursor)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7151,6 +7246,7 @@ func (v *ParseError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7176,26 +7272,24 @@ func (v *ParseError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *ParseError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32700")
-	}
+	e.name("\"code\":-32700")
 	if v.Data != nil {
 		e.name("\"data\":")
 		e.raw(v.Data)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7205,14 +7299,14 @@ func (v *ParseError) encodeJSON(e *encoder) {
 func (v *ParseError) extraCount() int {
 	return len(v.Extra)
 }
-func (v PrimitiveSchemaDefinition) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -7224,7 +7318,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 			switch tag {
 			case "string":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
@@ -7297,7 +7391,7 @@ func (v *PrimitiveSchemaDefinition) decodeJSON(d *decoder) {
 				v.Value = x
 			case "array":
 				var t trial
-				var best PrimitiveSchemaDefinitionValue
+				var best PrimitiveSchemaDefinition
 				keys := d.peekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
@@ -7345,6 +7439,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7370,28 +7465,24 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/progress\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/progress\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7406,6 +7497,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7442,11 +7534,13 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"progress\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"progressToken\"")
+		}
 	}
 }
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
@@ -7459,10 +7553,8 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"message\":")
 		e.string(*v.Message)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Progress == 0) {
-		e.name("\"progress\":")
-		e.float(v.Progress)
-	}
+	e.name("\"progress\":")
+	e.float(v.Progress)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -7484,21 +7576,21 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v ProgressToken) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -7508,6 +7600,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7566,8 +7659,10 @@ func (v *Prompt) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&16 != 16 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Prompt) encodeJSON(e *encoder) {
@@ -7598,10 +7693,8 @@ func (v *Prompt) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
@@ -7620,6 +7713,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7650,8 +7744,10 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *PromptArgument) encodeJSON(e *encoder) {
@@ -7660,10 +7756,8 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.bool(*v.Required)
@@ -7686,6 +7780,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7712,21 +7807,19 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/prompts/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -7745,6 +7838,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7753,7 +7847,9 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 ContentBlockHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 1)) {
 				return
@@ -7765,23 +7861,23 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7796,6 +7892,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7821,26 +7918,24 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"ref/prompt\"")
-	}
+	e.name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7855,6 +7950,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7885,17 +7981,19 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
@@ -7904,16 +8002,10 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"resources/read\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"resources/read\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7928,6 +8020,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -7958,19 +8051,19 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	if v.InputResponses != nil {
 		e.name("\"inputResponses\":")
 		v.InputResponses.encodeJSON(e)
@@ -7979,10 +8072,8 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 		e.name("\"requestState\":")
 		e.string(*v.RequestState)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7997,6 +8088,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8021,7 +8113,9 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ReadResourceResultContentsItem
-					x0.decodeJSON(d)
+					var h1 ReadResourceResultContentsItemHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
@@ -8030,7 +8124,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		case "ttlMs":
 			if !d.once(&seen[0], (1 << 4)) {
 				return
@@ -8042,17 +8136,19 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&30 != 30 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"cacheScope\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"contents\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"ttlMs\"")
+		}
 	}
 }
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
@@ -8061,27 +8157,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.CacheScope == "") {
-		e.name("\"cacheScope\":")
-		v.CacheScope.encodeJSON(e)
+	e.name("\"cacheScope\":")
+	v.CacheScope.encodeJSON(e)
+	e.name("\"contents\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Contents {
+		e.comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Contents == nil) {
-		e.name("\"contents\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Contents {
-			e.comma()
-			v.Contents[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if !(v.missing&(1<<2) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
-	if !(v.missing&(1<<3) != 0 && v.TTLMs == 0) {
-		e.name("\"ttlMs\":")
-		e.int(v.TTLMs)
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
+	e.name("\"ttlMs\":")
+	e.int(v.TTLMs)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8091,19 +8179,19 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultContentsItem) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultContentsItem) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best ReadResourceResultContentsItemValue
+		var best ReadResourceResultContentsItem
 		keys := d.peekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -8145,6 +8233,7 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8163,21 +8252,25 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			var h0 ReadResourceResultResponseResultHolder
+			h0.decodeJSON(d)
+			v.Result = h0.Value
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
@@ -8186,12 +8279,10 @@ func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if v.Result.Value != nil {
+	e.name("\"jsonrpc\":\"2.0\"")
+	if v.Result != nil {
 		e.name("\"result\":")
-		v.Result.encodeJSON(e)
+		ReadResourceResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -8202,14 +8293,14 @@ func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 func (v *ReadResourceResultResponse) extraCount() int {
 	return len(v.Extra)
 }
-func (v ReadResourceResultResponseResult) encodeJSON(e *encoder) {
+func (v ReadResourceResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
+func (v *ReadResourceResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -8223,7 +8314,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "private":
 				var t trial
-				var best ReadResourceResultResponseResultValue
+				var best ReadResourceResultResponseResult
 				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
@@ -8258,7 +8349,7 @@ func (v *ReadResourceResultResponseResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "public":
 				var t trial
-				var best ReadResourceResultResponseResultValue
+				var best ReadResourceResultResponseResult
 				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
@@ -8310,6 +8401,7 @@ func (v *Request) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8330,16 +8422,16 @@ func (v *Request) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Method == "") {
-		e.name("\"method\":")
-		e.string(v.Method)
-	}
+	e.name("\"method\":")
+	e.string(v.Method)
 	if v.Params != nil {
 		e.name("\"params\":")
 		e.raw(v.Params)
@@ -8357,21 +8449,21 @@ func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
 	case c == '"':
-		v.kind = kindString
-		v.str = d.string()
+		v.Kind = KindString
+		v.Str = d.string()
 	case rtIsNumberStart(c):
-		v.kind = kindInteger
-		v.int = d.int()
+		v.Kind = KindInteger
+		v.Int = d.int()
 	default:
 		d.mismatch("string or integer")
 	}
 }
 func (v RequestId) encodeJSON(e *encoder) {
-	switch v.kind {
-	case kindString:
-		e.string(v.str)
-	case kindInteger:
-		e.int(v.int)
+	switch v.Kind {
+	case KindString:
+		e.string(v.Str)
+	case KindInteger:
+		e.int(v.Int)
 	default:
 		e.null()
 	}
@@ -8381,6 +8473,7 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8418,19 +8511,19 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&9 != 9 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/clientCapabilities\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/protocolVersion\"")
+		}
 	}
 }
 func (v *RequestMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"io.modelcontextprotocol/clientCapabilities\":")
-		v.ClientCapabilities.encodeJSON(e)
-	}
+	e.name("\"io.modelcontextprotocol/clientCapabilities\":")
+	v.ClientCapabilities.encodeJSON(e)
 	if v.ClientInfo != nil {
 		e.name("\"io.modelcontextprotocol/clientInfo\":")
 		v.ClientInfo.encodeJSON(e)
@@ -8439,10 +8532,8 @@ func (v *RequestMetaObject) encodeJSON(e *encoder) {
 		e.name("\"io.modelcontextprotocol/logLevel\":")
 		v.LogLevel.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ProtocolVersion == "") {
-		e.name("\"io.modelcontextprotocol/protocolVersion\":")
-		e.string(v.ProtocolVersion)
-	}
+	e.name("\"io.modelcontextprotocol/protocolVersion\":")
+	e.string(v.ProtocolVersion)
 	if !v.ProgressToken.IsZero() {
 		e.name("\"progressToken\":")
 		v.ProgressToken.encodeJSON(e)
@@ -8461,6 +8552,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8476,16 +8568,16 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
 	}
 }
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8500,6 +8592,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8565,11 +8658,13 @@ func (v *Resource) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&288 != 288 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Resource) encodeJSON(e *encoder) {
@@ -8599,10 +8694,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -8611,10 +8704,8 @@ func (v *Resource) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8629,6 +8720,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8654,8 +8746,10 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceContents) encodeJSON(e *encoder) {
@@ -8668,10 +8762,8 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8686,6 +8778,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8756,14 +8849,16 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<8) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<9) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&800 != 800 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<8) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<9) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceLink) encodeJSON(e *encoder) {
@@ -8793,10 +8888,8 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Size != nil {
 		e.name("\"size\":")
 		e.int(*v.Size)
@@ -8805,13 +8898,9 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"resource_link\"")
-	}
-	if !(v.missing&(1<<2) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"resource_link\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8826,6 +8915,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8852,21 +8942,19 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -8885,6 +8973,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8905,23 +8994,21 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -8936,6 +9023,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -8996,11 +9084,13 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<7) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&160 != 160 {
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<7) == 0 {
+			d.violate(off, "required", "missing required member \"uriTemplate\"")
+		}
 	}
 }
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
@@ -9030,18 +9120,14 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0 && v.URITemplate == "") {
-		e.name("\"uriTemplate\":")
-		e.string(v.URITemplate)
-	}
+	e.name("\"uriTemplate\":")
+	e.string(v.URITemplate)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9056,6 +9142,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9076,22 +9163,20 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"ref/resource\"")
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"type\":\"ref/resource\"")
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9106,6 +9191,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9131,28 +9217,24 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/resources/updated\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/resources/updated\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9167,6 +9249,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9188,8 +9271,10 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
@@ -9198,10 +9283,8 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9216,6 +9299,7 @@ func (v *Result) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9230,15 +9314,17 @@ func (v *Result) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *Result) encodeJSON(e *encoder) {
@@ -9247,10 +9333,8 @@ func (v *Result) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9320,6 +9404,7 @@ func (v *Root) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9345,8 +9430,10 @@ func (v *Root) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&4 != 4 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *Root) encodeJSON(e *encoder) {
@@ -9359,10 +9446,8 @@ func (v *Root) encodeJSON(e *encoder) {
 		e.name("\"name\":")
 		e.string(*v.Name)
 	}
-	if !(v.missing&(1<<0) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9377,6 +9462,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -9390,7 +9476,9 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Content.decodeJSON(d)
+			var h0 SamplingMessageContentHolder
+			h0.decodeJSON(d)
+			v.Content = h0.Value
 		case "role":
 			if !d.once(&seen[0], (1 << 2)) {
 				return
@@ -9402,11 +9490,13 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&6 != 6 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"role\"")
+		}
 	}
 }
 func (v *SamplingMessage) encodeJSON(e *encoder) {
@@ -9415,14 +9505,12 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if v.Content.Value != nil {
+	if v.Content != nil {
 		e.name("\"content\":")
-		v.Content.encodeJSON(e)
+		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0 && v.Role == "") {
-		e.name("\"role\":")
-		v.Role.encodeJSON(e)
-	}
+	e.name("\"role\":")
+	v.Role.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -9432,14 +9520,14 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
-func (v SamplingMessageContent) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContent) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '[':
@@ -9490,7 +9578,9 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 		s0 := buf0[:0]
 		for first := true; d.elem(&first); {
 			var x0 SamplingMessageContentBlock
-			x0.decodeJSON(d)
+			var h1 SamplingMessageContentBlockHolder
+			h1.decodeJSON(d)
+			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
 		u = append(make([]SamplingMessageContentBlock, 0, len(s0)), s0...)
@@ -9502,18 +9592,18 @@ func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '[')
 	for i0 := range u {
 		e.comma()
-		u[i0].encodeJSON(e)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
 	}
 	e.buf = append(e.buf, ']')
 }
-func (v SamplingMessageContentBlock) encodeJSON(e *encoder) {
+func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SamplingMessageContentBlock) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9566,6 +9656,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 0)) {
 				return
 			}
+			v.Completions = new(ServerCapabilitiesCompletions)
 			v.Completions.decodeJSON(d)
 		case "experimental":
 			if !d.once(&seen[0], (1 << 1)) {
@@ -9607,6 +9698,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 3)) {
 				return
 			}
+			v.Logging = new(ServerCapabilitiesLogging)
 			v.Logging.decodeJSON(d)
 		case "prompts":
 			if !d.once(&seen[0], (1 << 4)) {
@@ -9680,6 +9772,72 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '}')
 }
 func (v *ServerCapabilities) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesCompletions{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesCompletions) extraCount() int {
+	return len(v.Extra)
+}
+func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+	*v = ServerCapabilitiesLogging{}
+	if !d.object() {
+		return
+	}
+	for first := true; d.member(&first); {
+		switch d.key {
+		default:
+			k := d.key
+			if v.Extra == nil {
+				v.Extra = map[string]JSONValue{}
+			}
+			if _, dup := v.Extra[k]; dup {
+				d.dup(k)
+				return
+			}
+			var x JSONValue
+			x.decodeJSON(d)
+			v.Extra[k] = x
+		}
+	}
+}
+func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
+	e.buf = append(e.buf, '{')
+	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
+		e.key(k)
+		v.Extra[k].encodeJSON(e)
+	}
+	e.buf = append(e.buf, '}')
+}
+func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
@@ -9799,14 +9957,14 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
-func (v ServerNotification) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerNotification) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9858,14 +10016,14 @@ func (v *ServerNotification) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v ServerResult) encodeJSON(e *encoder) {
+func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *ServerResult) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
@@ -9873,7 +10031,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		switch state {
 		case tagAbsent:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
@@ -9962,7 +10120,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			switch tag {
 			case "private":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
@@ -10127,7 +10285,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			case "public":
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
@@ -10292,7 +10450,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 				v.Value = best
 			default:
 				var t trial
-				var best ServerResultValue
+				var best ServerResult
 				keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 				ok0 := keys&1 == 1
 				ok1 := keys&1 == 1
@@ -10380,7 +10538,7 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 			}
 		default:
 			var t trial
-			var best ServerResultValue
+			var best ServerResult
 			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
@@ -10470,19 +10628,19 @@ func (v *ServerResult) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
-func (v SingleSelectEnumSchema) encodeJSON(e *encoder) {
+func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
 		return
 	}
 	v.Value.encodeJSON(e)
 }
-func (v *SingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
 	case c == '{':
 		var t trial
-		var best SingleSelectEnumSchemaValue
+		var best SingleSelectEnumSchema
 		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
@@ -10524,6 +10682,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10570,8 +10729,10 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&64 != 64 {
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *StringSchema) encodeJSON(e *encoder) {
@@ -10600,9 +10761,7 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10703,6 +10862,7 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10728,28 +10888,24 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscriptionsAcknowledgedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/subscriptions/acknowledged\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/subscriptions/acknowledged\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10764,6 +10920,7 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10785,8 +10942,10 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"notifications\"")
+		}
 	}
 }
 func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
@@ -10795,10 +10954,8 @@ func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"notifications\":")
-		v.Notifications.encodeJSON(e)
-	}
+	e.name("\"notifications\":")
+	v.Notifications.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10813,6 +10970,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10843,17 +11001,19 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&15 != 15 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"params\"")
+		}
 	}
 }
 func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
@@ -10862,16 +11022,10 @@ func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"method\":\"subscriptions/listen\"")
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"subscriptions/listen\"")
+	e.name("\"params\":")
+	v.Params.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10886,6 +11040,7 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10906,23 +11061,21 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"notifications\"")
+		}
 	}
 }
 func (v *SubscriptionsListenRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"notifications\":")
-		v.Notifications.encodeJSON(e)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"notifications\":")
+	v.Notifications.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10937,6 +11090,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -10950,30 +11104,28 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 			if !d.once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType = d.string()
+			v.ResultType.decodeJSON(d)
 		default:
 			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"_meta\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"resultType\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.ResultType == "") {
-		e.name("\"resultType\":")
-		e.string(v.ResultType)
-	}
+	e.name("\"_meta\":")
+	v.Meta.encodeJSON(e)
+	e.name("\"resultType\":")
+	v.ResultType.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -10988,6 +11140,7 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11009,8 +11162,10 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
@@ -11037,6 +11192,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11062,14 +11218,16 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"result\"")
+		}
 	}
 }
 func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
@@ -11078,13 +11236,9 @@ func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"result\":")
-		v.Result.encodeJSON(e)
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"result\":")
+	v.Result.encodeJSON(e)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11099,6 +11253,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11130,11 +11285,13 @@ func (v *TextContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TextContent) encodeJSON(e *encoder) {
@@ -11147,13 +11304,9 @@ func (v *TextContent) encodeJSON(e *encoder) {
 		e.name("\"annotations\":")
 		v.Annotations.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"text\"")
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"type\":\"text\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11168,6 +11321,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11198,11 +11352,13 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&12 != 12 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"text\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"uri\"")
+		}
 	}
 }
 func (v *TextResourceContents) encodeJSON(e *encoder) {
@@ -11215,14 +11371,10 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 		e.name("\"mimeType\":")
 		e.string(*v.MIMEType)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Text == "") {
-		e.name("\"text\":")
-		e.string(v.Text)
-	}
-	if !(v.missing&(1<<1) != 0 && v.URI == "") {
-		e.name("\"uri\":")
-		e.string(v.URI)
-	}
+	e.name("\"text\":")
+	e.string(v.Text)
+	e.name("\"uri\":")
+	e.string(v.URI)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11237,6 +11389,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11291,11 +11444,13 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -11313,10 +11468,8 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -11329,9 +11482,7 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11346,6 +11497,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11370,21 +11522,21 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&1 != 1 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"anyOf\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.AnyOf == nil) {
-		e.name("\"anyOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.AnyOf {
-			e.comma()
-			v.AnyOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"anyOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.AnyOf {
+		e.comma()
+		v.AnyOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11399,6 +11551,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11419,23 +11572,21 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11450,6 +11601,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11494,11 +11646,13 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"oneOf\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -11511,22 +11665,18 @@ func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.OneOf == nil) {
-		e.name("\"oneOf\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.OneOf {
-			e.comma()
-			v.OneOf[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"oneOf\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.OneOf {
+		e.comma()
+		v.OneOf[i0].encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11541,6 +11691,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11561,23 +11712,21 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"const\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"title\"")
+		}
 	}
 }
 func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Const == "") {
-		e.name("\"const\":")
-		e.string(v.Const)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Title == "") {
-		e.name("\"title\":")
-		e.string(v.Title)
-	}
+	e.name("\"const\":")
+	e.string(v.Const)
+	e.name("\"title\":")
+	e.string(v.Title)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11592,6 +11741,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11653,11 +11803,13 @@ func (v *Tool) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&48 != 48 {
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"inputSchema\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
 	}
 }
 func (v *Tool) encodeJSON(e *encoder) {
@@ -11683,14 +11835,10 @@ func (v *Tool) encodeJSON(e *encoder) {
 		}
 		e.buf = append(e.buf, ']')
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"inputSchema\":")
-		v.InputSchema.encodeJSON(e)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
+	e.name("\"inputSchema\":")
+	v.InputSchema.encodeJSON(e)
+	e.name("\"name\":")
+	e.string(v.Name)
 	if v.OutputSchema != nil {
 		e.name("\"outputSchema\":")
 		v.OutputSchema.encodeJSON(e)
@@ -11831,6 +11979,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11851,8 +12000,10 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
+	if seen[0]&2 != 2 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
@@ -11861,9 +12012,7 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 		e.name("\"$schema\":")
 		e.string(*v.Schema)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"type\":\"object\"")
-	}
+	e.name("\"type\":\"object\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -11878,6 +12027,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11904,21 +12054,19 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"method\"")
+		}
 	}
 }
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"method\":\"notifications/tools/list_changed\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
+	e.name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
 		e.name("\"params\":")
 		v.Params.encodeJSON(e)
@@ -11973,6 +12121,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -11991,7 +12140,9 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 				s0 := buf0[:0]
 				for first := true; d.elem(&first); {
 					var x0 ContentBlock
-					x0.decodeJSON(d)
+					var h1 ContentBlockHolder
+					h1.decodeJSON(d)
+					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
@@ -12022,14 +12173,16 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<5) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&50 != 50 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"content\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"toolUseId\"")
+		}
+		if seen[0]&(1<<5) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolResultContent) encodeJSON(e *encoder) {
@@ -12038,15 +12191,13 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Content == nil) {
-		e.name("\"content\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Content {
-			e.comma()
-			v.Content[i0].encodeJSON(e)
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"content\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Content {
+		e.comma()
+		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
 	}
+	e.buf = append(e.buf, ']')
 	if v.IsError != nil {
 		e.name("\"isError\":")
 		e.bool(*v.IsError)
@@ -12055,13 +12206,9 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 		e.name("\"structuredContent\":")
 		e.raw(v.StructuredContent)
 	}
-	if !(v.missing&(1<<1) != 0 && v.ToolUseID == "") {
-		e.name("\"toolUseId\":")
-		e.string(v.ToolUseID)
-	}
-	if !(v.missing&(1<<2) != 0) {
-		e.name("\"type\":\"tool_result\"")
-	}
+	e.name("\"toolUseId\":")
+	e.string(v.ToolUseID)
+	e.name("\"type\":\"tool_result\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12076,6 +12223,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12111,17 +12259,19 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<3) == 0 {
-		v.missing |= (1 << 2)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 3)
+	if seen[0]&30 != 30 {
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"id\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"input\"")
+		}
+		if seen[0]&(1<<3) == 0 {
+			d.violate(off, "required", "missing required member \"name\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *ToolUseContent) encodeJSON(e *encoder) {
@@ -12130,21 +12280,13 @@ func (v *ToolUseContent) encodeJSON(e *encoder) {
 		e.name("\"_meta\":")
 		v.Meta.encodeJSON(e)
 	}
-	if !(v.missing&(1<<0) != 0 && v.ID == "") {
-		e.name("\"id\":")
-		e.string(v.ID)
-	}
-	if !(v.missing&(1<<1) != 0 && v.Input == nil) {
-		e.name("\"input\":")
-		e.raw(v.Input)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Name == "") {
-		e.name("\"name\":")
-		e.string(v.Name)
-	}
-	if !(v.missing&(1<<3) != 0) {
-		e.name("\"type\":\"tool_use\"")
-	}
+	e.name("\"id\":")
+	e.string(v.ID)
+	e.name("\"input\":")
+	e.raw(v.Input)
+	e.name("\"name\":")
+	e.string(v.Name)
+	e.name("\"type\":\"tool_use\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12159,6 +12301,7 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12184,26 +12327,24 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&5 != 5 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"error\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"jsonrpc\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"error\":")
-		v.Error.encodeJSON(e)
-	}
+	e.name("\"error\":")
+	v.Error.encodeJSON(e)
 	if !v.ID.IsZero() {
 		e.name("\"id\":")
 		v.ID.encodeJSON(e)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"jsonrpc\":\"2.0\"")
-	}
+	e.name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12218,6 +12359,7 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12243,29 +12385,25 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
-	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 2)
+	if seen[0]&7 != 7 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"code\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"data\"")
+		}
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"message\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"code\":-32022")
-	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"data\":")
-		v.Data.encodeJSON(e)
-	}
-	if !(v.missing&(1<<2) != 0 && v.Message == "") {
-		e.name("\"message\":")
-		e.string(v.Message)
-	}
+	e.name("\"code\":-32022")
+	e.name("\"data\":")
+	v.Data.encodeJSON(e)
+	e.name("\"message\":")
+	e.string(v.Message)
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12280,6 +12418,7 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12309,28 +12448,26 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"requested\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"supported\"")
+		}
 	}
 }
 func (v *UnsupportedProtocolVersionErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Requested == "") {
-		e.name("\"requested\":")
-		e.string(v.Requested)
+	e.name("\"requested\":")
+	e.string(v.Requested)
+	e.name("\"supported\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Supported {
+		e.comma()
+		e.string(v.Supported[i0])
 	}
-	if !(v.missing&(1<<1) != 0 && v.Supported == nil) {
-		e.name("\"supported\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Supported {
-			e.comma()
-			e.string(v.Supported[i0])
-		}
-		e.buf = append(e.buf, ']')
-	}
+	e.buf = append(e.buf, ']')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12345,6 +12482,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12399,11 +12537,13 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<6) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&68 != 68 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"items\"")
+		}
+		if seen[0]&(1<<6) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
@@ -12421,10 +12561,8 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0) {
-		e.name("\"items\":")
-		v.Items.encodeJSON(e)
-	}
+	e.name("\"items\":")
+	v.Items.encodeJSON(e)
 	if v.MaxItems != nil {
 		e.name("\"maxItems\":")
 		e.int(*v.MaxItems)
@@ -12437,9 +12575,7 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"array\"")
-	}
+	e.name("\"type\":\"array\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12454,6 +12590,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12483,27 +12620,25 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<1) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&3 != 3 {
+		if seen[0]&(1<<0) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<1) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.buf = append(e.buf, ']')
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -12518,6 +12653,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	off := d.pos - 1
 	var seen [1]uint64
 	var ix memberIndex
 	for first := true; d.member(&first); {
@@ -12562,11 +12698,13 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 			}
 		}
 	}
-	if seen[0]&(1<<2) == 0 {
-		v.missing |= (1 << 0)
-	}
-	if seen[0]&(1<<4) == 0 {
-		v.missing |= (1 << 1)
+	if seen[0]&20 != 20 {
+		if seen[0]&(1<<2) == 0 {
+			d.violate(off, "required", "missing required member \"enum\"")
+		}
+		if seen[0]&(1<<4) == 0 {
+			d.violate(off, "required", "missing required member \"type\"")
+		}
 	}
 }
 func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
@@ -12579,22 +12717,18 @@ func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 		e.name("\"description\":")
 		e.string(*v.Description)
 	}
-	if !(v.missing&(1<<0) != 0 && v.Enum == nil) {
-		e.name("\"enum\":")
-		e.buf = append(e.buf, '[')
-		for i0 := range v.Enum {
-			e.comma()
-			e.string(v.Enum[i0])
-		}
-		e.buf = append(e.buf, ']')
+	e.name("\"enum\":")
+	e.buf = append(e.buf, '[')
+	for i0 := range v.Enum {
+		e.comma()
+		e.string(v.Enum[i0])
 	}
+	e.buf = append(e.buf, ']')
 	if v.Title != nil {
 		e.name("\"title\":")
 		e.string(*v.Title)
 	}
-	if !(v.missing&(1<<1) != 0) {
-		e.name("\"type\":\"string\"")
-	}
+	e.name("\"type\":\"string\"")
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)

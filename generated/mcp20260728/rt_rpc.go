@@ -233,8 +233,8 @@ func (r *rpcDispatcher) readEnvelope(msg []byte) (env envelope, errResp []byte) 
 		d.skip()
 		err := d.finish()
 		var se *SyntaxError
-		if errors.As(err, &se) && se.dup != "" {
-			return env, r.errorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+strconv.Quote(se.dup), nil)
+		if errors.As(err, &se) && se.Duplicate != "" {
+			return env, r.errorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+strconv.Quote(se.Duplicate), nil)
 		}
 		return env, r.errorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
 	}

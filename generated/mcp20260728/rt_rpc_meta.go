@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,11 +22,11 @@ import (
 // JSON rather than the generated types so that they work the same for
 // every such revision.
 
-// Error codes the MCP specification defines (2026-07-28).
+// Error codes the MCP specification defines (2026-07-28); the generated
+// package declares the exported constants of its revision.
 const (
-	CodeHeaderMismatch                  = -32020
-	CodeMissingRequiredClientCapability = -32021
-	CodeUnsupportedProtocolVersion      = -32022
+	rtCodeMissingRequiredClientCapability = -32021
+	rtCodeUnsupportedProtocolVersion      = -32022
 )
 
 const (
@@ -74,7 +75,7 @@ func checkProtocolVersion(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, v})
-	return &RPCError{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + rtQuote(v) + "; supported: " + rtQuoteList(supported), Data: data}
+	return &RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + rtQuote(v) + "; supported: " + rtQuoteList(supported), Data: data}
 }
 
 // RequireClientCapabilities returns MissingRequiredClientCapabilityError
@@ -83,7 +84,7 @@ func checkProtocolVersion(params []byte, supported []string) error {
 func RequireClientCapabilities(required json.RawMessage) error {
 	data := append([]byte(`{"requiredCapabilities":`), required...)
 	data = append(data, '}')
-	return &RPCError{Code: CodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
+	return &RPCError{Code: rtCodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
 }
 
 // inputRequestCapabilities checks the inputRequests of an
@@ -306,7 +307,7 @@ func rejectInitialize(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, requested})
-	return &RPCError{Code: CodeUnsupportedProtocolVersion,
+	return &RPCError{Code: rtCodeUnsupportedProtocolVersion,
 		Message: "this server has no initialize handshake; it supports protocol versions " + rtQuoteList(supported) + " (send server/discover)",
 		Data:    data}
 }
@@ -318,6 +319,17 @@ func checkInputRequired(result []byte) error {
 		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's InputRequiredResult has neither inputRequests nor requestState"}
 	}
 	return nil
+}
+
+// onlyMissing reports whether err is a *ValidationError whose one
+// violation is that the top-level object lacks the member name.
+func onlyMissing(err error, name string) bool {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) != 1 {
+		return false
+	}
+	v := ve.Violations[0]
+	return v.Pointer == "" && v.Keyword == "required" && v.Message == "missing required member "+strconv.Quote(name)
 }
 
 // resultKind reads the resultType of a result: "complete" (also when

@@ -115,18 +115,44 @@ func (m *Members) Delete(name string) {
 	*m = slices.DeleteFunc(*m, func(x Member) bool { return x.Name == name })
 }
 
-// kind says which JSON kind a multi-kind value holds; 0 is none.
-type kind uint8
+// Kind is the JSON kind a multi-kind value (such as RequestId) holds; the
+// zero Kind holds nothing.
+type Kind uint8
 
+// The JSON kinds.
 const (
-	kindNull kind = iota + 1
-	kindBoolean
-	kindInteger
-	kindNumber
-	kindString
-	kindArray
-	kindObject
+	KindNull Kind = iota + 1
+	KindBoolean
+	KindInteger
+	KindNumber
+	KindString
+	KindArray
+	KindObject
 )
+
+// String returns the kind's JSON Schema name ("string", "integer", ...);
+// the zero Kind is "none".
+func (k Kind) String() string {
+	switch k {
+	case KindNull:
+		return "null"
+	case KindBoolean:
+		return "boolean"
+	case KindInteger:
+		return "integer"
+	case KindNumber:
+		return "number"
+	case KindString:
+		return "string"
+	case KindArray:
+		return "array"
+	case KindObject:
+		return "object"
+	case 0:
+		return "none"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // once marks a declared member as read; a second one is a duplicate.
 func (d *decoder) once(bits *uint64, mask uint64) bool {
@@ -529,7 +555,7 @@ func UnmarshalAndValidate(data []byte, v interface {
 
 // mergeViolations joins what decoding found with what validation adds,
 // leaving out what validation says about values decoding already
-// rejected (they hold zero values).
+// rejected (they hold zero values) and what both found.
 func mergeViolations(decodeErr, validateErr error) error {
 	if decodeErr == nil {
 		return validateErr // the common case: nothing to merge, nothing to allocate
@@ -549,7 +575,13 @@ func mergeViolations(decodeErr, validateErr error) error {
 	for _, v := range vv.Violations {
 		covered := false
 		for _, w := range dv.Violations {
-			if v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/") {
+			switch {
+			case v == w:
+				// Both found it (a required union member that was absent).
+				covered = true
+			case w.Keyword == "required":
+				// A missing member: the object itself was decoded.
+			case v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/"):
 				covered = true
 			}
 		}

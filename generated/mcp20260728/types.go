@@ -31,6 +31,22 @@ type Annotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetLastModified returns the value of LastModified, or "" when v or v.LastModified is nil.
+func (v *Annotations) GetLastModified() string {
+	if v == nil || v.LastModified == nil {
+		return ""
+	}
+	return *v.LastModified
+}
+
+// GetPriority returns the value of Priority, or 0 when v or v.Priority is nil.
+func (v *Annotations) GetPriority() float64 {
+	if v == nil || v.Priority == nil {
+		return 0
+	}
+	return *v.Priority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -76,9 +92,6 @@ type AudioContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -127,9 +140,14 @@ type BaseMetadata struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BaseMetadata) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -173,9 +191,14 @@ type BlobResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *BlobResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -217,9 +240,30 @@ type BooleanSchema struct {
 	Title       *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or false when v or v.Default is nil.
+func (v *BooleanSchema) GetDefault() bool {
+	if v == nil || v.Default == nil {
+		return false
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *BooleanSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *BooleanSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -321,7 +365,7 @@ type CacheableResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -333,9 +377,6 @@ type CacheableResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -380,9 +421,6 @@ type CallToolRequest struct {
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -428,9 +466,14 @@ type CallToolRequestParams struct {
 	RequestState *string `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetRequestState returns the value of RequestState, or "" when v or v.RequestState is nil.
+func (v *CallToolRequestParams) GetRequestState() string {
+	if v == nil || v.RequestState == nil {
+		return ""
+	}
+	return *v.RequestState
 }
 
 // MarshalJSON encodes v as JSON.
@@ -488,7 +531,7 @@ type CallToolResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// An optional JSON value that represents the structured result of the tool call.
 	//
 	// This can be any JSON value (object, array, string, number, boolean, or null)
@@ -496,9 +539,14 @@ type CallToolResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *CallToolResult) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -540,9 +588,6 @@ type CallToolResultResponse struct {
 	Result CallToolResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -578,16 +623,14 @@ func (v *CallToolResultResponse) Validate() error {
 // CallToolResultResponseResult is the schema at #/$defs/CallToolResultResponse/properties/result.
 //
 // A JSON value is a CallToolResultResponseResult when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *InputRequiredResult, *CallToolResult.
-type CallToolResultResponseResult struct {
-	Value CallToolResultResponseResultValue
-}
-
-// CallToolResultResponseResultValue is implemented by the branches of CallToolResultResponseResult:
-// *InputRequiredResult, *CallToolResult.
-type CallToolResultResponseResultValue interface {
+// (anyOf). CallToolResultResponseResult is implemented by *InputRequiredResult, *CallToolResult; a
+// nil CallToolResultResponseResult is no value. UnmarshalCallToolResultResponseResult decodes one on
+// its own, and CallToolResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+type CallToolResultResponseResult interface {
 	isCallToolResultResponseResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -595,13 +638,20 @@ type CallToolResultResponseResultValue interface {
 func (*InputRequiredResult) isCallToolResultResponseResult() {}
 func (*CallToolResult) isCallToolResultResponseResult()      {}
 
+// CallToolResultResponseResultHolder holds a CallToolResultResponseResult on its own, so that it can
+// be decoded, validated and encoded by itself (NewValue returns one for the
+// CallToolResultResponseResult definition).
+type CallToolResultResponseResultHolder struct {
+	Value CallToolResultResponseResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CallToolResultResponseResult) MarshalJSON() ([]byte, error) {
+func (v CallToolResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CallToolResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *CallToolResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -610,7 +660,7 @@ func (v CallToolResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CallToolResultResponseResult) UnmarshalJSON(b []byte) error {
+func (v *CallToolResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -619,10 +669,19 @@ func (v *CallToolResultResponseResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CallToolResultResponseResult) Validate() error {
+func (v *CallToolResultResponseResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCallToolResultResponseResult decodes a CallToolResultResponseResult from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CallToolResultResponseResult cannot hold.
+func UnmarshalCallToolResultResponseResult(b []byte) (CallToolResultResponseResult, error) {
+	var h CallToolResultResponseResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CancelledNotification is #/$defs/CancelledNotification.
@@ -648,9 +707,6 @@ type CancelledNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -697,9 +753,14 @@ type CancelledNotificationParams struct {
 	RequestID RequestId `json:"requestId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetReason returns the value of Reason, or "" when v or v.Reason is nil.
+func (v *CancelledNotificationParams) GetReason() string {
+	if v == nil || v.Reason == nil {
+		return ""
+	}
+	return *v.Reason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -749,7 +810,7 @@ type ClientCapabilities struct {
 	// mandatory prefix.
 	Extensions map[string]JSONObject `json:"extensions,omitempty"`
 	// Present if the client supports listing roots.
-	Roots json.RawMessage `json:"roots,omitempty"`
+	Roots *ClientCapabilitiesRoots `json:"roots,omitempty"`
 	// Present if the client supports sampling from an LLM.
 	Sampling *ClientCapabilitiesSampling `json:"sampling,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -790,8 +851,8 @@ func (v *ClientCapabilities) Validate() error {
 //
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
-	Form JSONObject `json:"form,omitempty"`
-	URL  JSONObject `json:"url,omitempty"`
+	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
+	URL  *ClientCapabilitiesElicitationURL  `json:"url,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -826,15 +887,127 @@ func (v *ClientCapabilitiesElicitation) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesElicitationForm is the schema at
+// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+type ClientCapabilitiesElicitationForm struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesElicitationForm) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesElicitationURL is the schema at
+// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+type ClientCapabilitiesElicitationURL struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesElicitationURL) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesRoots is #/$defs/ClientCapabilities/properties/roots.
+//
+// Present if the client supports listing roots.
+type ClientCapabilitiesRoots struct {
+	// Extra holds the members the schema does not name, in the order they were read.
+	Extra Members `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientCapabilitiesSampling is #/$defs/ClientCapabilities/properties/sampling.
 //
 // Present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via `includeContext` parameter.
 	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-	Context JSONObject `json:"context,omitempty"`
+	Context *ClientCapabilitiesSamplingContext `json:"context,omitempty"`
 	// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-	Tools JSONObject `json:"tools,omitempty"`
+	Tools *ClientCapabilitiesSamplingTools `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
@@ -869,6 +1042,84 @@ func (v *ClientCapabilitiesSampling) Validate() error {
 	return s.done()
 }
 
+// ClientCapabilitiesSamplingContext is
+// #/$defs/ClientCapabilities/properties/sampling/properties/context.
+//
+// Whether the client supports context inclusion via `includeContext` parameter.
+// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+type ClientCapabilitiesSamplingContext struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSamplingContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ClientCapabilitiesSamplingTools is #/$defs/ClientCapabilities/properties/sampling/properties/tools.
+//
+// Whether the client supports tool use via `tools` and `toolChoice` parameters.
+type ClientCapabilitiesSamplingTools struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ClientCapabilitiesSamplingTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ClientNotification is #/$defs/ClientNotification.
 //
 // This notification is sent by the client to indicate that it is cancelling a request it previously
@@ -892,9 +1143,6 @@ type ClientNotification struct {
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -929,21 +1177,17 @@ func (v *ClientNotification) Validate() error {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest,
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
+// is implemented by *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest,
 // *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest,
-// *ListToolsRequest, *CallToolRequest, *CompleteRequest.
-type ClientRequest struct {
-	Value ClientRequestValue
-}
-
-// ClientRequestValue is implemented by the branches of ClientRequest: *DiscoverRequest,
-// *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest,
-// *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
-// *CallToolRequest, *CompleteRequest.
-type ClientRequestValue interface {
+// *ListToolsRequest, *CallToolRequest, *CompleteRequest; a nil ClientRequest is no value.
+// UnmarshalClientRequest decodes one on its own, and ClientRequestHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type ClientRequest interface {
 	isClientRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -959,13 +1203,19 @@ func (*ListToolsRequest) isClientRequest()             {}
 func (*CallToolRequest) isClientRequest()              {}
 func (*CompleteRequest) isClientRequest()              {}
 
+// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ClientRequest definition).
+type ClientRequestHolder struct {
+	Value ClientRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ClientRequest) MarshalJSON() ([]byte, error) {
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -974,7 +1224,7 @@ func (v ClientRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ClientRequest) UnmarshalJSON(b []byte) error {
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -983,10 +1233,18 @@ func (v *ClientRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ClientRequest) Validate() error {
+func (v *ClientRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
+	var h ClientRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ClientResult is #/$defs/ClientResult.
@@ -1004,9 +1262,6 @@ type CompleteRequest struct {
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1051,9 +1306,6 @@ type CompleteRequestParams struct {
 	Ref     CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1094,9 +1346,6 @@ type CompleteRequestParamsArgument struct {
 	Value string `json:"value"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1172,16 +1421,14 @@ func (v *CompleteRequestParamsContext) Validate() error {
 // CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
 //
 // A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRef struct {
-	Value CompleteRequestParamsRefValue
-}
-
-// CompleteRequestParamsRefValue is implemented by the branches of CompleteRequestParamsRef:
-// *PromptReference, *ResourceTemplateReference.
-type CompleteRequestParamsRefValue interface {
+// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
+// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
+// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1189,13 +1436,20 @@ type CompleteRequestParamsRefValue interface {
 func (*PromptReference) isCompleteRequestParamsRef()           {}
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
+// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
+// definition).
+type CompleteRequestParamsRefHolder struct {
+	Value CompleteRequestParamsRef
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1204,7 +1458,7 @@ func (v CompleteRequestParamsRef) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1213,10 +1467,19 @@ func (v *CompleteRequestParamsRef) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CompleteRequestParamsRef) Validate() error {
+func (v *CompleteRequestParamsRefHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CompleteRequestParamsRef cannot hold.
+func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
+	var h CompleteRequestParamsRefHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CompleteResult is the result returned by the server for a {@link
@@ -1231,12 +1494,9 @@ type CompleteResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1281,9 +1541,22 @@ type CompleteResultCompletion struct {
 	Values []string `json:"values"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetHasMore returns the value of HasMore, or false when v or v.HasMore is nil.
+func (v *CompleteResultCompletion) GetHasMore() bool {
+	if v == nil || v.HasMore == nil {
+		return false
+	}
+	return *v.HasMore
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *CompleteResultCompletion) GetTotal() int64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1325,9 +1598,6 @@ type CompleteResultResponse struct {
 	Result CompleteResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1362,16 +1632,15 @@ func (v *CompleteResultResponse) Validate() error {
 
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlock struct {
-	Value ContentBlockValue
-}
-
-// ContentBlockValue is implemented by the branches of ContentBlock: *TextContent, *ImageContent,
-// *AudioContent, *ResourceLink, *EmbeddedResource.
-type ContentBlockValue interface {
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
+// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
+// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type ContentBlock interface {
 	isContentBlock()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1382,13 +1651,19 @@ func (*AudioContent) isContentBlock()     {}
 func (*ResourceLink) isContentBlock()     {}
 func (*EmbeddedResource) isContentBlock() {}
 
+// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ContentBlock definition).
+type ContentBlockHolder struct {
+	Value ContentBlock
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ContentBlock) MarshalJSON() ([]byte, error) {
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1397,7 +1672,7 @@ func (v ContentBlock) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ContentBlock) UnmarshalJSON(b []byte) error {
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1406,10 +1681,18 @@ func (v *ContentBlock) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ContentBlock) Validate() error {
+func (v *ContentBlockHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
+	var h ContentBlockHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
@@ -1421,9 +1704,6 @@ type CreateMessageRequest struct {
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1495,9 +1775,30 @@ type CreateMessageRequestParams struct {
 	Tools []Tool `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
+	if v == nil || v.IncludeContext == nil {
+		return ""
+	}
+	return *v.IncludeContext
+}
+
+// GetSystemPrompt returns the value of SystemPrompt, or "" when v or v.SystemPrompt is nil.
+func (v *CreateMessageRequestParams) GetSystemPrompt() string {
+	if v == nil || v.SystemPrompt == nil {
+		return ""
+	}
+	return *v.SystemPrompt
+}
+
+// GetTemperature returns the value of Temperature, or 0 when v or v.Temperature is nil.
+func (v *CreateMessageRequestParams) GetTemperature() float64 {
+	if v == nil || v.Temperature == nil {
+		return 0
+	}
+	return *v.Temperature
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1599,9 +1900,14 @@ type CreateMessageResult struct {
 	StopReason *string `json:"stopReason,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetStopReason returns the value of StopReason, or "" when v or v.StopReason is nil.
+func (v *CreateMessageResult) GetStopReason() string {
+	if v == nil || v.StopReason == nil {
+		return ""
+	}
+	return *v.StopReason
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1637,18 +1943,15 @@ func (v *CreateMessageResult) Validate() error {
 // CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// CreateMessageResultContentArray.
-type CreateMessageResultContent struct {
-	Value CreateMessageResultContentValue
-}
-
-// CreateMessageResultContentValue is implemented by the branches of CreateMessageResultContent:
-// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// CreateMessageResultContentArray.
-type CreateMessageResultContentValue interface {
+// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
+// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
+// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -1660,13 +1963,20 @@ func (*ToolUseContent) isCreateMessageResultContent()                 {}
 func (*ToolResultContent) isCreateMessageResultContent()              {}
 func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 
+// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
+// definition).
+type CreateMessageResultContentHolder struct {
+	Value CreateMessageResultContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContent) MarshalJSON() ([]byte, error) {
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -1675,7 +1985,7 @@ func (v CreateMessageResultContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -1684,10 +1994,19 @@ func (v *CreateMessageResultContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v CreateMessageResultContent) Validate() error {
+func (v *CreateMessageResultContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// CreateMessageResultContent cannot hold.
+func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
+	var h CreateMessageResultContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // CreateMessageResultContentArray is the schema at
@@ -1770,9 +2089,6 @@ type DiscoverRequest struct {
 	Params RequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1836,7 +2152,7 @@ type DiscoverResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// MCP Protocol Versions this server supports. The client should choose a
 	// version from this list for use in subsequent requests.
 	SupportedVersions []string `json:"supportedVersions"`
@@ -1851,9 +2167,14 @@ type DiscoverResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetInstructions returns the value of Instructions, or "" when v or v.Instructions is nil.
+func (v *DiscoverResult) GetInstructions() string {
+	if v == nil || v.Instructions == nil {
+		return ""
+	}
+	return *v.Instructions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1895,9 +2216,6 @@ type DiscoverResultResponse struct {
 	Result DiscoverResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1938,9 +2256,6 @@ type ElicitRequest struct {
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -1987,9 +2302,14 @@ type ElicitRequestFormParams struct {
 	RequestedSchema ElicitRequestFormParamsRequestedSchema `json:"requestedSchema"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMode returns the value of Mode, or "" when v or v.Mode is nil.
+func (v *ElicitRequestFormParams) GetMode() string {
+	if v == nil || v.Mode == nil {
+		return ""
+	}
+	return *v.Mode
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2032,9 +2352,14 @@ type ElicitRequestFormParamsRequestedSchema struct {
 	Required   []string                             `json:"required,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ElicitRequestFormParamsRequestedSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2070,17 +2395,15 @@ func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
 // ElicitRequestParams is the parameters for a request to elicit additional information from the user
 // via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *ElicitRequestFormParams, *ElicitRequestURLParams.
-type ElicitRequestParams struct {
-	Value ElicitRequestParamsValue
-}
-
-// ElicitRequestParamsValue is implemented by the branches of ElicitRequestParams:
-// *ElicitRequestFormParams, *ElicitRequestURLParams.
-type ElicitRequestParamsValue interface {
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf).
+// ElicitRequestParams is implemented by *ElicitRequestFormParams, *ElicitRequestURLParams; a nil
+// ElicitRequestParams is no value. UnmarshalElicitRequestParams decodes one on its own, and
+// ElicitRequestParamsHolder holds one for NewValue and UnmarshalAndValidate.
+type ElicitRequestParams interface {
 	isElicitRequestParams()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2088,13 +2411,19 @@ type ElicitRequestParamsValue interface {
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
 
+// ElicitRequestParamsHolder holds a ElicitRequestParams on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ElicitRequestParams definition).
+type ElicitRequestParamsHolder struct {
+	Value ElicitRequestParams
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
+func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2103,7 +2432,7 @@ func (v ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2112,10 +2441,19 @@ func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ElicitRequestParams) Validate() error {
+func (v *ElicitRequestParamsHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ElicitRequestParams
+// cannot hold.
+func UnmarshalElicitRequestParams(b []byte) (ElicitRequestParams, error) {
+	var h ElicitRequestParamsHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
@@ -2129,9 +2467,6 @@ type ElicitRequestURLParams struct {
 	URL string `json:"url"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2178,9 +2513,6 @@ type ElicitResult struct {
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2259,59 +2591,66 @@ func (v ElicitResultAction) Validate() error {
 // ElicitResultContentValue is the schema at
 // #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean; the zero value holds nothing (an absent
+// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an absent
 // member).
 type ElicitResultContentValue struct {
-	kind kind
-	arr  []string
-	str  string
-	int  int64
-	bool bool
+	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or KindBoolean. The
+	// zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Arr is the array, when Kind is KindArray.
+	Arr []string
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
+	// Bool is the boolean, when Kind is KindBoolean.
+	Bool bool
 }
 
 // ElicitResultContentValueFromArray returns a ElicitResultContentValue holding a JSON array.
 func ElicitResultContentValueFromArray(x []string) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindArray, arr: x}
+	return ElicitResultContentValue{Kind: KindArray, Arr: x}
 }
 
 // AsArray returns the array v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsArray() ([]string, bool) {
-	return v.arr, v.kind == kindArray
+	return v.Arr, v.Kind == KindArray
 }
 
 // ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindString, str: x}
+	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindInteger, int: x}
+	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
-	return ElicitResultContentValue{kind: kindBoolean, bool: x}
+	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
 
 // AsBoolean returns the boolean v holds, and whether it holds one.
 func (v ElicitResultContentValue) AsBoolean() (bool, bool) {
-	return v.bool, v.kind == kindBoolean
+	return v.Bool, v.Kind == KindBoolean
 }
 
 // IsZero reports whether v holds nothing.
 func (v ElicitResultContentValue) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -2363,9 +2702,6 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2401,16 +2737,14 @@ func (v *EmbeddedResource) Validate() error {
 // EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResource struct {
-	Value EmbeddedResourceResourceValue
-}
-
-// EmbeddedResourceResourceValue is implemented by the branches of EmbeddedResourceResource:
-// *TextResourceContents, *BlobResourceContents.
-type EmbeddedResourceResourceValue interface {
+// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
+// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
+// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2418,13 +2752,20 @@ type EmbeddedResourceResourceValue interface {
 func (*TextResourceContents) isEmbeddedResourceResource() {}
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
+// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
+// definition).
+type EmbeddedResourceResourceHolder struct {
+	Value EmbeddedResourceResource
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2433,7 +2774,7 @@ func (v EmbeddedResourceResource) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2442,10 +2783,19 @@ func (v *EmbeddedResourceResource) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EmbeddedResourceResource) Validate() error {
+func (v *EmbeddedResourceResourceHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// EmbeddedResourceResource cannot hold.
+func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
+	var h EmbeddedResourceResourceHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // EmptyResult is #/$defs/EmptyResult.
@@ -2455,18 +2805,16 @@ type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
 //
-// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema.
-type EnumSchema struct {
-	Value EnumSchemaValue
-}
-
-// EnumSchemaValue is implemented by the branches of EnumSchema: *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type EnumSchemaValue interface {
+// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). EnumSchema is
+// implemented by *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil
+// EnumSchema is no value. UnmarshalEnumSchema decodes one on its own, and EnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type EnumSchema interface {
 	isEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2477,13 +2825,19 @@ func (*UntitledMultiSelectEnumSchema) isEnumSchema()  {}
 func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
 func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
+// EnumSchemaHolder holds a EnumSchema on its own, so that it can be decoded, validated and encoded by
+// itself (NewValue returns one for the EnumSchema definition).
+type EnumSchemaHolder struct {
+	Value EnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v EnumSchema) MarshalJSON() ([]byte, error) {
+func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2492,7 +2846,7 @@ func (v EnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *EnumSchema) UnmarshalJSON(b []byte) error {
+func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2501,10 +2855,18 @@ func (v *EnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v EnumSchema) Validate() error {
+func (v *EnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalEnumSchema decodes a EnumSchema from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot hold.
+func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
+	var h EnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Error is the Error definition of the schema.
@@ -2518,9 +2880,6 @@ type Error struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2565,9 +2924,6 @@ type GetPromptRequest struct {
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2613,9 +2969,14 @@ type GetPromptRequestParams struct {
 	RequestState *string `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetRequestState returns the value of RequestState, or "" when v or v.RequestState is nil.
+func (v *GetPromptRequestParams) GetRequestState() string {
+	if v == nil || v.RequestState == nil {
+		return ""
+	}
+	return *v.RequestState
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2662,12 +3023,17 @@ type GetPromptResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *GetPromptResult) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2709,9 +3075,6 @@ type GetPromptResultResponse struct {
 	Result GetPromptResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2747,16 +3110,14 @@ func (v *GetPromptResultResponse) Validate() error {
 // GetPromptResultResponseResult is the schema at #/$defs/GetPromptResultResponse/properties/result.
 //
 // A JSON value is a GetPromptResultResponseResult when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *InputRequiredResult, *GetPromptResult.
-type GetPromptResultResponseResult struct {
-	Value GetPromptResultResponseResultValue
-}
-
-// GetPromptResultResponseResultValue is implemented by the branches of GetPromptResultResponseResult:
-// *InputRequiredResult, *GetPromptResult.
-type GetPromptResultResponseResultValue interface {
+// (anyOf). GetPromptResultResponseResult is implemented by *InputRequiredResult, *GetPromptResult; a
+// nil GetPromptResultResponseResult is no value. UnmarshalGetPromptResultResponseResult decodes one
+// on its own, and GetPromptResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+type GetPromptResultResponseResult interface {
 	isGetPromptResultResponseResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -2764,13 +3125,20 @@ type GetPromptResultResponseResultValue interface {
 func (*InputRequiredResult) isGetPromptResultResponseResult() {}
 func (*GetPromptResult) isGetPromptResultResponseResult()     {}
 
+// GetPromptResultResponseResultHolder holds a GetPromptResultResponseResult on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// GetPromptResultResponseResult definition).
+type GetPromptResultResponseResultHolder struct {
+	Value GetPromptResultResponseResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v GetPromptResultResponseResult) MarshalJSON() ([]byte, error) {
+func (v GetPromptResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v GetPromptResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *GetPromptResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -2779,7 +3147,7 @@ func (v GetPromptResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *GetPromptResultResponseResult) UnmarshalJSON(b []byte) error {
+func (v *GetPromptResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -2788,10 +3156,19 @@ func (v *GetPromptResultResponseResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v GetPromptResultResponseResult) Validate() error {
+func (v *GetPromptResultResponseResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalGetPromptResultResponseResult decodes a GetPromptResultResponseResult from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// GetPromptResultResponseResult cannot hold.
+func UnmarshalGetPromptResultResponseResult(b []byte) (GetPromptResultResponseResult, error) {
+	var h GetPromptResultResponseResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // HeaderMismatchError is #/$defs/HeaderMismatchError.
@@ -2807,9 +3184,6 @@ type HeaderMismatchError struct {
 	ID    RequestId                `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2851,9 +3225,6 @@ type HeaderMismatchErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2914,9 +3285,22 @@ type Icon struct {
 	Theme *IconTheme `json:"theme,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Icon) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetTheme returns the value of Theme, or "" when v or v.Theme is nil.
+func (v *Icon) GetTheme() IconTheme {
+	if v == nil || v.Theme == nil {
+		return ""
+	}
+	return *v.Theme
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3055,9 +3439,6 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3124,9 +3505,30 @@ type Implementation struct {
 	WebsiteURL *string `json:"websiteUrl,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Implementation) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Implementation) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
+// GetWebsiteURL returns the value of WebsiteURL, or "" when v or v.WebsiteURL is nil.
+func (v *Implementation) GetWebsiteURL() string {
+	if v == nil || v.WebsiteURL == nil {
+		return ""
+	}
+	return *v.WebsiteURL
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3161,16 +3563,15 @@ func (v *Implementation) Validate() error {
 
 // InputRequest is the InputRequest definition of the schema.
 //
-// A JSON value is a InputRequest when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest.
-type InputRequest struct {
-	Value InputRequestValue
-}
-
-// InputRequestValue is implemented by the branches of InputRequest: *CreateMessageRequest,
-// *ListRootsRequest, *ElicitRequest.
-type InputRequestValue interface {
+// A JSON value is a InputRequest when it matches at least one of its branches (anyOf). InputRequest
+// is implemented by *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil InputRequest is
+// no value. UnmarshalInputRequest decodes one on its own, and InputRequestHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type InputRequest interface {
 	isInputRequest()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -3179,13 +3580,19 @@ func (*CreateMessageRequest) isInputRequest() {}
 func (*ListRootsRequest) isInputRequest()     {}
 func (*ElicitRequest) isInputRequest()        {}
 
+// InputRequestHolder holds a InputRequest on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the InputRequest definition).
+type InputRequestHolder struct {
+	Value InputRequest
+}
+
 // MarshalJSON encodes v as JSON.
-func (v InputRequest) MarshalJSON() ([]byte, error) {
+func (v InputRequestHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputRequestHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -3194,7 +3601,7 @@ func (v InputRequest) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *InputRequest) UnmarshalJSON(b []byte) error {
+func (v *InputRequestHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -3203,10 +3610,18 @@ func (v *InputRequest) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v InputRequest) Validate() error {
+func (v *InputRequestHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalInputRequest decodes a InputRequest from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a InputRequest cannot hold.
+func UnmarshalInputRequest(b []byte) (InputRequest, error) {
+	var h InputRequestHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // InputRequests is a map of server-initiated requests that the client must fulfill.
@@ -3259,12 +3674,17 @@ type InputRequiredResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetRequestState returns the value of RequestState, or "" when v or v.RequestState is nil.
+func (v *InputRequiredResult) GetRequestState() string {
+	if v == nil || v.RequestState == nil {
+		return ""
+	}
+	return *v.RequestState
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3299,17 +3719,15 @@ func (v *InputRequiredResult) Validate() error {
 
 // InputResponse is the InputResponse definition of the schema.
 //
-// A JSON value is a InputResponse when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *CreateMessageResult, *ListRootsResult, *ElicitResult.
-type InputResponse struct {
-	Value InputResponseValue
-}
-
-// InputResponseValue is implemented by the branches of InputResponse: *CreateMessageResult,
-// *ListRootsResult, *ElicitResult.
-type InputResponseValue interface {
+// A JSON value is a InputResponse when it matches at least one of its branches (anyOf). InputResponse
+// is implemented by *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil InputResponse is no
+// value. UnmarshalInputResponse decodes one on its own, and InputResponseHolder holds one for
+// NewValue and UnmarshalAndValidate.
+type InputResponse interface {
 	isInputResponse()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -3318,13 +3736,19 @@ func (*CreateMessageResult) isInputResponse() {}
 func (*ListRootsResult) isInputResponse()     {}
 func (*ElicitResult) isInputResponse()        {}
 
+// InputResponseHolder holds a InputResponse on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the InputResponse definition).
+type InputResponseHolder struct {
+	Value InputResponse
+}
+
 // MarshalJSON encodes v as JSON.
-func (v InputResponse) MarshalJSON() ([]byte, error) {
+func (v InputResponseHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *InputResponseHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -3333,7 +3757,7 @@ func (v InputResponse) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *InputResponse) UnmarshalJSON(b []byte) error {
+func (v *InputResponseHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -3342,10 +3766,18 @@ func (v *InputResponse) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v InputResponse) Validate() error {
+func (v *InputResponseHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalInputResponse decodes a InputResponse from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a InputResponse cannot hold.
+func UnmarshalInputResponse(b []byte) (InputResponse, error) {
+	var h InputResponseHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // InputResponseRequestParams is the InputResponseRequestParams definition of the schema.
@@ -3355,9 +3787,14 @@ type InputResponseRequestParams struct {
 	RequestState   *string           `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetRequestState returns the value of RequestState, or "" when v or v.RequestState is nil.
+func (v *InputResponseRequestParams) GetRequestState() string {
+	if v == nil || v.RequestState == nil {
+		return ""
+	}
+	return *v.RequestState
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3438,9 +3875,6 @@ type InternalError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3494,9 +3928,6 @@ type InvalidParamsError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3543,9 +3974,6 @@ type InvalidRequestError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3654,9 +4082,6 @@ type JSONRPCErrorResponse struct {
 	ID    RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3693,17 +4118,15 @@ func (v *JSONRPCErrorResponse) Validate() error {
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 //
-// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCMessage struct {
-	Value JSONRPCMessageValue
-}
-
-// JSONRPCMessageValue is implemented by the branches of JSONRPCMessage: *JSONRPCRequest,
-// *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCMessageValue interface {
+// A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse,
+// *JSONRPCErrorResponse; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its
+// own, and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCMessage interface {
 	isJSONRPCMessage()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -3713,13 +4136,19 @@ func (*JSONRPCNotification) isJSONRPCMessage()   {}
 func (*JSONRPCResultResponse) isJSONRPCMessage() {}
 func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 
+// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+type JSONRPCMessageHolder struct {
+	Value JSONRPCMessage
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -3728,7 +4157,7 @@ func (v JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -3737,10 +4166,18 @@ func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCMessage) Validate() error {
+func (v *JSONRPCMessageHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
+	var h JSONRPCMessageHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCNotification is a notification which does not expect a response.
@@ -3751,9 +4188,6 @@ type JSONRPCNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3795,9 +4229,6 @@ type JSONRPCRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3832,17 +4263,15 @@ func (v *JSONRPCRequest) Validate() error {
 
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
-// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf). Value holds
-// the
-// branch: one of *JSONRPCResultResponse, *JSONRPCErrorResponse.
-type JSONRPCResponse struct {
-	Value JSONRPCResponseValue
-}
-
-// JSONRPCResponseValue is implemented by the branches of JSONRPCResponse: *JSONRPCResultResponse,
-// *JSONRPCErrorResponse.
-type JSONRPCResponseValue interface {
+// A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf).
+// JSONRPCResponse is implemented by *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil
+// JSONRPCResponse is no value. UnmarshalJSONRPCResponse decodes one on its own, and
+// JSONRPCResponseHolder holds one for NewValue and UnmarshalAndValidate.
+type JSONRPCResponse interface {
 	isJSONRPCResponse()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -3850,13 +4279,19 @@ type JSONRPCResponseValue interface {
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
 func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
+// JSONRPCResponseHolder holds a JSONRPCResponse on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the JSONRPCResponse definition).
+type JSONRPCResponseHolder struct {
+	Value JSONRPCResponse
+}
+
 // MarshalJSON encodes v as JSON.
-func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
+func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -3865,7 +4300,7 @@ func (v JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
+func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -3874,10 +4309,18 @@ func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v JSONRPCResponse) Validate() error {
+func (v *JSONRPCResponseHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCResponse cannot hold.
+func UnmarshalJSONRPCResponse(b []byte) (JSONRPCResponse, error) {
+	var h JSONRPCResponseHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // JSONRPCResultResponse is a successful (non-error) response to a request.
@@ -3888,9 +4331,6 @@ type JSONRPCResultResponse struct {
 	Result Result    `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3974,9 +4414,30 @@ type LegacyTitledEnumSchema struct {
 	Title     *string  `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *LegacyTitledEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *LegacyTitledEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *LegacyTitledEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4021,9 +4482,6 @@ type ListPromptsRequest struct {
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4082,7 +4540,7 @@ type ListPromptsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -4094,9 +4552,14 @@ type ListPromptsResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListPromptsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4138,9 +4601,6 @@ type ListPromptsResultResponse struct {
 	Result ListPromptsResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4185,9 +4645,6 @@ type ListResourceTemplatesRequest struct {
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4246,7 +4703,7 @@ type ListResourceTemplatesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -4258,9 +4715,14 @@ type ListResourceTemplatesResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourceTemplatesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4302,9 +4764,6 @@ type ListResourceTemplatesResultResponse struct {
 	Result ListResourceTemplatesResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4349,9 +4808,6 @@ type ListResourcesRequest struct {
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4410,7 +4866,7 @@ type ListResourcesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -4422,9 +4878,14 @@ type ListResourcesResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListResourcesResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4466,9 +4927,6 @@ type ListResourcesResultResponse struct {
 	Result ListResourcesResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4516,9 +4974,6 @@ type ListRootsRequest struct {
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4596,9 +5051,6 @@ type ListRootsResult struct {
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4643,9 +5095,6 @@ type ListToolsRequest struct {
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4703,8 +5152,8 @@ type ListToolsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
-	Tools      []Tool `json:"tools"`
+	ResultType ResultType `json:"resultType"`
+	Tools      []Tool     `json:"tools"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -4716,9 +5165,14 @@ type ListToolsResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *ListToolsResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4760,9 +5214,6 @@ type ListToolsResultResponse struct {
 	Result ListToolsResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4855,9 +5306,6 @@ type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4904,9 +5352,14 @@ type LoggingMessageNotificationParams struct {
 	Logger *string `json:"logger,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogger returns the value of Logger, or "" when v or v.Logger is nil.
+func (v *LoggingMessageNotificationParams) GetLogger() string {
+	if v == nil || v.Logger == nil {
+		return ""
+	}
+	return *v.Logger
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5013,9 +5466,6 @@ type MethodNotFoundError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5060,9 +5510,6 @@ type MissingRequiredClientCapabilityError struct {
 	ID    RequestId                                 `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5105,9 +5552,6 @@ type MissingRequiredClientCapabilityErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5147,9 +5591,6 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5202,6 +5643,14 @@ type ModelHint struct {
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *ModelHint) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5271,6 +5720,31 @@ type ModelPreferences struct {
 	Extra Members `json:"-"`
 }
 
+// GetCostPriority returns the value of CostPriority, or 0 when v or v.CostPriority is nil.
+func (v *ModelPreferences) GetCostPriority() float64 {
+	if v == nil || v.CostPriority == nil {
+		return 0
+	}
+	return *v.CostPriority
+}
+
+// GetIntelligencePriority returns the value of IntelligencePriority, or 0 when v or
+// v.IntelligencePriority is nil.
+func (v *ModelPreferences) GetIntelligencePriority() float64 {
+	if v == nil || v.IntelligencePriority == nil {
+		return 0
+	}
+	return *v.IntelligencePriority
+}
+
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+func (v *ModelPreferences) GetSpeedPriority() float64 {
+	if v == nil || v.SpeedPriority == nil {
+		return 0
+	}
+	return *v.SpeedPriority
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -5303,17 +5777,16 @@ func (v *ModelPreferences) Validate() error {
 
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
-type MultiSelectEnumSchema struct {
-	Value MultiSelectEnumSchemaValue
-}
-
-// MultiSelectEnumSchemaValue is implemented by the branches of MultiSelectEnumSchema:
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema.
-type MultiSelectEnumSchemaValue interface {
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf).
+// MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema; a nil MultiSelectEnumSchema is no value.
+// UnmarshalMultiSelectEnumSchema decodes one on its own, and MultiSelectEnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type MultiSelectEnumSchema interface {
 	isMultiSelectEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5321,13 +5794,19 @@ type MultiSelectEnumSchemaValue interface {
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
 func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
+// MultiSelectEnumSchemaHolder holds a MultiSelectEnumSchema on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the MultiSelectEnumSchema definition).
+type MultiSelectEnumSchemaHolder struct {
+	Value MultiSelectEnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5336,7 +5815,7 @@ func (v MultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5345,10 +5824,19 @@ func (v *MultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v MultiSelectEnumSchema) Validate() error {
+func (v *MultiSelectEnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalMultiSelectEnumSchema decodes a MultiSelectEnumSchema from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// MultiSelectEnumSchema cannot hold.
+func UnmarshalMultiSelectEnumSchema(b []byte) (MultiSelectEnumSchema, error) {
+	var h MultiSelectEnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Notification is the Notification definition of the schema.
@@ -5357,9 +5845,6 @@ type Notification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5491,9 +5976,46 @@ type NumberSchema struct {
 	Type        NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or 0 when v or v.Default is nil.
+func (v *NumberSchema) GetDefault() float64 {
+	if v == nil || v.Default == nil {
+		return 0
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *NumberSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaximum returns the value of Maximum, or 0 when v or v.Maximum is nil.
+func (v *NumberSchema) GetMaximum() float64 {
+	if v == nil || v.Maximum == nil {
+		return 0
+	}
+	return *v.Maximum
+}
+
+// GetMinimum returns the value of Minimum, or 0 when v or v.Minimum is nil.
+func (v *NumberSchema) GetMinimum() float64 {
+	if v == nil || v.Minimum == nil {
+		return 0
+	}
+	return *v.Minimum
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *NumberSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5574,9 +6096,6 @@ type PaginatedRequest struct {
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5619,9 +6138,14 @@ type PaginatedRequestParams struct {
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetCursor returns the value of Cursor, or "" when v or v.Cursor is nil.
+func (v *PaginatedRequestParams) GetCursor() string {
+	if v == nil || v.Cursor == nil {
+		return ""
+	}
+	return *v.Cursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5667,12 +6191,17 @@ type PaginatedResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetNextCursor returns the value of NextCursor, or "" when v or v.NextCursor is nil.
+func (v *PaginatedResult) GetNextCursor() string {
+	if v == nil || v.NextCursor == nil {
+		return ""
+	}
+	return *v.NextCursor
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5717,9 +6246,6 @@ type ParseError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5758,20 +6284,16 @@ func (v *ParseError) Validate() error {
 // without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type PrimitiveSchemaDefinition struct {
-	Value PrimitiveSchemaDefinitionValue
-}
-
-// PrimitiveSchemaDefinitionValue is implemented by the branches of PrimitiveSchemaDefinition:
-// *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema,
-// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema,
-// *LegacyTitledEnumSchema.
-type PrimitiveSchemaDefinitionValue interface {
+// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
+// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil PrimitiveSchemaDefinition is no value.
+// UnmarshalPrimitiveSchemaDefinition decodes one on its own, and PrimitiveSchemaDefinitionHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -5785,13 +6307,20 @@ func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()  {}
 func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
 func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
 
+// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
+// definition).
+type PrimitiveSchemaDefinitionHolder struct {
+	Value PrimitiveSchemaDefinition
+}
+
 // MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -5800,7 +6329,7 @@ func (v PrimitiveSchemaDefinition) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -5809,10 +6338,19 @@ func (v *PrimitiveSchemaDefinition) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v PrimitiveSchemaDefinition) Validate() error {
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// PrimitiveSchemaDefinition cannot hold.
+func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
+	var h PrimitiveSchemaDefinitionHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ProgressNotification is an out-of-band notification used to inform the receiver of a progress
@@ -5825,9 +6363,6 @@ type ProgressNotification struct {
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5877,9 +6412,22 @@ type ProgressNotificationParams struct {
 	Total *float64 `json:"total,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMessage returns the value of Message, or "" when v or v.Message is nil.
+func (v *ProgressNotificationParams) GetMessage() string {
+	if v == nil || v.Message == nil {
+		return ""
+	}
+	return *v.Message
+}
+
+// GetTotal returns the value of Total, or 0 when v or v.Total is nil.
+func (v *ProgressNotificationParams) GetTotal() float64 {
+	if v == nil || v.Total == nil {
+		return 0
+	}
+	return *v.Total
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5915,36 +6463,40 @@ func (v *ProgressNotificationParams) Validate() error {
 // ProgressToken is a progress token, used to associate progress notifications with the original
 // request.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // ProgressTokenFromString returns a ProgressToken holding a JSON string.
 func ProgressTokenFromString(x string) ProgressToken {
-	return ProgressToken{kind: kindString, str: x}
+	return ProgressToken{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v ProgressToken) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // ProgressTokenFromInteger returns a ProgressToken holding a JSON integer.
 func ProgressTokenFromInteger(x int64) ProgressToken {
-	return ProgressToken{kind: kindInteger, int: x}
+	return ProgressToken{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v ProgressToken) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v ProgressToken) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -6012,9 +6564,22 @@ type Prompt struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Prompt) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Prompt) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6065,9 +6630,30 @@ type PromptArgument struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *PromptArgument) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetRequired returns the value of Required, or false when v or v.Required is nil.
+func (v *PromptArgument) GetRequired() bool {
+	if v == nil || v.Required == nil {
+		return false
+	}
+	return *v.Required
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptArgument) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6112,9 +6698,6 @@ type PromptListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6156,9 +6739,6 @@ type PromptMessage struct {
 	Role    Role         `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6207,9 +6787,14 @@ type PromptReference struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *PromptReference) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6254,9 +6839,6 @@ type ReadResourceRequest struct {
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6300,9 +6882,14 @@ type ReadResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetRequestState returns the value of RequestState, or "" when v or v.RequestState is nil.
+func (v *ReadResourceRequestParams) GetRequestState() string {
+	if v == nil || v.RequestState == nil {
+		return ""
+	}
+	return *v.RequestState
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6358,7 +6945,7 @@ type ReadResourceResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -6370,9 +6957,6 @@ type ReadResourceResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6409,16 +6993,15 @@ func (v *ReadResourceResult) Validate() error {
 // #/$defs/ReadResourceResult/properties/contents/items.
 //
 // A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItem struct {
-	Value ReadResourceResultContentsItemValue
-}
-
-// ReadResourceResultContentsItemValue is implemented by the branches of
-// ReadResourceResultContentsItem: *TextResourceContents, *BlobResourceContents.
-type ReadResourceResultContentsItemValue interface {
+// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
+// UnmarshalReadResourceResultContentsItem decodes one on its own, and
+// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -6426,13 +7009,20 @@ type ReadResourceResultContentsItemValue interface {
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
+// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
+// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItem definition).
+type ReadResourceResultContentsItemHolder struct {
+	Value ReadResourceResultContentsItem
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -6441,7 +7031,7 @@ func (v ReadResourceResultContentsItem) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -6450,10 +7040,19 @@ func (v *ReadResourceResultContentsItem) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultContentsItem) Validate() error {
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultContentsItem cannot hold.
+func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
+	var h ReadResourceResultContentsItemHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ReadResourceResultResponse is a successful response from the server for a {@link
@@ -6465,9 +7064,6 @@ type ReadResourceResultResponse struct {
 	Result ReadResourceResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6504,16 +7100,15 @@ func (v *ReadResourceResultResponse) Validate() error {
 // #/$defs/ReadResourceResultResponse/properties/result.
 //
 // A JSON value is a ReadResourceResultResponseResult when it matches at least one of its branches
-// (anyOf). Value holds the
-// branch: one of *InputRequiredResult, *ReadResourceResult.
-type ReadResourceResultResponseResult struct {
-	Value ReadResourceResultResponseResultValue
-}
-
-// ReadResourceResultResponseResultValue is implemented by the branches of
-// ReadResourceResultResponseResult: *InputRequiredResult, *ReadResourceResult.
-type ReadResourceResultResponseResultValue interface {
+// (anyOf). ReadResourceResultResponseResult is implemented by *InputRequiredResult,
+// *ReadResourceResult; a nil ReadResourceResultResponseResult is no value.
+// UnmarshalReadResourceResultResponseResult decodes one on its own, and
+// ReadResourceResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+type ReadResourceResultResponseResult interface {
 	isReadResourceResultResponseResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -6521,13 +7116,20 @@ type ReadResourceResultResponseResultValue interface {
 func (*InputRequiredResult) isReadResourceResultResponseResult() {}
 func (*ReadResourceResult) isReadResourceResultResponseResult()  {}
 
+// ReadResourceResultResponseResultHolder holds a ReadResourceResultResponseResult on its own, so that
+// it can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultResponseResult definition).
+type ReadResourceResultResponseResultHolder struct {
+	Value ReadResourceResultResponseResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ReadResourceResultResponseResult) MarshalJSON() ([]byte, error) {
+func (v ReadResourceResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ReadResourceResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ReadResourceResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -6536,7 +7138,7 @@ func (v ReadResourceResultResponseResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultResponseResult) UnmarshalJSON(b []byte) error {
+func (v *ReadResourceResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -6545,10 +7147,19 @@ func (v *ReadResourceResultResponseResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ReadResourceResultResponseResult) Validate() error {
+func (v *ReadResourceResultResponseResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalReadResourceResultResponseResult decodes a ReadResourceResultResponseResult from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a ReadResourceResultResponseResult cannot hold.
+func UnmarshalReadResourceResultResponseResult(b []byte) (ReadResourceResultResponseResult, error) {
+	var h ReadResourceResultResponseResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // Request is the Request definition of the schema.
@@ -6557,9 +7168,6 @@ type Request struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6594,36 +7202,40 @@ func (v *Request) Validate() error {
 
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
-// It holds a JSON string or integer; the zero value holds nothing (an absent member).
+// It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	kind kind
-	str  string
-	int  int64
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
+	// means no value (an absent member).
+	Kind Kind
+	// Str is the string, when Kind is KindString.
+	Str string
+	// Int is the integer, when Kind is KindInteger.
+	Int int64
 }
 
 // RequestIdFromString returns a RequestId holding a JSON string.
 func RequestIdFromString(x string) RequestId {
-	return RequestId{kind: kindString, str: x}
+	return RequestId{Kind: KindString, Str: x}
 }
 
 // AsString returns the string v holds, and whether it holds one.
 func (v RequestId) AsString() (string, bool) {
-	return v.str, v.kind == kindString
+	return v.Str, v.Kind == KindString
 }
 
 // RequestIdFromInteger returns a RequestId holding a JSON integer.
 func RequestIdFromInteger(x int64) RequestId {
-	return RequestId{kind: kindInteger, int: x}
+	return RequestId{Kind: KindInteger, Int: x}
 }
 
 // AsInteger returns the integer v holds, and whether it holds one.
 func (v RequestId) AsInteger() (int64, bool) {
-	return v.int, v.kind == kindInteger
+	return v.Int, v.Kind == KindInteger
 }
 
 // IsZero reports whether v holds nothing.
 func (v RequestId) IsZero() bool {
-	return v.kind == 0
+	return v.Kind == 0
 }
 
 // String returns v as JSON text.
@@ -6705,9 +7317,14 @@ type RequestMetaObject struct {
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetLogLevel returns the value of LogLevel, or "" when v or v.LogLevel is nil.
+func (v *RequestMetaObject) GetLogLevel() LoggingLevel {
+	if v == nil || v.LogLevel == nil {
+		return ""
+	}
+	return *v.LogLevel
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6747,9 +7364,6 @@ type RequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6823,9 +7437,38 @@ type Resource struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Resource) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *Resource) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *Resource) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Resource) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6867,9 +7510,14 @@ type ResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6949,9 +7597,38 @@ type ResourceLink struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceLink) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceLink) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetSize returns the value of Size, or 0 when v or v.Size is nil.
+func (v *ResourceLink) GetSize() int64 {
+	if v == nil || v.Size == nil {
+		return 0
+	}
+	return *v.Size
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceLink) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6996,9 +7673,6 @@ type ResourceListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7040,9 +7714,6 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7112,9 +7783,30 @@ type ResourceTemplate struct {
 	URITemplate string `json:"uriTemplate"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *ResourceTemplate) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *ResourceTemplate) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ResourceTemplate) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7155,9 +7847,6 @@ type ResourceTemplateReference struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7202,9 +7891,6 @@ type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7247,9 +7933,6 @@ type ResourceUpdatedNotificationParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7294,12 +7977,9 @@ type Result struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7392,6 +8072,15 @@ func (v *ResultMetaObject) Validate() error {
 // retrying the original request.
 type ResultType string
 
+// The ResultType values the specification defines.
+const (
+	// ResultTypeComplete marks a result that completes its request.
+	ResultTypeComplete ResultType = "complete"
+	// ResultTypeInputRequired marks an InputRequiredResult: the server needs more input from the client,
+	// which retries the request.
+	ResultTypeInputRequired ResultType = "input_required"
+)
+
 // MarshalJSON encodes v as JSON.
 func (v ResultType) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -7474,9 +8163,14 @@ type Root struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetName returns the value of Name, or "" when v or v.Name is nil.
+func (v *Root) GetName() string {
+	if v == nil || v.Name == nil {
+		return ""
+	}
+	return *v.Name
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7516,9 +8210,6 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7554,17 +8245,15 @@ func (v *SamplingMessage) Validate() error {
 // SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
 //
 // A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent,
-// SamplingMessageContentArray.
-type SamplingMessageContent struct {
-	Value SamplingMessageContentValue
-}
-
-// SamplingMessageContentValue is implemented by the branches of SamplingMessageContent: *TextContent,
-// *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray.
-type SamplingMessageContentValue interface {
+// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil SamplingMessageContent is
+// no value. UnmarshalSamplingMessageContent decodes one on its own, and SamplingMessageContentHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7576,13 +8265,19 @@ func (*ToolUseContent) isSamplingMessageContent()             {}
 func (*ToolResultContent) isSamplingMessageContent()          {}
 func (SamplingMessageContentArray) isSamplingMessageContent() {}
 
+// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+type SamplingMessageContentHolder struct {
+	Value SamplingMessageContent
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContent) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7591,7 +8286,7 @@ func (v SamplingMessageContent) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7600,10 +8295,19 @@ func (v *SamplingMessageContent) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContent) Validate() error {
+func (v *SamplingMessageContentHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContent cannot hold.
+func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
+	var h SamplingMessageContentHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
@@ -7642,16 +8346,15 @@ func (v SamplingMessageContentArray) Validate() error {
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
 // A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
-type SamplingMessageContentBlock struct {
-	Value SamplingMessageContentBlockValue
-}
-
-// SamplingMessageContentBlockValue is implemented by the branches of SamplingMessageContentBlock:
-// *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent.
-type SamplingMessageContentBlockValue interface {
+// SamplingMessageContentBlock is implemented by *TextContent, *ImageContent, *AudioContent,
+// *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is no value.
+// UnmarshalSamplingMessageContentBlock decodes one on its own, and SamplingMessageContentBlockHolder
+// holds one for NewValue and UnmarshalAndValidate.
+type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7662,13 +8365,20 @@ func (*AudioContent) isSamplingMessageContentBlock()      {}
 func (*ToolUseContent) isSamplingMessageContentBlock()    {}
 func (*ToolResultContent) isSamplingMessageContentBlock() {}
 
+// SamplingMessageContentBlockHolder holds a SamplingMessageContentBlock on its own, so that it can be
+// decoded, validated and encoded by itself (NewValue returns one for the SamplingMessageContentBlock
+// definition).
+type SamplingMessageContentBlockHolder struct {
+	Value SamplingMessageContentBlock
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
+func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
+func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7677,7 +8387,7 @@ func (v SamplingMessageContentBlock) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
+func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7686,10 +8396,19 @@ func (v *SamplingMessageContentBlock) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SamplingMessageContentBlock) Validate() error {
+func (v *SamplingMessageContentBlockHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SamplingMessageContentBlock cannot hold.
+func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock, error) {
+	var h SamplingMessageContentBlockHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // ServerCapabilities is #/$defs/ServerCapabilities.
@@ -7698,7 +8417,7 @@ func (v SamplingMessageContentBlock) Validate() error {
 // this is not a closed set: any server can define its own, additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
-	Completions JSONObject `json:"completions,omitempty"`
+	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]JSONObject `json:"experimental,omitempty"`
 	// Optional MCP extensions that the server supports. Keys are extension identifiers
@@ -7709,7 +8428,7 @@ type ServerCapabilities struct {
 	// mandatory prefix.
 	Extensions map[string]JSONObject `json:"extensions,omitempty"`
 	// Present if the server supports sending log messages to the client.
-	Logging JSONObject `json:"logging,omitempty"`
+	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
 	// Present if the server offers any prompt templates.
 	Prompts *ServerCapabilitiesPrompts `json:"prompts,omitempty"`
 	// Present if the server offers any resources to read.
@@ -7750,6 +8469,82 @@ func (v *ServerCapabilities) Validate() error {
 	return s.done()
 }
 
+// ServerCapabilitiesCompletions is #/$defs/ServerCapabilities/properties/completions.
+//
+// Present if the server supports argument autocompletion suggestions.
+type ServerCapabilitiesCompletions struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+// ServerCapabilitiesLogging is #/$defs/ServerCapabilities/properties/logging.
+//
+// Present if the server supports sending log messages to the client.
+type ServerCapabilitiesLogging struct {
+	// Extra holds the members the schema does not name.
+	Extra map[string]JSONValue `json:"-"`
+}
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
+// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
+// or constant); Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
+// Validate reports every way v breaks the schema, as a *ValidationError,
+// or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 // ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
@@ -7758,6 +8553,14 @@ type ServerCapabilitiesPrompts struct {
 	ListChanged *bool `json:"listChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7802,6 +8605,22 @@ type ServerCapabilitiesResources struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesResources) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
+// GetSubscribe returns the value of Subscribe, or false when v or v.Subscribe is nil.
+func (v *ServerCapabilitiesResources) GetSubscribe() bool {
+	if v == nil || v.Subscribe == nil {
+		return false
+	}
+	return *v.Subscribe
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -7842,6 +8661,14 @@ type ServerCapabilitiesTools struct {
 	Extra Members `json:"-"`
 }
 
+// GetListChanged returns the value of ListChanged, or false when v or v.ListChanged is nil.
+func (v *ServerCapabilitiesTools) GetListChanged() bool {
+	if v == nil || v.ListChanged == nil {
+		return false
+	}
+	return *v.ListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -7874,21 +8701,18 @@ func (v *ServerCapabilitiesTools) Validate() error {
 
 // ServerNotification is the ServerNotification definition of the schema.
 //
-// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf). Value
-// holds the
-// branch: one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification,
-// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
-type ServerNotification struct {
-	Value ServerNotificationValue
-}
-
-// ServerNotificationValue is implemented by the branches of ServerNotification:
-// *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification,
-// *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification,
-// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification.
-type ServerNotificationValue interface {
+// A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
+// ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
+// *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification,
+// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
+// *LoggingMessageNotification; a nil ServerNotification is no value. UnmarshalServerNotification
+// decodes one on its own, and ServerNotificationHolder holds one for NewValue and
+// UnmarshalAndValidate.
+type ServerNotification interface {
 	isServerNotification()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7902,13 +8726,19 @@ func (*PromptListChangedNotification) isServerNotification()         {}
 func (*ToolListChangedNotification) isServerNotification()           {}
 func (*LoggingMessageNotification) isServerNotification()            {}
 
+// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+type ServerNotificationHolder struct {
+	Value ServerNotification
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerNotification) MarshalJSON() ([]byte, error) {
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7917,7 +8747,7 @@ func (v ServerNotification) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerNotification) UnmarshalJSON(b []byte) error {
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7926,28 +8756,34 @@ func (v *ServerNotification) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerNotification) Validate() error {
+func (v *ServerNotificationHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
-// ServerResult is the ServerResult definition of the schema.
-//
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). Value holds the
-// branch: one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult,
-// *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult.
-type ServerResult struct {
-	Value ServerResultValue
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
+// cannot hold.
+func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
+	var h ServerNotificationHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
-// ServerResultValue is implemented by the branches of ServerResult: *Result, *InputRequiredResult,
-// *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult,
-// *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult,
-// *CallToolResult, *CompleteResult.
-type ServerResultValue interface {
+// ServerResult is the ServerResult definition of the schema.
+//
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
+// is implemented by *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult,
+// *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult,
+// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult; a nil ServerResult is no
+// value. UnmarshalServerResult decodes one on its own, and ServerResultHolder holds one for NewValue
+// and UnmarshalAndValidate.
+type ServerResult interface {
 	isServerResult()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -7965,13 +8801,19 @@ func (*ListToolsResult) isServerResult()             {}
 func (*CallToolResult) isServerResult()              {}
 func (*CompleteResult) isServerResult()              {}
 
+// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
+// encoded by itself (NewValue returns one for the ServerResult definition).
+type ServerResultHolder struct {
+	Value ServerResult
+}
+
 // MarshalJSON encodes v as JSON.
-func (v ServerResult) MarshalJSON() ([]byte, error) {
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -7980,7 +8822,7 @@ func (v ServerResult) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *ServerResult) UnmarshalJSON(b []byte) error {
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -7989,25 +8831,32 @@ func (v *ServerResult) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v ServerResult) Validate() error {
+func (v *ServerResultHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
 }
 
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
+// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+func UnmarshalServerResult(b []byte) (ServerResult, error) {
+	var h ServerResultHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
+}
+
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
 // A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
-// Value holds the
-// branch: one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
-type SingleSelectEnumSchema struct {
-	Value SingleSelectEnumSchemaValue
-}
-
-// SingleSelectEnumSchemaValue is implemented by the branches of SingleSelectEnumSchema:
-// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema.
-type SingleSelectEnumSchemaValue interface {
+// SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema; a nil SingleSelectEnumSchema is no value.
+// UnmarshalSingleSelectEnumSchema decodes one on its own, and SingleSelectEnumSchemaHolder holds one
+// for NewValue and UnmarshalAndValidate.
+type SingleSelectEnumSchema interface {
 	isSingleSelectEnumSchema()
+	MarshalJSON() ([]byte, error)
+	AppendJSON(b []byte) ([]byte, error)
+	Validate() error
 	encodeJSON(e *encoder)
 	validate(s *vstate)
 }
@@ -8015,13 +8864,19 @@ type SingleSelectEnumSchemaValue interface {
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
 func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
+// SingleSelectEnumSchemaHolder holds a SingleSelectEnumSchema on its own, so that it can be decoded,
+// validated and encoded by itself (NewValue returns one for the SingleSelectEnumSchema definition).
+type SingleSelectEnumSchemaHolder struct {
+	Value SingleSelectEnumSchema
+}
+
 // MarshalJSON encodes v as JSON.
-func (v SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
 }
 
 // AppendJSON appends the JSON encoding of v to b.
-func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
 	e := encoder{buf: b}
 	v.encodeJSON(&e)
 	return e.result(b)
@@ -8030,7 +8885,7 @@ func (v SingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
 // JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
 // or constant); Validate checks the rest of the schema.
-func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 	var d decoder
 	d.init(b)
 	v.decodeJSON(&d)
@@ -8039,10 +8894,19 @@ func (v *SingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
 
 // Validate reports every way v breaks the schema, as a *ValidationError,
 // or returns nil.
-func (v SingleSelectEnumSchema) Validate() error {
+func (v *SingleSelectEnumSchemaHolder) Validate() error {
 	s := newVState()
 	v.validate(s)
 	return s.done()
+}
+
+// UnmarshalSingleSelectEnumSchema decodes a SingleSelectEnumSchema from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// SingleSelectEnumSchema cannot hold.
+func UnmarshalSingleSelectEnumSchema(b []byte) (SingleSelectEnumSchema, error) {
+	var h SingleSelectEnumSchemaHolder
+	err := h.UnmarshalJSON(b)
+	return h.Value, err
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -8057,9 +8921,54 @@ type StringSchema struct {
 	Title       *string             `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *StringSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *StringSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetFormat returns the value of Format, or "" when v or v.Format is nil.
+func (v *StringSchema) GetFormat() StringSchemaFormat {
+	if v == nil || v.Format == nil {
+		return ""
+	}
+	return *v.Format
+}
+
+// GetMaxLength returns the value of MaxLength, or 0 when v or v.MaxLength is nil.
+func (v *StringSchema) GetMaxLength() int64 {
+	if v == nil || v.MaxLength == nil {
+		return 0
+	}
+	return *v.MaxLength
+}
+
+// GetMinLength returns the value of MinLength, or 0 when v or v.MinLength is nil.
+func (v *StringSchema) GetMinLength() int64 {
+	if v == nil || v.MinLength == nil {
+		return 0
+	}
+	return *v.MinLength
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *StringSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8153,6 +9062,33 @@ type SubscriptionFilter struct {
 	Extra Members `json:"-"`
 }
 
+// GetPromptsListChanged returns the value of PromptsListChanged, or false when v or
+// v.PromptsListChanged is nil.
+func (v *SubscriptionFilter) GetPromptsListChanged() bool {
+	if v == nil || v.PromptsListChanged == nil {
+		return false
+	}
+	return *v.PromptsListChanged
+}
+
+// GetResourcesListChanged returns the value of ResourcesListChanged, or false when v or
+// v.ResourcesListChanged is nil.
+func (v *SubscriptionFilter) GetResourcesListChanged() bool {
+	if v == nil || v.ResourcesListChanged == nil {
+		return false
+	}
+	return *v.ResourcesListChanged
+}
+
+// GetToolsListChanged returns the value of ToolsListChanged, or false when v or v.ToolsListChanged is
+// nil.
+func (v *SubscriptionFilter) GetToolsListChanged() bool {
+	if v == nil || v.ToolsListChanged == nil {
+		return false
+	}
+	return *v.ToolsListChanged
+}
+
 // MarshalJSON encodes v as JSON.
 func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -8203,9 +9139,6 @@ type SubscriptionsAcknowledgedNotification struct {
 	Params SubscriptionsAcknowledgedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8251,9 +9184,6 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 	Notifications SubscriptionFilter `json:"notifications"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8300,9 +9230,6 @@ type SubscriptionsListenRequest struct {
 	Params SubscriptionsListenRequestParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8346,9 +9273,6 @@ type SubscriptionsListenRequestParams struct {
 	Notifications SubscriptionFilter `json:"notifications"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8396,12 +9320,9 @@ type SubscriptionsListenResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8459,9 +9380,6 @@ type SubscriptionsListenResultMetaObject struct {
 	SubscriptionID RequestId `json:"io.modelcontextprotocol/subscriptionId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8504,9 +9422,6 @@ type SubscriptionsListenResultResponse struct {
 	Result SubscriptionsListenResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8552,9 +9467,6 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8599,9 +9511,14 @@ type TextResourceContents struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetMIMEType returns the value of MIMEType, or "" when v or v.MIMEType is nil.
+func (v *TextResourceContents) GetMIMEType() string {
+	if v == nil || v.MIMEType == nil {
+		return ""
+	}
+	return *v.MIMEType
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8654,9 +9571,38 @@ type TitledMultiSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *TitledMultiSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaxItems returns the value of MaxItems, or 0 when v or v.MaxItems is nil.
+func (v *TitledMultiSelectEnumSchema) GetMaxItems() int64 {
+	if v == nil || v.MaxItems == nil {
+		return 0
+	}
+	return *v.MaxItems
+}
+
+// GetMinItems returns the value of MinItems, or 0 when v or v.MinItems is nil.
+func (v *TitledMultiSelectEnumSchema) GetMinItems() int64 {
+	if v == nil || v.MinItems == nil {
+		return 0
+	}
+	return *v.MinItems
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *TitledMultiSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8697,9 +9643,6 @@ type TitledMultiSelectEnumSchemaItems struct {
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8741,9 +9684,6 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Title string `json:"title"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8792,9 +9732,30 @@ type TitledSingleSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *TitledSingleSelectEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *TitledSingleSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *TitledSingleSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8836,9 +9797,6 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Title string `json:"title"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8927,9 +9885,22 @@ type Tool struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *Tool) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *Tool) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9004,6 +9975,47 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
+// nil.
+func (v *ToolAnnotations) GetDestructiveHint() bool {
+	if v == nil || v.DestructiveHint == nil {
+		return false
+	}
+	return *v.DestructiveHint
+}
+
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+func (v *ToolAnnotations) GetIdempotentHint() bool {
+	if v == nil || v.IdempotentHint == nil {
+		return false
+	}
+	return *v.IdempotentHint
+}
+
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+func (v *ToolAnnotations) GetOpenWorldHint() bool {
+	if v == nil || v.OpenWorldHint == nil {
+		return false
+	}
+	return *v.OpenWorldHint
+}
+
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+func (v *ToolAnnotations) GetReadOnlyHint() bool {
+	if v == nil || v.ReadOnlyHint == nil {
+		return false
+	}
+	return *v.ReadOnlyHint
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *ToolAnnotations) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
+}
+
 // MarshalJSON encodes v as JSON.
 func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return v.AppendJSON(nil)
@@ -9045,6 +10057,14 @@ type ToolChoice struct {
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetMode returns the value of Mode, or "" when v or v.Mode is nil.
+func (v *ToolChoice) GetMode() ToolChoiceMode {
+	if v == nil || v.Mode == nil {
+		return ""
+	}
+	return *v.Mode
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9142,9 +10162,14 @@ type ToolInputSchema struct {
 	Schema *string `json:"$schema,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ToolInputSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9189,9 +10214,6 @@ type ToolListChangedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9233,6 +10255,14 @@ type ToolOutputSchema struct {
 	Schema *string `json:"$schema,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// GetSchema returns the value of Schema, or "" when v or v.Schema is nil.
+func (v *ToolOutputSchema) GetSchema() string {
+	if v == nil || v.Schema == nil {
+		return ""
+	}
+	return *v.Schema
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9293,9 +10323,14 @@ type ToolResultContent struct {
 	ToolUseID string `json:"toolUseId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetIsError returns the value of IsError, or false when v or v.IsError is nil.
+func (v *ToolResultContent) GetIsError() bool {
+	if v == nil || v.IsError == nil {
+		return false
+	}
+	return *v.IsError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9345,9 +10380,6 @@ type ToolUseContent struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9393,9 +10425,6 @@ type UnsupportedProtocolVersionError struct {
 	ID    RequestId                            `json:"id,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9438,9 +10467,6 @@ type UnsupportedProtocolVersionErrorError struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9483,9 +10509,6 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 	Supported []string `json:"supported"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9538,9 +10561,38 @@ type UntitledMultiSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *UntitledMultiSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetMaxItems returns the value of MaxItems, or 0 when v or v.MaxItems is nil.
+func (v *UntitledMultiSelectEnumSchema) GetMaxItems() int64 {
+	if v == nil || v.MaxItems == nil {
+		return 0
+	}
+	return *v.MaxItems
+}
+
+// GetMinItems returns the value of MinItems, or 0 when v or v.MinItems is nil.
+func (v *UntitledMultiSelectEnumSchema) GetMinItems() int64 {
+	if v == nil || v.MinItems == nil {
+		return 0
+	}
+	return *v.MinItems
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9583,9 +10635,6 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Enum []string `json:"enum"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9634,9 +10683,30 @@ type UntitledSingleSelectEnumSchema struct {
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
 
-	// missing has a bit for each required member that was absent when v was decoded.
-	missing uint64
+// GetDefault returns the value of Default, or "" when v or v.Default is nil.
+func (v *UntitledSingleSelectEnumSchema) GetDefault() string {
+	if v == nil || v.Default == nil {
+		return ""
+	}
+	return *v.Default
+}
+
+// GetDescription returns the value of Description, or "" when v or v.Description is nil.
+func (v *UntitledSingleSelectEnumSchema) GetDescription() string {
+	if v == nil || v.Description == nil {
+		return ""
+	}
+	return *v.Description
+}
+
+// GetTitle returns the value of Title, or "" when v or v.Title is nil.
+func (v *UntitledSingleSelectEnumSchema) GetTitle() string {
+	if v == nil || v.Title == nil {
+		return ""
+	}
+	return *v.Title
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9669,7 +10739,8 @@ func (v *UntitledSingleSelectEnumSchema) Validate() error {
 	return s.done()
 }
 
-// Value is implemented by a pointer to every type of this package.
+// Value is implemented by a pointer to every type of this package but the
+// unions, which are interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -9836,8 +10907,9 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-// NewValue returns a new zero value of the Go type of the named schema
-// definition, and false if there is no such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named
+// schema definition (for a union, to its holder), and false if there is no
+// such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":
@@ -9869,7 +10941,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ClientNotification":
 		return new(ClientNotification), true
 	case "ClientRequest":
-		return new(ClientRequest), true
+		return new(ClientRequestHolder), true
 	case "ClientResult":
 		return new(Result), true
 	case "CompleteRequest":
@@ -9881,7 +10953,7 @@ func NewValue(definition string) (Value, bool) {
 	case "CompleteResultResponse":
 		return new(CompleteResultResponse), true
 	case "ContentBlock":
-		return new(ContentBlock), true
+		return new(ContentBlockHolder), true
 	case "CreateMessageRequest":
 		return new(CreateMessageRequest), true
 	case "CreateMessageRequestParams":
@@ -9901,7 +10973,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ElicitRequestFormParams":
 		return new(ElicitRequestFormParams), true
 	case "ElicitRequestParams":
-		return new(ElicitRequestParams), true
+		return new(ElicitRequestParamsHolder), true
 	case "ElicitRequestURLParams":
 		return new(ElicitRequestURLParams), true
 	case "ElicitResult":
@@ -9911,7 +10983,7 @@ func NewValue(definition string) (Value, bool) {
 	case "EmptyResult":
 		return new(Result), true
 	case "EnumSchema":
-		return new(EnumSchema), true
+		return new(EnumSchemaHolder), true
 	case "Error":
 		return new(Error), true
 	case "GetPromptRequest":
@@ -9933,13 +11005,13 @@ func NewValue(definition string) (Value, bool) {
 	case "Implementation":
 		return new(Implementation), true
 	case "InputRequest":
-		return new(InputRequest), true
+		return new(InputRequestHolder), true
 	case "InputRequests":
 		return new(InputRequests), true
 	case "InputRequiredResult":
 		return new(InputRequiredResult), true
 	case "InputResponse":
-		return new(InputResponse), true
+		return new(InputResponseHolder), true
 	case "InputResponseRequestParams":
 		return new(InputResponseRequestParams), true
 	case "InputResponses":
@@ -9957,13 +11029,13 @@ func NewValue(definition string) (Value, bool) {
 	case "JSONRPCErrorResponse":
 		return new(JSONRPCErrorResponse), true
 	case "JSONRPCMessage":
-		return new(JSONRPCMessage), true
+		return new(JSONRPCMessageHolder), true
 	case "JSONRPCNotification":
 		return new(JSONRPCNotification), true
 	case "JSONRPCRequest":
 		return new(JSONRPCRequest), true
 	case "JSONRPCResponse":
-		return new(JSONRPCResponse), true
+		return new(JSONRPCResponseHolder), true
 	case "JSONRPCResultResponse":
 		return new(JSONRPCResultResponse), true
 	case "JSONValue":
@@ -10015,7 +11087,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ModelPreferences":
 		return new(ModelPreferences), true
 	case "MultiSelectEnumSchema":
-		return new(MultiSelectEnumSchema), true
+		return new(MultiSelectEnumSchemaHolder), true
 	case "Notification":
 		return new(Notification), true
 	case "NotificationMetaObject":
@@ -10033,7 +11105,7 @@ func NewValue(definition string) (Value, bool) {
 	case "ParseError":
 		return new(ParseError), true
 	case "PrimitiveSchemaDefinition":
-		return new(PrimitiveSchemaDefinition), true
+		return new(PrimitiveSchemaDefinitionHolder), true
 	case "ProgressNotification":
 		return new(ProgressNotification), true
 	case "ProgressNotificationParams":
@@ -10097,15 +11169,15 @@ func NewValue(definition string) (Value, bool) {
 	case "SamplingMessage":
 		return new(SamplingMessage), true
 	case "SamplingMessageContentBlock":
-		return new(SamplingMessageContentBlock), true
+		return new(SamplingMessageContentBlockHolder), true
 	case "ServerCapabilities":
 		return new(ServerCapabilities), true
 	case "ServerNotification":
-		return new(ServerNotification), true
+		return new(ServerNotificationHolder), true
 	case "ServerResult":
-		return new(ServerResult), true
+		return new(ServerResultHolder), true
 	case "SingleSelectEnumSchema":
-		return new(SingleSelectEnumSchema), true
+		return new(SingleSelectEnumSchemaHolder), true
 	case "StringSchema":
 		return new(StringSchema), true
 	case "SubscriptionFilter":

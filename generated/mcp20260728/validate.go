@@ -39,45 +39,29 @@ func (v *AudioContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
 	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *BaseMetadata) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *BaseMetadata) validate(s *vstate) {}
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Blob == "" {
-		s.add("required", "missing required member \"blob\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Blob) {
 			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
 		}
 		s.at(m, "blob")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -85,11 +69,7 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *BooleanSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *BooleanSchema) validate(s *vstate) {}
 func (v CacheScope) validate(s *vstate) {
 	switch v {
 	case CacheScopePrivate, CacheScopePublic:
@@ -103,19 +83,12 @@ func (v *CacheableResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<2) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -124,27 +97,21 @@ func (v *CacheableResult) validate(s *vstate) {
 	}
 }
 func (v *CallToolRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CallToolRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -166,9 +133,6 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		v.InputResponses.validate(s)
 		s.at(m, "inputResponses")
 	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -176,37 +140,33 @@ func (v *CallToolResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
 }
 func (v *CallToolResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if (v.missing&(1<<2) != 0 && v.Result.Value == nil) || v.Result.Value == nil {
+	if v.Result == nil {
 		s.add("required", "missing required member \"result\"")
 	} else {
 		m := s.mark()
-		v.Result.validate(s)
+		CallToolResultResponseResultHolder{Value: v.Result}.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v CallToolResultResponseResult) validate(s *vstate) {
+func (v CallToolResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *CallToolResult")
 		return
@@ -214,23 +174,24 @@ func (v CallToolResultResponseResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CancelledNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CancelledNotificationParams) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.RequestID.IsZero()) || v.RequestID.IsZero() {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
+	} else {
+		m := s.mark()
+		v.RequestID.validate(s)
+		s.at(m, "requestId")
 	}
 }
 func (v *ClientCapabilities) validate(s *vstate) {
@@ -265,18 +226,6 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		}
 		s.at(m, "extensions")
 	}
-	if v.Roots != nil {
-		m := s.mark()
-		if b := v.Roots; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck2(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "roots")
-	}
 	if v.Sampling != nil {
 		m := s.mark()
 		v.Sampling.validate(s)
@@ -295,6 +244,25 @@ func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
 		s.at(m, "url")
 	}
 }
+func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
+func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
+func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
 func (v *ClientCapabilitiesSampling) validate(s *vstate) {
 	if v.Context != nil {
 		m := s.mark()
@@ -307,22 +275,32 @@ func (v *ClientCapabilitiesSampling) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
+func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
 func (v *ClientNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
-func (v ClientRequest) validate(s *vstate) {
+func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
 		return
@@ -330,56 +308,36 @@ func (v ClientRequest) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CompleteRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *CompleteRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"argument\"")
-	} else {
-		m := s.mark()
-		v.Argument.validate(s)
-		s.at(m, "argument")
-	}
-	if (v.missing&(1<<2) != 0 && v.Ref.Value == nil) || v.Ref.Value == nil {
+	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
 	} else {
 		m := s.mark()
-		v.Ref.validate(s)
+		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
 		s.at(m, "ref")
 	}
 }
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Value == "" {
-		s.add("required", "missing required member \"value\"")
-	}
-}
-func (v *CompleteRequestParamsContext) validate(s *vstate) {}
-func (v CompleteRequestParamsRef) validate(s *vstate) {
+func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
@@ -392,21 +350,14 @@ func (v *CompleteResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"completion\"")
-	} else {
+	{
 		m := s.mark()
 		v.Completion.validate(s)
 		s.at(m, "completion")
 	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
 }
 func (v *CompleteResultCompletion) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Values == nil {
-		s.add("required", "missing required member \"values\"")
-	} else {
+	{
 		m := s.mark()
 		if len(v.Values) > 100 {
 			s.add("maxItems", "has "+strconv.Itoa(len(v.Values))+" items, want at most 100")
@@ -415,21 +366,20 @@ func (v *CompleteResultCompletion) validate(s *vstate) {
 	}
 }
 func (v *CompleteResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v ContentBlock) validate(s *vstate) {
+func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
@@ -437,12 +387,7 @@ func (v ContentBlock) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *CreateMessageRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -454,12 +399,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		v.IncludeContext.validate(s)
 		s.at(m, "includeContext")
 	}
-	if v.missing&(1<<0) != 0 && v.MaxTokens == 0 {
-		s.add("required", "missing required member \"maxTokens\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -506,25 +446,20 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Model == "" {
-		s.add("required", "missing required member \"model\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v CreateMessageResultContent) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
@@ -535,24 +470,20 @@ func (v CreateMessageResultContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
 		m0 := s.mark()
-		u[i0].validate(s)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
 		s.atIndex(m0, i0)
 	}
 }
 func (v Cursor) validate(s *vstate) {}
 func (v *DiscoverRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -564,29 +495,17 @@ func (v *DiscoverResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"capabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.Capabilities.validate(s)
 		s.at(m, "capabilities")
 	}
-	if v.missing&(1<<2) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<3) != 0 && v.SupportedVersions == nil {
-		s.add("required", "missing required member \"supportedVersions\"")
-	}
-	if v.missing&(1<<4) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -595,36 +514,29 @@ func (v *DiscoverResult) validate(s *vstate) {
 	}
 }
 func (v *DiscoverResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
 func (v *ElicitRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if (v.missing&(1<<1) != 0 && v.Params.Value == nil) || v.Params.Value == nil {
+	if v.Params == nil {
 		s.add("required", "missing required member \"params\"")
 	} else {
 		m := s.mark()
-		v.Params.validate(s)
+		ElicitRequestParamsHolder{Value: v.Params}.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ElicitRequestFormParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
 	if v.Mode != nil {
 		m := s.mark()
 		if *v.Mode != "form" {
@@ -632,35 +544,28 @@ func (v *ElicitRequestFormParams) validate(s *vstate) {
 		}
 		s.at(m, "mode")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"requestedSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.RequestedSchema.validate(s)
 		s.at(m, "requestedSchema")
 	}
 }
 func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Properties == nil {
-		s.add("required", "missing required member \"properties\"")
-	} else {
+	{
 		m := s.mark()
 		{
 			start := s.mark()
 			for k0, x0 := range v.Properties {
 				m0 := s.mark()
-				x0.validate(s)
+				PrimitiveSchemaDefinitionHolder{Value: x0}.validate(s)
 				s.at(m0, k0)
 			}
 			s.sortSince(start)
 		}
 		s.at(m, "properties")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v ElicitRequestParams) validate(s *vstate) {
+func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *ElicitRequestFormParams, *ElicitRequestURLParams")
 		return
@@ -668,15 +573,7 @@ func (v ElicitRequestParams) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ElicitRequestURLParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"mode\"")
-	}
-	if v.missing&(1<<2) != 0 && v.URL == "" {
-		s.add("required", "missing required member \"url\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URL) {
 			s.add("format", rtQuote(v.URL)+" is not a valid uri")
@@ -685,12 +582,23 @@ func (v *ElicitRequestURLParams) validate(s *vstate) {
 	}
 }
 func (v *ElicitResult) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Action == "" {
-		s.add("required", "missing required member \"action\"")
-	} else {
+	{
 		m := s.mark()
 		v.Action.validate(s)
 		s.at(m, "action")
+	}
+	if v.Content != nil {
+		m := s.mark()
+		{
+			start := s.mark()
+			for k0, x0 := range v.Content {
+				m0 := s.mark()
+				x0.validate(s)
+				s.at(m0, k0)
+			}
+			s.sortSince(start)
+		}
+		s.at(m, "content")
 	}
 }
 func (v ElicitResultAction) validate(s *vstate) {
@@ -700,7 +608,18 @@ func (v ElicitResultAction) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
-func (v ElicitResultContentValue) validate(s *vstate) {}
+func (v ElicitResultContentValue) validate(s *vstate) {
+	switch v.Kind {
+	case KindArray:
+	case KindString:
+	case KindInteger:
+	case KindBoolean:
+	case 0:
+		s.add("type", "no value: want array or string or integer or boolean")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
+	}
+}
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -712,61 +631,45 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if (v.missing&(1<<0) != 0 && v.Resource.Value == nil) || v.Resource.Value == nil {
+	if v.Resource == nil {
 		s.add("required", "missing required member \"resource\"")
 	} else {
 		m := s.mark()
-		v.Resource.validate(s)
+		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
 		s.at(m, "resource")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v EmbeddedResourceResource) validate(s *vstate) {
+func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v EnumSchema) validate(s *vstate) {
+func (v EnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v *Error) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Code == 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
+func (v *Error) validate(s *vstate) {}
 func (v *GetPromptRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *GetPromptRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -776,9 +679,6 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 		v.InputResponses.validate(s)
 		s.at(m, "inputResponses")
 	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
@@ -786,9 +686,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Messages == nil {
-		s.add("required", "missing required member \"messages\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Messages {
 			m0 := s.mark()
@@ -797,26 +695,24 @@ func (v *GetPromptResult) validate(s *vstate) {
 		}
 		s.at(m, "messages")
 	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
 }
 func (v *GetPromptResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if (v.missing&(1<<2) != 0 && v.Result.Value == nil) || v.Result.Value == nil {
+	if v.Result == nil {
 		s.add("required", "missing required member \"result\"")
 	} else {
 		m := s.mark()
-		v.Result.validate(s)
+		GetPromptResultResponseResultHolder{Value: v.Result}.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v GetPromptResultResponseResult) validate(s *vstate) {
+func (v GetPromptResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *GetPromptResult")
 		return
@@ -824,29 +720,20 @@ func (v GetPromptResultResponseResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *HeaderMismatchError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
+	{
 		m := s.mark()
 		v.Error.validate(s)
 		s.at(m, "error")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+	if !v.ID.IsZero() {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *HeaderMismatchErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
+func (v *HeaderMismatchErrorError) validate(s *vstate) {}
 func (v *Icon) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Src == "" {
-		s.add("required", "missing required member \"src\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.Src) {
 			s.add("format", rtQuote(v.Src)+" is not a valid uri")
@@ -888,20 +775,12 @@ func (v *ImageContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Data == "" {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatByte(v.Data) {
 			s.add("format", rtQuote(v.Data)+" is not a valid byte")
 		}
 		s.at(m, "data")
-	}
-	if v.missing&(1<<1) != 0 && v.MIMEType == "" {
-		s.add("required", "missing required member \"mimeType\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *Implementation) validate(s *vstate) {
@@ -914,12 +793,6 @@ func (v *Implementation) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Version == "" {
-		s.add("required", "missing required member \"version\"")
-	}
 	if v.WebsiteURL != nil {
 		m := s.mark()
 		if !formatURI(*v.WebsiteURL) {
@@ -928,7 +801,7 @@ func (v *Implementation) validate(s *vstate) {
 		s.at(m, "websiteUrl")
 	}
 }
-func (v InputRequest) validate(s *vstate) {
+func (v InputRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
@@ -941,7 +814,7 @@ func (v InputRequests) validate(s *vstate) {
 		start := s.mark()
 		for k0, x0 := range u {
 			m0 := s.mark()
-			x0.validate(s)
+			InputRequestHolder{Value: x0}.validate(s)
 			s.at(m0, k0)
 		}
 		s.sortSince(start)
@@ -958,11 +831,8 @@ func (v *InputRequiredResult) validate(s *vstate) {
 		v.InputRequests.validate(s)
 		s.at(m, "inputRequests")
 	}
-	if v.missing&(1<<0) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
 }
-func (v InputResponse) validate(s *vstate) {
+func (v InputResponseHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
@@ -970,9 +840,7 @@ func (v InputResponse) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *InputResponseRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -989,36 +857,15 @@ func (v InputResponses) validate(s *vstate) {
 		start := s.mark()
 		for k0, x0 := range u {
 			m0 := s.mark()
-			x0.validate(s)
+			InputResponseHolder{Value: x0}.validate(s)
 			s.at(m0, k0)
 		}
 		s.sortSince(start)
 	}
 }
-func (v *InternalError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
-func (v *InvalidParamsError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
-func (v *InvalidRequestError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
+func (v *InternalError) validate(s *vstate)       {}
+func (v *InvalidParamsError) validate(s *vstate)  {}
+func (v *InvalidRequestError) validate(s *vstate) {}
 func (v JSONArray) validate(s *vstate) {
 	u := []JSONValue(v)
 	for i0 := range u {
@@ -1033,23 +880,18 @@ func (v JSONObject) validate(s *vstate) {
 	} else {
 		var d decoder
 		d.initShared(b)
-		rawCheck3(&d, s)
+		rawCheck2(&d, s)
 		d.rawDone(s)
 	}
 }
 func (v *JSONRPCErrorResponse) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
+	if !v.ID.IsZero() {
 		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v JSONRPCMessage) validate(s *vstate) {
+func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
@@ -1057,11 +899,26 @@ func (v JSONRPCMessage) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *JSONRPCNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+	if v.Params != nil {
+		m := s.mark()
+		if b := v.Params; b == nil {
+			s.add("type", "no value")
+		} else {
+			var d decoder
+			d.initShared(b)
+			rawCheck3(&d, s)
+			d.rawDone(s)
+		}
+		s.at(m, "params")
 	}
-	if v.missing&(1<<1) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
+}
+func (v *JSONRPCRequest) validate(s *vstate) {
+	if v.ID.IsZero() {
+		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 	if v.Params != nil {
 		m := s.mark()
@@ -1076,30 +933,7 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
-func (v *JSONRPCRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.Params != nil {
-		m := s.mark()
-		if b := v.Params; b == nil {
-			s.add("type", "no value")
-		} else {
-			var d decoder
-			d.initShared(b)
-			rawCheck5(&d, s)
-			d.rawDone(s)
-		}
-		s.at(m, "params")
-	}
-}
-func (v JSONRPCResponse) validate(s *vstate) {
+func (v JSONRPCResponseHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
@@ -1107,15 +941,14 @@ func (v JSONRPCResponse) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *JSONRPCResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
@@ -1127,31 +960,20 @@ func (v JSONValue) validate(s *vstate) {
 	} else {
 		var d decoder
 		d.initShared(b)
-		rawCheck6(&d, s)
+		rawCheck5(&d, s)
 		d.rawDone(s)
 	}
 }
-func (v *LegacyTitledEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
 func (v *ListPromptsRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1163,16 +985,12 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.Prompts == nil {
-		s.add("required", "missing required member \"prompts\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Prompts {
 			m0 := s.mark()
@@ -1181,12 +999,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		}
 		s.at(m, "prompts")
 	}
-	if v.missing&(1<<2) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<3) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -1195,33 +1008,28 @@ func (v *ListPromptsResult) validate(s *vstate) {
 	}
 }
 func (v *ListPromptsResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
 func (v *ListResourceTemplatesRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1233,16 +1041,12 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.ResourceTemplates == nil {
-		s.add("required", "missing required member \"resourceTemplates\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.ResourceTemplates {
 			m0 := s.mark()
@@ -1251,12 +1055,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		}
 		s.at(m, "resourceTemplates")
 	}
-	if v.missing&(1<<2) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<3) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -1265,33 +1064,28 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	}
 }
 func (v *ListResourceTemplatesResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
 func (v *ListResourcesRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1303,16 +1097,12 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.Resources == nil {
-		s.add("required", "missing required member \"resources\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Resources {
 			m0 := s.mark()
@@ -1321,12 +1111,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		}
 		s.at(m, "resources")
 	}
-	if v.missing&(1<<2) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<3) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -1335,24 +1120,20 @@ func (v *ListResourcesResult) validate(s *vstate) {
 	}
 }
 func (v *ListResourcesResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
 	}
 }
 func (v *ListRootsRequest) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		v.Params.validate(s)
@@ -1367,9 +1148,7 @@ func (v *ListRootsRequestParams) validate(s *vstate) {
 	}
 }
 func (v *ListRootsResult) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Roots == nil {
-		s.add("required", "missing required member \"roots\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Roots {
 			m0 := s.mark()
@@ -1380,18 +1159,14 @@ func (v *ListRootsResult) validate(s *vstate) {
 	}
 }
 func (v *ListToolsRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
@@ -1403,19 +1178,12 @@ func (v *ListToolsResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Tools == nil {
-		s.add("required", "missing required member \"tools\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Tools {
 			m0 := s.mark()
@@ -1424,9 +1192,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 		}
 		s.at(m, "tools")
 	}
-	if v.missing&(1<<3) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -1435,15 +1201,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 	}
 }
 func (v *ListToolsResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
@@ -1457,27 +1222,19 @@ func (v LoggingLevel) validate(s *vstate) {
 	}
 }
 func (v *LoggingMessageNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Data == nil {
-		s.add("required", "missing required member \"data\"")
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
-	if v.missing&(1<<1) != 0 && v.Level == "" {
-		s.add("required", "missing required member \"level\"")
-	} else {
+	{
 		m := s.mark()
 		v.Level.validate(s)
 		s.at(m, "level")
@@ -1490,49 +1247,32 @@ func (v MetaObject) validate(s *vstate) {
 	} else {
 		var d decoder
 		d.initShared(b)
-		rawCheck7(&d, s)
+		rawCheck6(&d, s)
 		d.rawDone(s)
 	}
 }
-func (v *MethodNotFoundError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
+func (v *MethodNotFoundError) validate(s *vstate) {}
 func (v *MissingRequiredClientCapabilityError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
+	{
 		m := s.mark()
 		v.Error.validate(s)
 		s.at(m, "error")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
+	if !v.ID.IsZero() {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
 func (v *MissingRequiredClientCapabilityErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	{
 		m := s.mark()
 		v.Data.validate(s)
 		s.at(m, "data")
 	}
-	if v.missing&(1<<2) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
 }
 func (v *MissingRequiredClientCapabilityErrorErrorData) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"requiredCapabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.RequiredCapabilities.validate(s)
 		s.at(m, "requiredCapabilities")
@@ -1571,7 +1311,7 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
-func (v MultiSelectEnumSchema) validate(s *vstate) {
+func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
@@ -1579,9 +1319,6 @@ func (v MultiSelectEnumSchema) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *Notification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		if b := v.Params; b == nil {
@@ -1589,18 +1326,28 @@ func (v *Notification) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck8(&d, s)
+			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "params")
 	}
 }
-func (v *NotificationMetaObject) validate(s *vstate) {}
-func (v *NotificationParams) validate(s *vstate)     {}
+func (v *NotificationMetaObject) validate(s *vstate) {
+	if !v.SubscriptionID.IsZero() {
+		m := s.mark()
+		v.SubscriptionID.validate(s)
+		s.at(m, "io.modelcontextprotocol/subscriptionId")
+	}
+}
+func (v *NotificationParams) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+}
 func (v *NumberSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Type == "" {
-		s.add("required", "missing required member \"type\"")
-	} else {
+	{
 		m := s.mark()
 		v.Type.validate(s)
 		s.at(m, "type")
@@ -1614,27 +1361,21 @@ func (v NumberSchemaType) validate(s *vstate) {
 	}
 }
 func (v *PaginatedRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *PaginatedRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -1646,19 +1387,9 @@ func (v *PaginatedResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
 }
-func (v *ParseError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
-	}
-}
-func (v PrimitiveSchemaDefinition) validate(s *vstate) {
+func (v *ParseError) validate(s *vstate) {}
+func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
@@ -1666,43 +1397,41 @@ func (v PrimitiveSchemaDefinition) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ProgressNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ProgressNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Progress == 0 {
-		s.add("required", "missing required member \"progress\"")
-	}
-	if (v.missing&(1<<1) != 0 && v.ProgressToken.IsZero()) || v.ProgressToken.IsZero() {
-		s.add("required", "missing required member \"progressToken\"")
-	}
-}
-func (v ProgressToken) validate(s *vstate) {}
-func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.Arguments != nil {
+	if v.ProgressToken.IsZero() {
+		s.add("required", "missing required member \"progressToken\"")
+	} else {
 		m := s.mark()
-		for i0 := range v.Arguments {
-			m0 := s.mark()
-			v.Arguments[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "arguments")
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
+	}
+}
+func (v ProgressToken) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
+func (v *Prompt) validate(s *vstate) {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
 	if v.Icons != nil {
 		m := s.mark()
@@ -1713,69 +1442,46 @@ func (v *Prompt) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
 }
-func (v *PromptArgument) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-}
+func (v *PromptArgument) validate(s *vstate) {}
 func (v *PromptListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
 func (v *PromptMessage) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		ContentBlockHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v *PromptReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *PromptReference) validate(s *vstate) {}
 func (v *ReadResourceRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ReadResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -1785,9 +1491,7 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		v.InputResponses.validate(s)
 		s.at(m, "inputResponses")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1801,30 +1505,21 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.CacheScope == "" {
-		s.add("required", "missing required member \"cacheScope\"")
-	} else {
+	{
 		m := s.mark()
 		v.CacheScope.validate(s)
 		s.at(m, "cacheScope")
 	}
-	if v.missing&(1<<1) != 0 && v.Contents == nil {
-		s.add("required", "missing required member \"contents\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Contents {
 			m0 := s.mark()
-			v.Contents[i0].validate(s)
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "contents")
 	}
-	if v.missing&(1<<2) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
-	}
-	if v.missing&(1<<3) != 0 && v.TTLMs == 0 {
-		s.add("required", "missing required member \"ttlMs\"")
-	} else {
+	{
 		m := s.mark()
 		if v.TTLMs < int64(0) {
 			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
@@ -1832,7 +1527,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
-func (v ReadResourceResultContentsItem) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
@@ -1840,21 +1535,22 @@ func (v ReadResourceResultContentsItem) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *ReadResourceResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
+	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if (v.missing&(1<<2) != 0 && v.Result.Value == nil) || v.Result.Value == nil {
+	if v.Result == nil {
 		s.add("required", "missing required member \"result\"")
 	} else {
 		m := s.mark()
-		v.Result.validate(s)
+		ReadResourceResultResponseResultHolder{Value: v.Result}.validate(s)
 		s.at(m, "result")
 	}
 }
-func (v ReadResourceResultResponseResult) validate(s *vstate) {
+func (v ReadResourceResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *ReadResourceResult")
 		return
@@ -1862,9 +1558,6 @@ func (v ReadResourceResultResponseResult) validate(s *vstate) {
 	v.Value.validate(s)
 }
 func (v *Request) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Method == "" {
-		s.add("required", "missing required member \"method\"")
-	}
 	if v.Params != nil {
 		m := s.mark()
 		if b := v.Params; b == nil {
@@ -1872,17 +1565,24 @@ func (v *Request) validate(s *vstate) {
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck9(&d, s)
+			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "params")
 	}
 }
-func (v RequestId) validate(s *vstate) {}
+func (v RequestId) validate(s *vstate) {
+	switch v.Kind {
+	case KindString:
+	case KindInteger:
+	case 0:
+		s.add("type", "no value: want string or integer")
+	default:
+		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+	}
+}
 func (v *RequestMetaObject) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"io.modelcontextprotocol/clientCapabilities\"")
-	} else {
+	{
 		m := s.mark()
 		v.ClientCapabilities.validate(s)
 		s.at(m, "io.modelcontextprotocol/clientCapabilities")
@@ -1897,14 +1597,14 @@ func (v *RequestMetaObject) validate(s *vstate) {
 		v.LogLevel.validate(s)
 		s.at(m, "io.modelcontextprotocol/logLevel")
 	}
-	if v.missing&(1<<1) != 0 && v.ProtocolVersion == "" {
-		s.add("required", "missing required member \"io.modelcontextprotocol/protocolVersion\"")
+	if !v.ProgressToken.IsZero() {
+		m := s.mark()
+		v.ProgressToken.validate(s)
+		s.at(m, "progressToken")
 	}
 }
 func (v *RequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
@@ -1930,12 +1630,7 @@ func (v *Resource) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1949,9 +1644,7 @@ func (v *ResourceContents) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1979,15 +1672,7 @@ func (v *ResourceLink) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<2) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -1996,24 +1681,19 @@ func (v *ResourceLink) validate(s *vstate) {
 	}
 }
 func (v *ResourceListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
 func (v *ResourceRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2041,12 +1721,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URITemplate == "" {
-		s.add("required", "missing required member \"uriTemplate\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URITemplate) {
 			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
@@ -2055,12 +1730,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 	}
 }
 func (v *ResourceTemplateReference) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURITemplate(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
@@ -2069,24 +1739,19 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 	}
 }
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
+	}
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2099,9 +1764,6 @@ func (v *Result) validate(s *vstate) {
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
-	}
-	if v.missing&(1<<0) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
 	}
 }
 func (v *ResultMetaObject) validate(s *vstate) {
@@ -2125,9 +1787,7 @@ func (v *Root) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2141,22 +1801,20 @@ func (v *SamplingMessage) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if (v.missing&(1<<0) != 0 && v.Content.Value == nil) || v.Content.Value == nil {
+	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
 	} else {
 		m := s.mark()
-		v.Content.validate(s)
+		SamplingMessageContentHolder{Value: v.Content}.validate(s)
 		s.at(m, "content")
 	}
-	if v.missing&(1<<1) != 0 && v.Role == "" {
-		s.add("required", "missing required member \"role\"")
-	} else {
+	{
 		m := s.mark()
 		v.Role.validate(s)
 		s.at(m, "role")
 	}
 }
-func (v SamplingMessageContent) validate(s *vstate) {
+func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
@@ -2167,11 +1825,11 @@ func (v SamplingMessageContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
 		m0 := s.mark()
-		u[i0].validate(s)
+		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
 		s.atIndex(m0, i0)
 	}
 }
-func (v SamplingMessageContentBlock) validate(s *vstate) {
+func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
@@ -2216,24 +1874,42 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "logging")
 	}
 }
+func (v *ServerCapabilitiesCompletions) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
+func (v *ServerCapabilitiesLogging) validate(s *vstate) {
+	m0 := s.mark()
+	for k, x := range v.Extra {
+		m := s.mark()
+		x.validate(s)
+		s.at(m, k)
+	}
+	s.sortSince(m0)
+}
 func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
 func (v *ServerCapabilitiesResources) validate(s *vstate) {}
 func (v *ServerCapabilitiesTools) validate(s *vstate)     {}
-func (v ServerNotification) validate(s *vstate) {
+func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v ServerResult) validate(s *vstate) {
+func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
 	v.Value.validate(s)
 }
-func (v SingleSelectEnumSchema) validate(s *vstate) {
+func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
@@ -2246,9 +1922,6 @@ func (v *StringSchema) validate(s *vstate) {
 		v.Format.validate(s)
 		s.at(m, "format")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
@@ -2259,65 +1932,45 @@ func (v StringSchemaFormat) validate(s *vstate) {
 }
 func (v *SubscriptionFilter) validate(s *vstate) {}
 func (v *SubscriptionsAcknowledgedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"params\"")
-	} else {
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SubscriptionsAcknowledgedNotificationParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"notifications\"")
+	if v.Meta != nil {
+		m := s.mark()
+		v.Meta.validate(s)
+		s.at(m, "_meta")
 	}
 }
 func (v *SubscriptionsListenRequest) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"method\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"params\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Params.validate(s)
 		s.at(m, "params")
 	}
 }
 func (v *SubscriptionsListenRequestParams) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"notifications\"")
 	}
 }
 func (v *SubscriptionsListenResult) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"_meta\"")
-	} else {
+	{
 		m := s.mark()
 		v.Meta.validate(s)
 		s.at(m, "_meta")
-	}
-	if v.missing&(1<<1) != 0 && v.ResultType == "" {
-		s.add("required", "missing required member \"resultType\"")
 	}
 }
 func (v *SubscriptionsListenResultMetaObject) validate(s *vstate) {
@@ -2326,20 +1979,23 @@ func (v *SubscriptionsListenResultMetaObject) validate(s *vstate) {
 		v.ServerInfo.validate(s)
 		s.at(m, "io.modelcontextprotocol/serverInfo")
 	}
-	if (v.missing&(1<<0) != 0 && v.SubscriptionID.IsZero()) || v.SubscriptionID.IsZero() {
+	if v.SubscriptionID.IsZero() {
 		s.add("required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
+	} else {
+		m := s.mark()
+		v.SubscriptionID.validate(s)
+		s.at(m, "io.modelcontextprotocol/subscriptionId")
 	}
 }
 func (v *SubscriptionsListenResultResponse) validate(s *vstate) {
-	if (v.missing&(1<<0) != 0 && v.ID.IsZero()) || v.ID.IsZero() {
+	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"result\"")
 	} else {
+		m := s.mark()
+		v.ID.validate(s)
+		s.at(m, "id")
+	}
+	{
 		m := s.mark()
 		v.Result.validate(s)
 		s.at(m, "result")
@@ -2356,12 +2012,6 @@ func (v *TextContent) validate(s *vstate) {
 		v.Annotations.validate(s)
 		s.at(m, "annotations")
 	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
@@ -2369,12 +2019,7 @@ func (v *TextResourceContents) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Text == "" {
-		s.add("required", "missing required member \"text\"")
-	}
-	if v.missing&(1<<1) != 0 && v.URI == "" {
-		s.add("required", "missing required member \"uri\"")
-	} else {
+	{
 		m := s.mark()
 		if !formatURI(v.URI) {
 			s.add("format", rtQuote(v.URI)+" is not a valid uri")
@@ -2382,63 +2027,11 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"items\"")
-	} else {
-		m := s.mark()
-		v.Items.validate(s)
-		s.at(m, "items")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.AnyOf == nil {
-		s.add("required", "missing required member \"anyOf\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.AnyOf {
-			m0 := s.mark()
-			v.AnyOf[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "anyOf")
-	}
-}
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Const == "" {
-		s.add("required", "missing required member \"const\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Title == "" {
-		s.add("required", "missing required member \"title\"")
-	}
-}
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.OneOf == nil {
-		s.add("required", "missing required member \"oneOf\"")
-	} else {
-		m := s.mark()
-		for i0 := range v.OneOf {
-			m0 := s.mark()
-			v.OneOf[i0].validate(s)
-			s.atIndex(m0, i0)
-		}
-		s.at(m, "oneOf")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Const == "" {
-		s.add("required", "missing required member \"const\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Title == "" {
-		s.add("required", "missing required member \"title\"")
-	}
-}
+func (v *TitledMultiSelectEnumSchema) validate(s *vstate)               {}
+func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate)          {}
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchema) validate(s *vstate)              {}
+func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate)     {}
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2454,15 +2047,10 @@ func (v *Tool) validate(s *vstate) {
 		}
 		s.at(m, "icons")
 	}
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"inputSchema\"")
-	} else {
+	{
 		m := s.mark()
 		v.InputSchema.validate(s)
 		s.at(m, "inputSchema")
-	}
-	if v.missing&(1<<1) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
 	}
 }
 func (v *ToolAnnotations) validate(s *vstate) {}
@@ -2480,17 +2068,12 @@ func (v ToolChoiceMode) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
 	}
 }
-func (v *ToolInputSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *ToolInputSchema) validate(s *vstate) {}
 func (v *ToolListChangedNotification) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"method\"")
+	if v.Params != nil {
+		m := s.mark()
+		v.Params.validate(s)
+		s.at(m, "params")
 	}
 }
 func (v *ToolOutputSchema) validate(s *vstate) {}
@@ -2500,22 +2083,14 @@ func (v *ToolResultContent) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.Content == nil {
-		s.add("required", "missing required member \"content\"")
-	} else {
+	{
 		m := s.mark()
 		for i0 := range v.Content {
 			m0 := s.mark()
-			v.Content[i0].validate(s)
+			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
 			s.atIndex(m0, i0)
 		}
 		s.at(m, "content")
-	}
-	if v.missing&(1<<1) != 0 && v.ToolUseID == "" {
-		s.add("required", "missing required member \"toolUseId\"")
-	}
-	if v.missing&(1<<2) != 0 {
-		s.add("required", "missing required member \"type\"")
 	}
 }
 func (v *ToolUseContent) validate(s *vstate) {
@@ -2524,96 +2099,70 @@ func (v *ToolUseContent) validate(s *vstate) {
 		v.Meta.validate(s)
 		s.at(m, "_meta")
 	}
-	if v.missing&(1<<0) != 0 && v.ID == "" {
-		s.add("required", "missing required member \"id\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Input == nil {
-		s.add("required", "missing required member \"input\"")
-	} else {
+	{
 		m := s.mark()
 		if b := v.Input; b == nil {
 			s.add("type", "no value")
 		} else {
 			var d decoder
 			d.initShared(b)
-			rawCheck10(&d, s)
+			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
 		s.at(m, "input")
 	}
-	if v.missing&(1<<2) != 0 && v.Name == "" {
-		s.add("required", "missing required member \"name\"")
-	}
-	if v.missing&(1<<3) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
 func (v *UnsupportedProtocolVersionError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"error\"")
-	} else {
+	{
 		m := s.mark()
 		v.Error.validate(s)
 		s.at(m, "error")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"jsonrpc\"")
-	}
-}
-func (v *UnsupportedProtocolVersionErrorError) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"code\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"data\"")
-	} else {
+	if !v.ID.IsZero() {
 		m := s.mark()
-		v.Data.validate(s)
-		s.at(m, "data")
-	}
-	if v.missing&(1<<2) != 0 && v.Message == "" {
-		s.add("required", "missing required member \"message\"")
+		v.ID.validate(s)
+		s.at(m, "id")
 	}
 }
-func (v *UnsupportedProtocolVersionErrorErrorData) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Requested == "" {
-		s.add("required", "missing required member \"requested\"")
-	}
-	if v.missing&(1<<1) != 0 && v.Supported == nil {
-		s.add("required", "missing required member \"supported\"")
-	}
-}
+func (v *UnsupportedProtocolVersionErrorError) validate(s *vstate)     {}
+func (v *UnsupportedProtocolVersionErrorErrorData) validate(s *vstate) {}
 func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 {
-		s.add("required", "missing required member \"items\"")
-	} else {
+	{
 		m := s.mark()
 		v.Items.validate(s)
 		s.at(m, "items")
 	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
 }
-func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {
-	if v.missing&(1<<0) != 0 && v.Enum == nil {
-		s.add("required", "missing required member \"enum\"")
-	}
-	if v.missing&(1<<1) != 0 {
-		s.add("required", "missing required member \"type\"")
-	}
-}
+func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *UntitledSingleSelectEnumSchema) validate(s *vstate)     {}
 
 // rawCheck1 checks one JSON value against #/$defs/CallToolRequestParams/properties/arguments.
 func rawCheck1(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	switch {
+	case c == '{':
+		d.object()
+		for first := true; d.member(&first); {
+			k := d.key
+			m := s.mark()
+			switch k {
+			default:
+				rawCheck10(d, s)
+			}
+			s.at(m, k)
+		}
+	default:
+		d.skip()
+	}
+}
+
+// rawCheck2 checks one JSON value against #/$defs/JSONObject.
+func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2637,32 +2186,7 @@ func rawCheck1(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck2 checks one JSON value against #/$defs/ClientCapabilities/properties/roots.
-func rawCheck2(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck3 checks one JSON value against #/$defs/JSONObject.
+// rawCheck3 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2687,7 +2211,7 @@ func rawCheck3(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck4 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
+// rawCheck4 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2712,8 +2236,55 @@ func rawCheck4(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck5 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
+// rawCheck5 checks one JSON value against #/$defs/JSONValue.
 func rawCheck5(d *decoder, s *vstate) {
+	c := d.peek()
+	{
+		n := 0
+		if c == '{' {
+			sd := d.sub()
+			vs := newVState()
+			rawCheck14(&sd, vs)
+			if vs.release() {
+				n++
+			}
+		}
+		if c == '[' {
+			sd := d.sub()
+			vs := newVState()
+			rawCheck15(&sd, vs)
+			if vs.release() {
+				n++
+			}
+		}
+		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
+			sd := d.sub()
+			vs := newVState()
+			rawCheck16(&sd, vs)
+			if vs.release() {
+				n++
+			}
+		}
+		if n == 0 {
+			s.add("anyOf", "matches none of the alternatives")
+		}
+	}
+	d.skip()
+}
+
+// rawCheck6 checks one JSON value against #/$defs/MetaObject.
+func rawCheck6(d *decoder, s *vstate) {
+	c := d.peek()
+	if !(c == '{') {
+		s.add("type", "expected object, got "+d.describe())
+		d.skip()
+		return
+	}
+	d.skip()
+}
+
+// rawCheck7 checks one JSON value against #/$defs/Notification/properties/params.
+func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
 		s.add("type", "expected object, got "+d.describe())
@@ -2728,7 +2299,7 @@ func rawCheck5(d *decoder, s *vstate) {
 			m := s.mark()
 			switch k {
 			default:
-				rawCheck14(d, s)
+				rawCheck17(d, s)
 			}
 			s.at(m, k)
 		}
@@ -2737,54 +2308,7 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against #/$defs/JSONValue.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
-	{
-		n := 0
-		if c == '{' {
-			sd := d.sub()
-			vs := newVState()
-			rawCheck15(&sd, vs)
-			if vs.release() {
-				n++
-			}
-		}
-		if c == '[' {
-			sd := d.sub()
-			vs := newVState()
-			rawCheck16(&sd, vs)
-			if vs.release() {
-				n++
-			}
-		}
-		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
-			sd := d.sub()
-			vs := newVState()
-			rawCheck17(&sd, vs)
-			if vs.release() {
-				n++
-			}
-		}
-		if n == 0 {
-			s.add("anyOf", "matches none of the alternatives")
-		}
-	}
-	d.skip()
-}
-
-// rawCheck7 checks one JSON value against #/$defs/MetaObject.
-func rawCheck7(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	d.skip()
-}
-
-// rawCheck8 checks one JSON value against #/$defs/Notification/properties/params.
+// rawCheck8 checks one JSON value against #/$defs/Request/properties/params.
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2809,7 +2333,7 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against #/$defs/Request/properties/params.
+// rawCheck9 checks one JSON value against #/$defs/ToolUseContent/properties/input.
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2834,69 +2358,44 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against #/$defs/ToolUseContent/properties/input.
-func rawCheck10(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
-		d.skip()
-		return
-	}
-	switch {
-	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			switch k {
-			default:
-				rawCheck20(d, s)
-			}
-			s.at(m, k)
-		}
-	default:
-		d.skip()
-	}
-}
-
-// rawCheck11 checks one JSON value against
+// rawCheck10 checks one JSON value against
 // #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
-func rawCheck11(d *decoder, s *vstate) {
+func rawCheck10(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck12 checks one JSON value against #/$defs/JSONObject/additionalProperties.
-func rawCheck12(d *decoder, s *vstate) {
+// rawCheck11 checks one JSON value against #/$defs/JSONObject/additionalProperties.
+func rawCheck11(d *decoder, s *vstate) {
 	{
 		sd := d.sub()
-		rawCheck6(&sd, s)
+		rawCheck5(&sd, s)
 	}
+	d.skip()
+}
+
+// rawCheck12 checks one JSON value against
+// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
+func rawCheck12(d *decoder, s *vstate) {
 	d.skip()
 }
 
 // rawCheck13 checks one JSON value against
-// #/$defs/JSONRPCNotification/properties/params/additionalProperties.
+// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
 func rawCheck13(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck14 checks one JSON value against
-// #/$defs/JSONRPCRequest/properties/params/additionalProperties.
+// rawCheck14 checks one JSON value against #/$defs/JSONValue/anyOf/0.
 func rawCheck14(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck15 checks one JSON value against #/$defs/JSONValue/anyOf/0.
-func rawCheck15(d *decoder, s *vstate) {
 	{
 		sd := d.sub()
-		rawCheck3(&sd, s)
+		rawCheck2(&sd, s)
 	}
 	d.skip()
 }
 
-// rawCheck16 checks one JSON value against #/$defs/JSONValue/anyOf/1.
-func rawCheck16(d *decoder, s *vstate) {
+// rawCheck15 checks one JSON value against #/$defs/JSONValue/anyOf/1.
+func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
 		s.add("type", "expected array, got "+d.describe())
@@ -2909,7 +2408,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		n := 0
 		for first := true; d.elem(&first); n++ {
 			m := s.mark()
-			rawCheck21(d, s)
+			rawCheck20(d, s)
 			s.atIndex(m, n)
 		}
 	default:
@@ -2917,8 +2416,8 @@ func rawCheck16(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck17 checks one JSON value against #/$defs/JSONValue/anyOf/2.
-func rawCheck17(d *decoder, s *vstate) {
+// rawCheck16 checks one JSON value against #/$defs/JSONValue/anyOf/2.
+func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !((c == '"') || (rtIsNumberStart(c) && d.peekInteger()) || (c == 't' || c == 'f')) {
 		s.add("type", "expected string or integer or boolean, got "+d.describe())
@@ -2928,28 +2427,28 @@ func rawCheck17(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck18 checks one JSON value against
+// rawCheck17 checks one JSON value against
 // #/$defs/Notification/properties/params/additionalProperties.
+func rawCheck17(d *decoder, s *vstate) {
+	d.skip()
+}
+
+// rawCheck18 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
 func rawCheck18(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck19 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
+// rawCheck19 checks one JSON value against
+// #/$defs/ToolUseContent/properties/input/additionalProperties.
 func rawCheck19(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck20 checks one JSON value against
-// #/$defs/ToolUseContent/properties/input/additionalProperties.
+// rawCheck20 checks one JSON value against #/$defs/JSONValue/anyOf/1/items.
 func rawCheck20(d *decoder, s *vstate) {
-	d.skip()
-}
-
-// rawCheck21 checks one JSON value against #/$defs/JSONValue/anyOf/1/items.
-func rawCheck21(d *decoder, s *vstate) {
 	{
 		sd := d.sub()
-		rawCheck6(&sd, s)
+		rawCheck5(&sd, s)
 	}
 	d.skip()
 }

@@ -39,8 +39,8 @@ func TestValidateCommand(t *testing.T) {
 	}
 	code, out, errOut = runStdin(t, "", "validate", "--revision", "2026-07-28", "--type", "CallToolRequest", good, bad, notJSON)
 	wantOut := good + ": valid CallToolRequest\n" +
-		bad + ": /params/name: expected string, got number (type)\n" +
 		bad + `: /params/_meta: missing required member "io.modelcontextprotocol/protocolVersion" (required)` + "\n" +
+		bad + ": /params/name: expected string, got number (type)\n" +
 		notJSON + ": invalid JSON at offset 11: unexpected end of JSON input\n"
 	if code != cli.ExitStale || out != wantOut || errOut != "mcpgen: 2 documents of 3 not valid CallToolRequest (revision 2026-07-28)\n" {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", code, out, wantOut, errOut)

@@ -62,7 +62,7 @@ func main() {
 	err := req.UnmarshalJSON([]byte(` + "`" + `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"","version":"1"}},"name":"add"}}` + "`" + `))
 	fmt.Println("decode:", err)
 	fmt.Println("validate:", req.Validate())
-	c := mcp.Content{Value: &mcp.TextContent{Text: "hi"}}
+	var c mcp.Content = &mcp.TextContent{Text: "hi"}
 	b, _ := c.MarshalJSON()
 	fmt.Println(string(b))
 	d := mcp.NewServerDispatcher(server{}, mcp.ServerOptions{ServerInfo: info.Info{Name: "s", Version: "1"}})
