@@ -77,7 +77,7 @@ func (s *bookServer) CallTool(_ context.Context, p *mcp.CallToolRequestParams) (
 	var ir *mcp.InputRequiredResult
 	switch {
 	case state == "":
-		ir = fromJSON[mcp.InputRequiredResult](nil, `{"inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}}}},"requestState":"need-name"}`)
+		ir = fromJSON[mcp.InputRequiredResult](nil, `{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}}}},"requestState":"need-name"}`)
 	case state == "need-name":
 		var who struct {
 			Content struct{ Name string } `json:"content"`
@@ -85,7 +85,7 @@ func (s *bookServer) CallTool(_ context.Context, p *mcp.CallToolRequestParams) (
 		if err := json.Unmarshal(answers["who"], &who); err != nil || who.Content.Name == "" {
 			return nil, fmt.Errorf("no name in %s", answers["who"])
 		}
-		ir = fromJSON[mcp.InputRequiredResult](nil, `{"inputRequests":{"dirs":{"method":"roots/list"}},"requestState":`+quote("need-roots:"+who.Content.Name)+`}`)
+		ir = fromJSON[mcp.InputRequiredResult](nil, `{"resultType":"input_required","inputRequests":{"dirs":{"method":"roots/list"}},"requestState":`+quote("need-roots:"+who.Content.Name)+`}`)
 	case strings.HasPrefix(state, "need-roots:"):
 		var roots struct {
 			Roots []struct{ URI string } `json:"roots"`
@@ -93,7 +93,7 @@ func (s *bookServer) CallTool(_ context.Context, p *mcp.CallToolRequestParams) (
 		if err := json.Unmarshal(answers["dirs"], &roots); err != nil || len(roots.Roots) == 0 {
 			return nil, fmt.Errorf("no roots in %s", answers["dirs"])
 		}
-		return fromJSON[mcp.CallToolResult](nil, `{"content":[{"type":"text","text":`+quote("booked for "+strings.TrimPrefix(state, "need-roots:")+" in "+roots.Roots[0].URI)+`}]}`), nil
+		return fromJSON[mcp.CallToolResult](nil, `{"resultType":"complete","content":[{"type":"text","text":`+quote("booked for "+strings.TrimPrefix(state, "need-roots:")+" in "+roots.Roots[0].URI)+`}]}`), nil
 	default:
 		return nil, fmt.Errorf("unknown state %q", state)
 	}

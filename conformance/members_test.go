@@ -40,13 +40,19 @@ func membersObject(lead string, n int, trail string) []byte {
 	return []byte(b.String())
 }
 
+// The required members of the objects the tests below fill with others.
+const (
+	metaLead   = `"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	paramsLead = `"name":"t","_meta":{` + metaLead + `}`
+)
+
 func TestExtraMembersDuplicates(t *testing.T) {
 	// Every count around the switch from a scan to a set, a duplicate of
 	// each position: the first, one in the middle, the last.
 	for n := 1; n <= 80; n++ {
 		for _, j := range []int{0, n / 2, n - 1} {
 			var p mcp.CallToolRequestParams
-			msg := membersObject(`"name":"t"`, n, `"k`+strconv.Itoa(j)+`":1`)
+			msg := membersObject(paramsLead, n, `"k`+strconv.Itoa(j)+`":1`)
 			err := p.UnmarshalJSON(msg)
 			want := `duplicate member "k` + strconv.Itoa(j) + `"`
 			if err == nil || !strings.Contains(err.Error(), want) {
@@ -55,7 +61,7 @@ func TestExtraMembersDuplicates(t *testing.T) {
 		}
 		// Without a duplicate every member is kept, in order.
 		var p mcp.CallToolRequestParams
-		if err := p.UnmarshalJSON(membersObject(`"name":"t"`, n, `"z":true`)); err != nil {
+		if err := p.UnmarshalJSON(membersObject(paramsLead, n, `"z":true`)); err != nil {
 			t.Fatalf("%d members: %v", n, err)
 		}
 		if len(p.Extra) != n+1 || p.Extra[n].Name != "z" || string(p.Extra[n].Value) != "true" {
@@ -82,13 +88,13 @@ func TestExtraMembersManyDuplicates(t *testing.T) {
 		lead, trail string
 		dup         string // the duplicate, "" for none
 	}{
-		{"params", func() decoder { return new(mcp.CallToolRequestParams) }, `"name":"t"`, `"k0":1`, "k0"},
-		{"params last", func() decoder { return new(mcp.CallToolRequestParams) }, `"name":"t"`, `"k199999":1`, "k199999"},
-		{"params none", func() decoder { return new(mcp.CallToolRequestParams) }, `"name":"t"`, `"k200000":1`, ""},
-		{"result", func() decoder { return new(mcp.CallToolResult) }, `"content":[]`, `"k123456":1`, "k123456"},
-		{"result none", func() decoder { return new(mcp.CallToolResult) }, `"content":[]`, `"x":1`, ""},
-		{"_meta", func() decoder { return new(mcp.RequestMetaObject) }, `"io.modelcontextprotocol/clientCapabilities":{}`, `"k77":{}`, "k77"},
-		{"_meta none", func() decoder { return new(mcp.RequestMetaObject) }, `"io.modelcontextprotocol/clientCapabilities":{}`, `"k":{}`, ""},
+		{"params", func() decoder { return new(mcp.CallToolRequestParams) }, paramsLead, `"k0":1`, "k0"},
+		{"params last", func() decoder { return new(mcp.CallToolRequestParams) }, paramsLead, `"k199999":1`, "k199999"},
+		{"params none", func() decoder { return new(mcp.CallToolRequestParams) }, paramsLead, `"k200000":1`, ""},
+		{"result", func() decoder { return new(mcp.CallToolResult) }, `"content":[],"resultType":"complete"`, `"k123456":1`, "k123456"},
+		{"result none", func() decoder { return new(mcp.CallToolResult) }, `"content":[],"resultType":"complete"`, `"x":1`, ""},
+		{"_meta", func() decoder { return new(mcp.RequestMetaObject) }, metaLead, `"k77":{}`, "k77"},
+		{"_meta none", func() decoder { return new(mcp.RequestMetaObject) }, metaLead, `"k":{}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -122,7 +128,7 @@ func BenchmarkManyMembers(b *testing.B) {
 		if n >= 1_000_000 {
 			label = strconv.Itoa(n/1_000_000) + "M"
 		}
-		obj := membersObject(`"name":"t"`, n, "")
+		obj := membersObject(paramsLead, n, "")
 		b.Run("json.Valid/"+label, func(b *testing.B) {
 			b.SetBytes(int64(len(obj)))
 			for b.Loop() {

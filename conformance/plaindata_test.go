@@ -17,8 +17,10 @@ import (
 // TestGeneratedTypesArePlainData: no data type of a generated package (the
 // types of types.go, the exported types of the runtime) has an unexported
 // field, so ==, reflect.DeepEqual and go-cmp see everything a value holds.
-// The dispatchers are not data; they keep their state to themselves.
+// The dispatchers and the HTTP handler are not data; they keep their state
+// to themselves.
 func TestGeneratedTypesArePlainData(t *testing.T) {
+	notData := map[string]bool{"HTTPHandler": true}
 	dirs, err := filepath.Glob("../generated/mcp*")
 	if err != nil || len(dirs) < 5 {
 		t.Fatalf("generated packages: %v %v", dirs, err)
@@ -45,7 +47,7 @@ func TestGeneratedTypesArePlainData(t *testing.T) {
 					return true
 				}
 				st, ok := ts.Type.(*ast.StructType)
-				if !ok || (runtime && !ts.Name.IsExported()) {
+				if !ok || (runtime && !ts.Name.IsExported()) || notData[ts.Name.Name] {
 					return false
 				}
 				structs++

@@ -213,7 +213,7 @@ func TestServeDuplicateID(t *testing.T) {
 	s.callTool = func(_ context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 		started <- p.Name
 		<-release
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{{Value: &mcp.TextContent{Text: p.Name}}}}, nil
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: p.Name}}}, nil
 	}
 	c := startServe(t, newServer(s, mcp.ServerOptions{}))
 	c.send(request(`7`, "tools/call", `{`+meta+`,"name":"first"}`))

@@ -625,14 +625,13 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6017,14 +6016,13 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6044,14 +6042,13 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }

@@ -707,14 +707,13 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -770,14 +769,13 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -6973,14 +6971,13 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -7000,14 +6997,13 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }

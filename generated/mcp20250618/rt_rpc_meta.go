@@ -25,6 +25,7 @@ import (
 // Error codes the MCP specification defines (2026-07-28); the generated
 // package declares the exported constants of its revision.
 const (
+	rtCodeHeaderMismatch                  = -32020
 	rtCodeMissingRequiredClientCapability = -32021
 	rtCodeUnsupportedProtocolVersion      = -32022
 )

@@ -1095,14 +1095,13 @@ func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1122,14 +1121,13 @@ func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1232,14 +1230,13 @@ func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1259,14 +1256,13 @@ func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1343,14 +1339,13 @@ func (v *ClientCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1370,14 +1365,13 @@ func (v *ClientCapabilitiesTasksList) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1481,14 +1475,13 @@ func (v *ClientCapabilitiesTasksRequestsElicitationCreate) decodeJSON(d *decoder
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -1545,14 +1538,13 @@ func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) decodeJSON(d *dec
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10123,14 +10115,13 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10150,14 +10141,13 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10315,14 +10305,13 @@ func (v *ServerCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10342,14 +10331,13 @@ func (v *ServerCapabilitiesTasksList) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }
@@ -10443,14 +10431,13 @@ func (v *ServerCapabilitiesTasksRequestsToolsCall) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }

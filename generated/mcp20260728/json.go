@@ -1119,14 +1119,13 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	if !d.object() {
 		return
 	}
+	var ix memberIndex
 	for first := true; d.member(&first); {
 		switch d.key {
 		default:
-			if v.Extra.Has(d.key) {
-				d.dup(d.key)
+			if !d.extraMember(&v.Extra, &ix) {
 				return
 			}
-			v.Extra.add(d.key, d.raw())
 		}
 	}
 }

@@ -384,7 +384,7 @@ func (h *HTTPHandler) statusOf(resp []byte) int {
 		// "If the server does not implement the requested RPC method, it
 		// MUST respond with 404 Not Found and ... -32601".
 		return http.StatusNotFound
-	case CodeInvalidParams, CodeHeaderMismatch, CodeMissingRequiredClientCapability, CodeUnsupportedProtocolVersion:
+	case CodeInvalidParams, rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
 		// basic/index.mdx and the transport page: 400 Bad Request.
 		return http.StatusBadRequest
 	}
@@ -567,7 +567,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 			Supported []string `json:"supported"`
 			Requested string   `json:"requested"`
 		}{h.d.versions, version})
-		return &RPCError{Code: CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + rtQuote(version) + " (MCP-Protocol-Version header); supported: " + rtQuoteList(h.d.versions), Data: data}
+		return &RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + rtQuote(version) + " (MCP-Protocol-Version header); supported: " + rtQuoteList(h.d.versions), Data: data}
 	}
 	if raw := rtMember(rtMember(env.params, "_meta"), metaProtocolVersion); raw != nil {
 		if s, ok := headerText(raw); ok && raw[0] == '"' && s != version {
@@ -648,7 +648,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 
 // headerMismatch is HeaderMismatchError (-32020).
 func headerMismatch(msg string) *RPCError {
-	return &RPCError{Code: CodeHeaderMismatch, Message: "header mismatch: " + msg}
+	return &RPCError{Code: rtCodeHeaderMismatch, Message: "header mismatch: " + msg}
 }
 
 // toolHeaders returns the x-mcp-header bindings of a tool. They come from
@@ -692,7 +692,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 			switch {
 			case errors.Is(err, errNotImplemented), errors.As(err, &re) && re.Code == CodeMethodNotFound:
 				return nil, nil
-			case errors.As(err, &re) && (re.Code == CodeInvalidParams || re.Code == CodeUnsupportedProtocolVersion):
+			case errors.As(err, &re) && (re.Code == CodeInvalidParams || re.Code == rtCodeUnsupportedProtocolVersion):
 				return nil, nil
 			}
 			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: cannot read the x-mcp-header annotations of the tools: tools/list failed: " + err.Error()}

@@ -3,6 +3,7 @@
 package testenv
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +11,8 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// ModuleRoot returns the directory holding go.mod.
+// ModuleRoot returns the directory holding mcpgen's go.mod (also from a
+// test of a nested module such as interop/).
 func ModuleRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -18,12 +20,12 @@ func ModuleRoot(t testing.TB) string {
 		t.Fatal(err)
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/mcpgen/mcpgen\n")) {
 			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("testenv: no go.mod above the test's directory")
+			t.Fatal("testenv: no go.mod of github.com/mcpgen/mcpgen above the test's directory")
 		}
 		dir = parent
 	}
