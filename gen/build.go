@@ -210,7 +210,7 @@ func (b *builder) defType(d *schema.Schema) *Type {
 		b.defTypes[d] = t
 		return t
 	}
-	info := DeclInfo{Name: name, Doc: docText(name, d), Pointer: d.Pointer, Definition: d.Name}
+	info := DeclInfo{Name: name, Doc: b.docText(name, d), Pointer: d.Pointer, Definition: d.Name}
 	if b.opaque[d] {
 		r := &Raw{DeclInfo: info, Schema: d}
 		t := &Type{Kind: TDecl, Decl: r}
@@ -247,7 +247,7 @@ func (b *builder) defType(d *schema.Schema) *Type {
 	if t.Kind == TDecl && t.Decl.GoName() == name {
 		t.Decl.info().Definition = d.Name
 		if t.Decl.info().Doc == "" || t.Decl.info().Pointer != d.Pointer {
-			t.Decl.info().Doc = docText(name, d)
+			t.Decl.info().Doc = b.docText(name, d)
 		}
 		b.defTypes[d] = t
 		return t
@@ -434,7 +434,7 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 	if !b.claim(name, s.Pointer) {
 		return &Type{Kind: TRaw}
 	}
-	st := &Struct{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	st := &Struct{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &Type{Kind: TDecl, Decl: st}
 	if s.Pointer != "" {
 		b.byPtr[s.Pointer] = t
@@ -454,7 +454,7 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 	}
 	capability := b.inCapabilities(s)
 	addField := func(jsonName string, ps *schema.Schema, required bool, ptr string) {
-		f := &Field{JSONName: jsonName, Required: required, Doc: docText("", ps)}
+		f := &Field{JSONName: jsonName, Required: required, Doc: b.docText("", ps)}
 		goName, err := propertyGoName(jsonName)
 		if err != nil {
 			b.errorf(ptr, "property %v", err)
@@ -676,7 +676,7 @@ func (b *builder) enumType(s *schema.Schema, name string) *Type {
 	if !b.claim(name, s.Pointer) {
 		return &Type{Kind: TRaw}
 	}
-	e := &Enum{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}, Base: base}
+	e := &Enum{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}, Base: base}
 	consts := map[string]string{}
 	for _, v := range s.Enum {
 		var word string

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -45,7 +44,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 		return &Type{Kind: TRaw}
 	}
 	u := &Union{
-		DeclInfo:  DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+		DeclInfo:  DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name},
 		Holder:    name + "Holder",
 		Unmarshal: "Unmarshal" + name,
 		Marker:    "is" + name,
@@ -116,7 +115,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
 	if !b.claim(name, br.Pointer) {
 		return nil
 	}
-	n := &Named{DeclInfo: DeclInfo{Name: name, Doc: docText(name, br), Pointer: br.Pointer}, Type: t}
+	n := &Named{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, br), Pointer: br.Pointer}, Type: t}
 	b.add(n)
 	return &Type{Kind: TDecl, Decl: n}
 }
@@ -179,7 +178,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *T
 	if !b.claim(name, s.Pointer) {
 		return &Type{Kind: TRaw}
 	}
-	k := &Kinds{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	k := &Kinds{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &Type{Kind: TDecl, Decl: k}
 	b.byPtr[s.Pointer] = t
 	if s.Name != "" {
@@ -446,70 +445,4 @@ func findTag(cases []*TagCase, v string) *TagCase {
 		}
 	}
 	return nil
-}
-
-// docText builds a doc comment from a schema's description. name is the
-// declared identifier ("" for fields).
-func docText(name string, s *schema.Schema) string {
-	desc := strings.TrimSpace(s.Description)
-	var lead string
-	switch {
-	case name == "":
-		lead = desc
-	case desc == "":
-		if s.Name != "" {
-			lead = name + " is the " + s.Name + " definition of the schema."
-		} else {
-			lead = name + " is the schema at #" + s.Pointer + "."
-		}
-	default:
-		if l, ok := leadIn(desc); ok {
-			lead = name + " " + l
-		} else {
-			lead = name + " is #" + s.Pointer + ".\n\n" + desc
-		}
-	}
-	if s.Deprecated {
-		if lead != "" {
-			lead += "\n\n"
-		}
-		lead += "Deprecated: the schema marks this as deprecated."
-	}
-	return wrap(lead, 100)
-}
-
-// leadIn turns a description into the rest of a sentence that starts with
-// the identifier.
-func leadIn(desc string) (string, bool) {
-	first, rest, _ := strings.Cut(desc, " ")
-	switch first {
-	case "A", "An", "The":
-		return "is " + strings.ToLower(first) + " " + rest, true
-	}
-	if len(first) > 3 && strings.HasSuffix(first, "s") && first[0] >= 'A' && first[0] <= 'Z' &&
-		strings.ToLower(first[1:]) == first[1:] && !strings.HasSuffix(first, "ss") {
-		verbs := []string{"Represents", "Describes", "Indicates", "Identifies", "Contains", "Specifies",
-			"Defines", "Provides", "Allows", "Holds", "Sends", "Returns", "Lists"}
-		if slices.Contains(verbs, first) {
-			return strings.ToLower(first[:1]) + first[1:] + " " + rest, true
-		}
-	}
-	return "", false
-}
-
-// wrap breaks lines longer than width at spaces.
-func wrap(text string, width int) string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		for len(line) > width {
-			cut := strings.LastIndexByte(line[:width], ' ')
-			if cut <= 0 {
-				break
-			}
-			out = append(out, line[:cut])
-			line = strings.TrimLeft(line[cut:], " ")
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
 }

@@ -97,7 +97,7 @@ func (e *emitter) emitMethodConsts(f *jen.File, p *Protocol) {
 				dirs = append(dirs, directionText(o.Direction))
 			}
 		}
-		doc := fmt.Sprintf("%s is the %s %q (%s), %s.", m.Const, kind, m.Name, m.Definition.Name, strings.Join(dirs, " and "))
+		doc := fmt.Sprintf("%s is the %s %q ([%s]), %s.", m.Const, kind, m.Name, m.Definition.Name, strings.Join(dirs, " and "))
 		defs = append(defs, jen.Comment(commentText(doc)).Line().Id(m.Const).Op("=").Lit(m.Name))
 	}
 	f.Comment(commentText("The JSON-RPC methods of the protocol."))
@@ -244,12 +244,12 @@ func (e *emitter) emitSide(f *jen.File, p *Protocol, s side, ms []*Method) {
 		}
 		var doc string
 		if m.Notification {
-			doc = fmt.Sprintf("%s handles the notification %q (%s). An error is only logged: notifications have no response.", m.Handler, m.Name, m.Definition.Name)
+			doc = fmt.Sprintf("%s handles the notification %q ([%s]). An error is only logged: notifications have no response.", m.Handler, m.Name, m.Definition.Name)
 			ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Error())
 			unimpl = append(unimpl, jen.Func().Params(jen.Id(s.unimplemented)).Id(m.Handler).Params(uparams...).Error().Block(jen.Return(jen.Nil())))
 			continue
 		}
-		doc = fmt.Sprintf("%s handles the request %q (%s).", m.Handler, m.Name, m.Definition.Name)
+		doc = fmt.Sprintf("%s handles the request %q ([%s]).", m.Handler, m.Name, m.Definition.Name)
 		if m.Default != "" {
 			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.dispatcher)
 		}

@@ -9,14 +9,16 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// emitPublic writes the exported methods every declaration has.
-// Structs use pointer receivers; the other kinds are small values.
+// emitPublic writes the exported methods every declaration has: the JSON
+// ones in json.go, Validate in validate.go (types.go keeps the types and
+// what is particular to each). Structs use pointer receivers; the other
+// kinds are small values.
 func (e *emitter) emitPublic(name string, ptr bool) {
 	recv := jen.Id("v").Id(name)
 	if ptr {
 		recv = jen.Id("v").Op("*").Id(name)
 	}
-	f := e.types
+	f := e.codec
 	f.Comment(commentText("MarshalJSON encodes v as JSON."))
 	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("v").Dot("AppendJSON").Call(jen.Nil())),
@@ -27,9 +29,9 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 		jen.Id("v").Dot("encodeJSON").Call(jen.Op("&").Id("e")),
 		jen.Return(jen.Id("e").Dot("result").Call(jen.Id("b"))),
 	)
-	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed\n" +
-		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type\n" +
-		"or constant); Validate checks the rest of the schema."))
+	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed " +
+		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type " +
+		"or constant) and on missing required members; Validate checks the rest of the schema."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("d").Id("decoder"),
 		jen.Id("d").Dot("init").Call(jen.Id("b")),
@@ -39,7 +41,8 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 	if !e.pkg.Validators {
 		return
 	}
-	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError,\nor returns nil."))
+	f = e.validate
+	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError, or returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
 		jen.Id("s").Op(":=").Id("newVState").Call(),
 		jen.Id("v").Dot("validate").Call(jen.Id("s")),

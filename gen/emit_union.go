@@ -94,7 +94,7 @@ func (e *emitter) emitUnion(u *Union) {
 	if u.OneOf {
 		what = "exactly one of its branches (oneOf)"
 	}
-	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. %s is implemented by %s; a nil %s is no value. %s decodes one on its own, and %s holds one for NewValue and UnmarshalAndValidate.",
+	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. %s is implemented by %s; a nil %s is no value. [%s] decodes one on its own, and [%s] holds one for [NewValue] and [UnmarshalAndValidate].",
 		u.Name, what, u.Name, branchNames(u), u.Name, u.Unmarshal, u.Holder))
 	if u.OneOf && e.pkg.Validators {
 		doc = appendDoc(doc, fmt.Sprintf("The Validate method of a %s checks its branch; %s{Value: v}.Validate() also checks that v matches no other branch.", u.Name, u.Holder))
@@ -121,7 +121,7 @@ func (e *emitter) emitUnion(u *Union) {
 		e.types.Func().Params(branchGoType(t)).Id(u.Marker).Params().Block()
 	}
 
-	e.types.Comment(commentText(fmt.Sprintf("%s holds a %s on its own, so that it can be decoded, validated and encoded by itself (NewValue returns one for the %s definition).", u.Holder, u.Name, u.Name)))
+	e.types.Comment(commentText(fmt.Sprintf("%s holds a [%s] on its own, so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the %s definition).", u.Holder, u.Name, u.Name)))
 	e.types.Type().Id(u.Holder).Struct(jen.Id("Value").Id(u.Name))
 	e.emitPublic(u.Holder, true)
 	e.types.Comment(commentText(fmt.Sprintf("%s decodes a %s from JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a %s cannot hold.", u.Unmarshal, u.Name, u.Name)))
