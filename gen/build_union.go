@@ -4,19 +4,21 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/schema"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // unionType types anyOf/oneOf. Alternatives of distinct non-object JSON
 // kinds become a Kinds value; anything else is a sum type.
-func (b *builder) unionType(s *schema.Schema, name string) *Type {
-	if t, ok := b.byPtr[s.Pointer]; ok {
+func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
+	if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
 	}
 	branches, oneOf := s.AnyOf, false
 	if len(s.OneOf) > 0 {
 		if len(s.AnyOf) > 0 {
 			b.errorf(s.Pointer, "anyOf and oneOf on one schema are not supported; move one into allOf")
-			return &Type{Kind: TRaw}
+			return &ir.Type{Kind: ir.TRaw}
 		}
 		branches, oneOf = s.OneOf, true
 	}
@@ -29,7 +31,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)})
 			if err != nil {
 				b.errorf(s.Pointer, "%v", err)
-				return &Type{Kind: TRaw}
+				return &ir.Type{Kind: ir.TRaw}
 			}
 			merged = append(merged, m)
 		}
@@ -41,19 +43,19 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 		}
 	}
 	if !b.claim(name, s.Pointer) || !b.claim(name+"Holder", s.Pointer) || !b.claim("Unmarshal"+name, s.Pointer) {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	u := &Union{
-		DeclInfo:  DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+	u := &ir.Union{
+		DeclInfo:  ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name},
 		Holder:    name + "Holder",
 		Unmarshal: "Unmarshal" + name,
 		Marker:    "is" + name,
 		OneOf:     oneOf,
 	}
-	t := &Type{Kind: TDecl, Decl: u}
-	b.byPtr[s.Pointer] = t
+	t := &ir.Type{Kind: ir.TDecl, Decl: u}
+	b.intern.setTypeAt(s.Pointer, t)
 	if s.Name != "" {
-		b.defTypes[s] = t
+		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(u)
 	for i, br := range branches {
@@ -69,7 +71,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			}
 		}
 		if !dup {
-			u.Branches = append(u.Branches, &Branch{Type: bt})
+			u.Branches = append(u.Branches, &ir.Branch{Type: bt})
 		}
 	}
 	return t
@@ -77,13 +79,13 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 
 // branchType returns the named type of a union branch, declaring one for
 // inline branches.
-func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
+func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 	if br.Ref != nil && !hasConstraints(br) {
 		t := b.typeOf(br, "")
-		if t.Kind == TDecl {
+		if t.Kind == ir.TDecl {
 			return t
 		}
-		if t.Kind == TExternal {
+		if t.Kind == ir.TExternal {
 			b.errorf(br.Pointer, "%s is mapped to the external type %s.%s, but it is a branch of the union %s, which needs its own type for the branch", br.Ref.Name, t.Ext.ImportPath, t.Ext.Name, union)
 			return nil
 		}
@@ -106,18 +108,18 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
 	}
 	name := union + suffix
 	t := b.typeOf(br, name)
-	if t.Kind == TDecl && t.Decl.GoName() == name {
+	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
 		return t
 	}
-	if t.Kind == TDecl {
+	if t.Kind == ir.TDecl {
 		return t
 	}
 	if !b.claim(name, br.Pointer) {
 		return nil
 	}
-	n := &Named{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, br), Pointer: br.Pointer}, Type: t}
+	n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, br), Pointer: br.Pointer}, Type: t}
 	b.add(n)
-	return &Type{Kind: TDecl, Decl: n}
+	return &ir.Type{Kind: ir.TDecl, Decl: n}
 }
 
 // flatKinds checks whether anyOf branches are plain values of distinct JSON
@@ -162,8 +164,8 @@ type kindSchema struct {
 }
 
 // kindsType declares a Kinds value. flat is nil for a "type" array on s.
-func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *Type {
-	if t, ok := b.byPtr[s.Pointer]; ok {
+func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *ir.Type {
+	if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
 	}
 	if flat == nil {
@@ -176,34 +178,34 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *T
 		}
 	}
 	if !b.claim(name, s.Pointer) {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	k := &Kinds{DeclInfo: DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
-	t := &Type{Kind: TDecl, Decl: k}
-	b.byPtr[s.Pointer] = t
+	k := &ir.Kinds{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	t := &ir.Type{Kind: ir.TDecl, Decl: k}
+	b.intern.setTypeAt(s.Pointer, t)
 	if s.Name != "" {
-		b.defTypes[s] = t
+		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(k)
 	for _, ks := range flat {
-		alt := &KindAlt{}
+		alt := &ir.KindAlt{}
 		only := *ks.s
 		only.Types = []string{ks.typ}
 		switch ks.typ {
 		case "string":
-			alt.Kind, alt.Name, alt.Field = KString, "String", "Str"
+			alt.Kind, alt.Name, alt.Field = ir.KString, "String", "Str"
 		case "integer":
-			alt.Kind, alt.Name, alt.Field = KInt, "Integer", "Int"
+			alt.Kind, alt.Name, alt.Field = ir.KInt, "Integer", "Int"
 		case "number":
-			alt.Kind, alt.Name, alt.Field = KFloat, "Number", "Num"
+			alt.Kind, alt.Name, alt.Field = ir.KFloat, "Number", "Num"
 		case "boolean":
-			alt.Kind, alt.Name, alt.Field = KBool, "Boolean", "Bool"
+			alt.Kind, alt.Name, alt.Field = ir.KBool, "Boolean", "Bool"
 		case "null":
-			alt.Kind, alt.Name = KNull, "Null"
+			alt.Kind, alt.Name = ir.KNull, "Null"
 		case "array":
-			alt.Kind, alt.Name, alt.Field = KArray, "Array", "Arr"
+			alt.Kind, alt.Name, alt.Field = ir.KArray, "Array", "Arr"
 		case "object":
-			alt.Kind, alt.Name, alt.Field = KObject, "Object", "Obj"
+			alt.Kind, alt.Name, alt.Field = ir.KObject, "Object", "Obj"
 		}
 		if ks.typ != "null" {
 			alt.Type = b.singleType(&only, ks.typ, name+alt.Name)
@@ -217,29 +219,29 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *T
 }
 
 // kindsOf lists the JSON kinds a type decodes.
-func kindsOf(t *Type, seen map[Decl]bool) []Kind {
-	all := []Kind{KNull, KBool, KInt, KFloat, KString, KArray, KObject}
+func kindsOf(t *ir.Type, seen map[ir.Decl]bool) []ir.Kind {
+	all := []ir.Kind{ir.KNull, ir.KBool, ir.KInt, ir.KFloat, ir.KString, ir.KArray, ir.KObject}
 	switch t.Kind {
-	case TString:
-		return []Kind{KString}
-	case TInt:
-		return []Kind{KInt}
-	case TFloat:
-		return []Kind{KFloat}
-	case TBool:
-		return []Kind{KBool}
-	case TSlice:
-		return []Kind{KArray}
-	case TMap:
-		return []Kind{KObject}
-	case TExternal:
+	case ir.TString:
+		return []ir.Kind{ir.KString}
+	case ir.TInt:
+		return []ir.Kind{ir.KInt}
+	case ir.TFloat:
+		return []ir.Kind{ir.KFloat}
+	case ir.TBool:
+		return []ir.Kind{ir.KBool}
+	case ir.TSlice:
+		return []ir.Kind{ir.KArray}
+	case ir.TMap:
+		return []ir.Kind{ir.KObject}
+	case ir.TExternal:
 		return all
-	case TRaw:
+	case ir.TRaw:
 		if t.C.Raw != nil && len(t.C.Raw.Types) > 0 {
-			return schemaKinds(t.C.Raw.Types)
+			return t.C.Raw.Types
 		}
 		if t.C.Const != nil {
-			return []Kind{valueKind(t.C.Const)}
+			return []ir.Kind{valueKind(t.C.Const)}
 		}
 		return all
 	}
@@ -248,30 +250,30 @@ func kindsOf(t *Type, seen map[Decl]bool) []Kind {
 	}
 	seen[t.Decl] = true
 	switch d := t.Decl.(type) {
-	case *Struct:
-		return []Kind{KObject}
-	case *Enum:
-		if d.Base == KInt {
-			return []Kind{KInt}
+	case *ir.Struct:
+		return []ir.Kind{ir.KObject}
+	case *ir.Enum:
+		if d.Base == ir.KInt {
+			return []ir.Kind{ir.KInt}
 		}
-		return []Kind{KString}
-	case *Kinds:
-		var ks []Kind
+		return []ir.Kind{ir.KString}
+	case *ir.Kinds:
+		var ks []ir.Kind
 		for _, a := range d.Alts {
 			ks = append(ks, a.Kind)
 		}
 		return ks
-	case *Raw:
-		if len(d.Schema.Types) > 0 {
-			return schemaKinds(d.Schema.Types)
+	case *ir.Raw:
+		if len(d.Check.Types) > 0 {
+			return d.Check.Types
 		}
 		return all
-	case *Named:
+	case *ir.Named:
 		return kindsOf(d.Type, seen)
-	case *Alias:
+	case *ir.Alias:
 		return kindsOf(d.Target, seen)
-	case *Union:
-		var ks []Kind
+	case *ir.Union:
+		var ks []ir.Kind
 		for _, br := range d.Branches {
 			for _, k := range kindsOf(br.Type, seen) {
 				if !slices.Contains(ks, k) {
@@ -284,70 +286,47 @@ func kindsOf(t *Type, seen map[Decl]bool) []Kind {
 	return all
 }
 
-func schemaKinds(types []string) []Kind {
-	var ks []Kind
-	for _, t := range types {
-		switch t {
-		case "null":
-			ks = append(ks, KNull)
-		case "boolean":
-			ks = append(ks, KBool)
-		case "integer":
-			ks = append(ks, KInt)
-		case "number":
-			ks = append(ks, KFloat)
-		case "string":
-			ks = append(ks, KString)
-		case "array":
-			ks = append(ks, KArray)
-		case "object":
-			ks = append(ks, KObject)
-		}
-	}
-	return ks
-}
-
-func valueKind(v *schema.Value) Kind {
+func valueKind(v *ir.Value) ir.Kind {
 	switch v.Kind {
-	case schema.Null:
-		return KNull
-	case schema.Bool:
-		return KBool
-	case schema.Number:
-		return KFloat
-	case schema.String:
-		return KString
-	case schema.Array:
-		return KArray
+	case ir.Null:
+		return ir.KNull
+	case ir.Bool:
+		return ir.KBool
+	case ir.Number:
+		return ir.KFloat
+	case ir.String:
+		return ir.KString
+	case ir.Array:
+		return ir.KArray
 	}
-	return KObject
+	return ir.KObject
 }
 
 // jsonKinds are the kinds the decoder tells apart by the first byte.
-var jsonKinds = []Kind{KNull, KBool, KFloat, KString, KArray, KObject}
+var jsonKinds = []ir.Kind{ir.KNull, ir.KBool, ir.KFloat, ir.KString, ir.KArray, ir.KObject}
 
 // accepts reports whether a branch of kinds ks can hold a value of JSON
 // kind k (KFloat stands for any number).
-func accepts(ks []Kind, k Kind) bool {
-	if k == KFloat {
-		return slices.Contains(ks, KFloat) || slices.Contains(ks, KInt)
+func accepts(ks []ir.Kind, k ir.Kind) bool {
+	if k == ir.KFloat {
+		return slices.Contains(ks, ir.KFloat) || slices.Contains(ks, ir.KInt)
 	}
 	return slices.Contains(ks, k)
 }
 
 // planUnion decides how a union decodes.
-func (b *builder) planUnion(u *Union) {
+func (b *builder) planUnion(u *ir.Union) {
 	for _, br := range u.Branches {
-		br.Kinds = kindsOf(br.Type, map[Decl]bool{})
-		if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
+		br.Kinds = kindsOf(br.Type, map[ir.Decl]bool{})
+		if st, ok := br.Type.Resolve().Decl.(*ir.Struct); ok {
 			br.Tags = map[string][]string{}
 			for _, f := range st.Fields {
 				if f.Required {
 					br.Required = append(br.Required, f.JSONName)
 				}
-				if f.Const != nil && f.Const.Kind == schema.String {
+				if f.Const != nil && f.Const.Kind == ir.String {
 					br.Tags[f.JSONName] = []string{f.Const.Str}
-				} else if e, ok := f.Type.Resolve().Decl.(*Enum); ok && f.Type.Kind == TDecl && e.Base == KString {
+				} else if e, ok := f.Type.Resolve().Decl.(*ir.Enum); ok && f.Type.Kind == ir.TDecl && e.Base == ir.KString {
 					for _, v := range e.Values {
 						br.Tags[f.JSONName] = append(br.Tags[f.JSONName], v.Value.Str)
 					}
@@ -355,10 +334,10 @@ func (b *builder) planUnion(u *Union) {
 			}
 		}
 	}
-	p := &UnionPlan{}
+	p := &ir.UnionPlan{}
 	u.Plan = p
 	for _, k := range jsonKinds {
-		kc := &KindCase{Kind: k}
+		kc := &ir.KindCase{Kind: k}
 		for i, br := range u.Branches {
 			if accepts(br.Kinds, k) {
 				kc.Candidates = append(kc.Candidates, i)
@@ -368,7 +347,7 @@ func (b *builder) planUnion(u *Union) {
 			continue
 		}
 		p.ByKind = append(p.ByKind, kc)
-		if k == KObject && len(kc.Candidates) > 1 {
+		if k == ir.KObject && len(kc.Candidates) > 1 {
 			b.planTags(u, kc.Candidates)
 		}
 	}
@@ -376,7 +355,7 @@ func (b *builder) planUnion(u *Union) {
 
 // planTags picks the discriminator among the object candidates: the member
 // whose fixed values tell the most branches apart.
-func (b *builder) planTags(u *Union, cands []int) {
+func (b *builder) planTags(u *ir.Union, cands []int) {
 	p := u.Plan
 	type score struct{ values, branches int }
 	scores := map[string]score{}
@@ -415,7 +394,7 @@ func (b *builder) planTags(u *Union, cands []int) {
 			for _, v := range vals {
 				tc := findTag(p.ByTag, v)
 				if tc == nil {
-					tc = &TagCase{Value: v}
+					tc = &ir.TagCase{Value: v}
 					p.ByTag = append(p.ByTag, tc)
 					p.Allowed = append(p.Allowed, v)
 				}
@@ -438,7 +417,7 @@ func (b *builder) planTags(u *Union, cands []int) {
 	}
 }
 
-func findTag(cases []*TagCase, v string) *TagCase {
+func findTag(cases []*ir.TagCase, v string) *ir.TagCase {
 	for _, c := range cases {
 		if c.Value == v {
 			return c

@@ -39,7 +39,7 @@ func fuzzSeeds(f *testing.F) {
 func FuzzLoad(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := schema.Load("fuzz.json", data, schema.Options{})
+		doc, err := schema.Load("fuzz.json", data)
 		if err == nil && doc == nil {
 			t.Fatal("no document and no error")
 		}
@@ -54,7 +54,7 @@ func FuzzLoad(f *testing.F) {
 func FuzzGenerate(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"}, schema.Options{})
+		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"})
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("an empty error message")

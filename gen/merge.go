@@ -405,24 +405,26 @@ func canon(b *strings.Builder, s *schema.Schema, depth int) {
 	b.WriteByte('}')
 }
 
+// findCanonical records the canonical text of every definition that is
+// not an alias, for sameAsDef.
+func (b *builder) findCanonical() {
+	for _, d := range b.doc.Defs {
+		if d.Ref != nil && !hasConstraints(d) {
+			continue // an alias; its target is the one to match
+		}
+		c := canonical(d)
+		if _, ok := b.canon[c]; !ok {
+			b.canon[c] = d
+		}
+	}
+}
+
 // sameAsDef returns the definition that an inline schema repeats word for
 // word (ignoring descriptions), or nil. The inline copy then uses the
 // definition's type instead of declaring another.
 func (b *builder) sameAsDef(s *schema.Schema) *schema.Schema {
 	if s.Name != "" {
 		return nil
-	}
-	if b.canon == nil {
-		b.canon = map[string]*schema.Schema{}
-		for _, d := range b.doc.Defs {
-			if d.Ref != nil && !hasConstraints(d) {
-				continue // an alias; its target is the one to match
-			}
-			c := canonical(d)
-			if _, ok := b.canon[c]; !ok {
-				b.canon[c] = d
-			}
-		}
 	}
 	return b.canon[canonical(s)]
 }

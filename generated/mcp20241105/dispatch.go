@@ -455,10 +455,10 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -483,10 +483,10 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishInitializeResult(r, "complete")
+	return d.finishInitializeResult(r)
 }
 
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -508,10 +508,10 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -568,7 +568,7 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -583,10 +583,10 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -608,10 +608,10 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -633,10 +633,10 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -658,10 +658,10 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -683,7 +683,7 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -698,10 +698,10 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -723,7 +723,7 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -738,10 +738,10 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -763,10 +763,10 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -987,10 +987,10 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
-func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1012,10 +1012,10 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListRootsResult(r, "complete")
+	return d.finishListRootsResult(r)
 }
 
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1037,10 +1037,10 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCreateMessageResult(r, "complete")
+	return d.finishCreateMessageResult(r)
 }
 
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {

@@ -578,10 +578,10 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -606,10 +606,10 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishInitializeResult(r, "complete")
+	return d.finishInitializeResult(r)
 }
 
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -631,10 +631,10 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -699,7 +699,7 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -714,10 +714,10 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -739,10 +739,10 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -764,10 +764,10 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -789,10 +789,10 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -814,7 +814,7 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -829,10 +829,10 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -854,7 +854,7 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
 func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -869,10 +869,10 @@ func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCancelTaskResult(r, "complete")
+	return d.finishCancelTaskResult(r)
 }
 
-func (d *ServerDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCancelTaskResult(r *CancelTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -894,10 +894,10 @@ func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResu
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskResult(r, "complete")
+	return d.finishGetTaskResult(r)
 }
 
-func (d *ServerDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetTaskResult(r *GetTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -919,10 +919,10 @@ func (d *ServerDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListTasksResult(r, "complete")
+	return d.finishListTasksResult(r)
 }
 
-func (d *ServerDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListTasksResult(r *ListTasksResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -944,10 +944,10 @@ func (d *ServerDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskPayloadResult(r, "complete")
+	return d.finishGetTaskPayloadResult(r)
 }
 
-func (d *ServerDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -969,10 +969,10 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -994,10 +994,10 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (rpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1204,10 +1204,10 @@ func (d *ClientDispatcher) callElicit(ctx context.Context, raw []byte) (rpcResul
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishElicitResult(r, "complete")
+	return d.finishElicitResult(r)
 }
 
-func (d *ClientDispatcher) finishElicitResult(r *ElicitResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishElicitResult(r *ElicitResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1304,10 +1304,10 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
 
-func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1329,10 +1329,10 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListRootsResult(r, "complete")
+	return d.finishListRootsResult(r)
 }
 
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1354,10 +1354,10 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCreateMessageResult(r, "complete")
+	return d.finishCreateMessageResult(r)
 }
 
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1379,10 +1379,10 @@ func (d *ClientDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCancelTaskResult(r, "complete")
+	return d.finishCancelTaskResult(r)
 }
 
-func (d *ClientDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishCancelTaskResult(r *CancelTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1404,10 +1404,10 @@ func (d *ClientDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResu
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskResult(r, "complete")
+	return d.finishGetTaskResult(r)
 }
 
-func (d *ClientDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishGetTaskResult(r *GetTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1429,10 +1429,10 @@ func (d *ClientDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListTasksResult(r, "complete")
+	return d.finishListTasksResult(r)
 }
 
-func (d *ClientDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishListTasksResult(r *ListTasksResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1454,10 +1454,10 @@ func (d *ClientDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskPayloadResult(r, "complete")
+	return d.finishGetTaskPayloadResult(r)
 }
 
-func (d *ClientDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _ string) (rpcResult, error) {
+func (d *ClientDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {

@@ -478,7 +478,7 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (rpcResult, error) {
@@ -531,7 +531,7 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (rpcResult, error) {
@@ -597,7 +597,7 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (rpcResult, error) {
@@ -639,7 +639,7 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (rpcResult, error) {
@@ -684,7 +684,7 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (rpcResult, error) {
@@ -726,7 +726,7 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (rpcResult, error) {
@@ -771,7 +771,7 @@ func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishDiscoverResult(r, "complete")
+	return d.finishDiscoverResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (rpcResult, error) {
@@ -813,7 +813,7 @@ func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []by
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishSubscriptionsListenResult(r, "complete")
+	return d.finishSubscriptionsListenResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (rpcResult, error) {
@@ -853,7 +853,7 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (rpcResult, error) {
@@ -895,7 +895,7 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r, ResultTypeComplete)
 }
 
 func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (rpcResult, error) {
@@ -927,7 +927,7 @@ func (d *ServerDispatcher) needInput(params []byte, r rpcResult) (rpcResult, err
 	if !ok || ir == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: NeedInput without a result"}
 	}
-	res, err := d.finishInputRequiredResult(ir, "input_required")
+	res, err := d.finishInputRequiredResult(ir, ResultTypeInputRequired)
 	if err != nil {
 		return nil, err
 	}

@@ -152,7 +152,8 @@ func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, en
 	}
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
-	files, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{Strict: strict})
+	opts.Strict = strict
+	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
 }

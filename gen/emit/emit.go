@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // Header is the first line of every generated Go file.
@@ -29,7 +31,7 @@ func (f Files) Names() []string {
 
 // emitter holds the files being written for one package.
 type emitter struct {
-	pkg      *Package
+	pkg      *ir.Package
 	types    *jen.File         // declarations and the public methods
 	codec    *jen.File         // decodeJSON / encodeJSON
 	validate *jen.File         // validate and the raw checks
@@ -39,7 +41,7 @@ type emitter struct {
 }
 
 // Emit renders the package's Go files (and README) in memory.
-func Emit(pkg *Package) (Files, error) {
+func Emit(pkg *ir.Package) (Files, error) {
 	e := &emitter{
 		pkg:      pkg,
 		types:    newFile(pkg.Name),
@@ -50,19 +52,19 @@ func Emit(pkg *Package) (Files, error) {
 	}
 	for _, d := range pkg.Decls {
 		switch d := d.(type) {
-		case *Struct:
+		case *ir.Struct:
 			e.emitStruct(d)
-		case *Enum:
+		case *ir.Enum:
 			e.emitEnum(d)
-		case *Union:
+		case *ir.Union:
 			e.emitUnion(d)
-		case *Kinds:
+		case *ir.Kinds:
 			e.emitKinds(d)
-		case *Raw:
+		case *ir.Raw:
 			e.emitRaw(d)
-		case *Named:
+		case *ir.Named:
 			e.emitNamed(d)
-		case *Alias:
+		case *ir.Alias:
 			e.emitAlias(d)
 		default:
 			return nil, fmt.Errorf("emit: unknown declaration %T", d)
@@ -113,13 +115,6 @@ func Emit(pkg *Package) (Files, error) {
 		return nil, err
 	}
 	out["README.md"] = readme
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
-	if err != nil {
-		return nil, err
-	}
-	for n, b := range rt {
-		out[n] = b
-	}
 	return out, nil
 }
 
