@@ -1,8 +1,11 @@
 package gen_test
 
 import (
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,9 +53,11 @@ func FuzzLoad(f *testing.F) {
 }
 
 // FuzzGenerate runs the whole generate path on arbitrary bytes: either an
-// error, or Go files that parse.
+// error, or a package that type-checks (go/types, with the standard
+// library's export data): no uncompilable output, whatever the schema.
 func FuzzGenerate(f *testing.F) {
 	fuzzSeeds(f)
+	imp := importer.Default() // shared: it caches the packages it loaded
 	f.Fuzz(func(t *testing.T, data []byte) {
 		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"})
 		if err != nil {
@@ -61,16 +66,24 @@ func FuzzGenerate(f *testing.F) {
 			}
 			return
 		}
+		fset := token.NewFileSet()
+		var parsed []*ast.File
 		for _, name := range files.Names() {
 			if !strings.HasSuffix(name, ".go") {
 				continue
 			}
-			if _, err := parser.ParseFile(token.NewFileSet(), name, files[name], parser.SkipObjectResolution); err != nil {
+			af, err := parser.ParseFile(fset, name, files[name], parser.SkipObjectResolution)
+			if err != nil {
 				t.Fatalf("%s does not parse: %v\nschema: %s", name, err, data)
 			}
 			if !strings.HasPrefix(string(files[name]), "// "+gen.Header+"\n") {
 				t.Fatalf("%s lacks the generated-code header", name)
 			}
+			parsed = append(parsed, af)
+		}
+		conf := types.Config{Importer: imp}
+		if _, err := conf.Check("fuzz", fset, parsed, nil); err != nil {
+			t.Fatalf("the generated package does not type-check: %v\nschema: %s", err, data)
 		}
 	})
 }
