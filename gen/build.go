@@ -188,15 +188,29 @@ func (b *builder) build() *ir.Package {
 // claim reserves a Go name for the schema node at ptr. A second claim is
 // an error naming both.
 func (b *builder) claim(name, ptr string) bool {
+	return b.claimAs(name, ptr, "")
+}
+
+// claimAs is claim for a name mcpgen derives from the node's (role says
+// what it is: "the holder of the union Content").
+func (b *builder) claimAs(name, ptr, role string) bool {
 	if prev, ok := b.owners[name]; ok {
 		if prev == ptr {
 			return true
 		}
-		if what, own := strings.CutPrefix(prev, reservedOwner); own {
-			b.errorf(ptr, "Go name %s is reserved for %s (rename the definition)", name, what)
+		what := "Go name " + name
+		if role != "" {
+			what += " (" + role + ")"
+		}
+		if own, reserved := strings.CutPrefix(prev, reservedOwner); reserved {
+			b.errorf(ptr, "%s is reserved for %s (rename the definition)", what, own)
 			return false
 		}
-		b.errorf(ptr, "Go name %s is already taken by %s; two schema names map to it (rename one)", name, displayPtr(prev))
+		if role != "" {
+			b.errorf(ptr, "%s is already taken by %s (rename one)", what, displayPtr(prev))
+			return false
+		}
+		b.errorf(ptr, "%s is already taken by %s; two schema names map to it (rename one)", what, displayPtr(prev))
 		return false
 	}
 	b.owners[name] = ptr
@@ -501,9 +515,6 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	if s.Pointer != "" {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
-	if s.Name != "" {
-		b.intern.setTypeAt(s.Pointer, t)
-	}
 	b.add(st)
 	goNames := map[string]string{} // Go field name -> JSON name
 	use := func(goName, jsonName, ptr string) bool {
@@ -576,13 +587,6 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 
 // structMethods are the methods every generated struct has.
 var structMethods = []string{"MarshalJSON", "AppendJSON", "UnmarshalJSON", "Validate"}
-
-// helperMethods are the methods a protocol fact adds to a struct with the
-// member: resultType gets EffectiveResultType, ttlMs gets TTL and Fresh.
-var helperMethods = map[string][]string{
-	"resultType": {"EffectiveResultType"},
-	"ttlMs":      {"TTL", "Fresh"},
-}
 
 // memberNames settles the names of st's fields and getters. The type's
 // own names come first: its methods, the Extra field, the protocol

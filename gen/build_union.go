@@ -42,7 +42,8 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 			return b.kindsType(s, name, flat)
 		}
 	}
-	if !b.claim(name, s.Pointer) || !b.claim(name+"Holder", s.Pointer) || !b.claim("Unmarshal"+name, s.Pointer) {
+	if !b.claim(name, s.Pointer) || !b.claimAs(name+"Holder", s.Pointer, "the holder of the union "+name) ||
+		!b.claimAs("Unmarshal"+name, s.Pointer, "the function that decodes the union "+name) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
 	u := &ir.Union{
@@ -54,9 +55,6 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	}
 	t := &ir.Type{Kind: ir.TDecl, Decl: u}
 	b.intern.setTypeAt(s.Pointer, t)
-	if s.Name != "" {
-		b.intern.setTypeAt(s.Pointer, t)
-	}
 	b.add(u)
 	for i, br := range branches {
 		bt := b.branchType(br, name, i)
@@ -127,7 +125,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 // returns them as (kind, schema) pairs.
 func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 	var out []kindSchema
-	used := map[string]bool{}
+	used := map[ir.Kind]bool{}
 	for _, br := range branches {
 		if br.Ref != nil {
 			return nil, false
@@ -137,30 +135,39 @@ func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 			return nil, false
 		}
 		for _, t := range f.Types {
-			switch t {
-			case "object":
-				if len(f.Properties) > 0 || len(f.Required) > 0 {
-					return nil, false
-				}
-			case "array":
-			}
-			k := t
-			if k == "integer" {
-				k = "number"
-			}
-			if used[k] {
+			k, ok := ir.KindOfType(t)
+			if !ok || (k == ir.KObject && (len(f.Properties) > 0 || len(f.Required) > 0)) {
 				return nil, false
 			}
-			used[k] = true
-			out = append(out, kindSchema{typ: t, s: f})
+			first := k
+			if k.IsNumber() {
+				first = ir.KFloat // the first byte tells a number, not an integer
+			}
+			if used[first] {
+				return nil, false
+			}
+			used[first] = true
+			out = append(out, kindSchema{kind: k, s: f})
 		}
 	}
 	return out, true
 }
 
 type kindSchema struct {
-	typ string
-	s   *schema.Schema
+	kind ir.Kind
+	s    *schema.Schema
+}
+
+// kindAlts are the accessor word and the field of each kind a Kinds value
+// can hold.
+var kindAlts = map[ir.Kind]struct{ name, field string }{
+	ir.KString: {"String", "Str"},
+	ir.KInt:    {"Integer", "Int"},
+	ir.KFloat:  {"Number", "Num"},
+	ir.KBool:   {"Boolean", "Bool"},
+	ir.KNull:   {"Null", ""},
+	ir.KArray:  {"Array", "Arr"},
+	ir.KObject: {"Object", "Obj"},
 }
 
 // kindsType declares a Kinds value. flat is nil for a "type" array on s.
@@ -171,10 +178,11 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 	if flat == nil {
 		hasNumber := slices.Contains(s.Types, "number")
 		for _, t := range s.Types {
-			if t == "integer" && hasNumber {
+			k, ok := ir.KindOfType(t)
+			if !ok || (k == ir.KInt && hasNumber) {
 				continue // number already holds every integer
 			}
-			flat = append(flat, kindSchema{typ: t, s: s})
+			flat = append(flat, kindSchema{kind: k, s: s})
 		}
 	}
 	if !b.claim(name, s.Pointer) {
@@ -183,34 +191,16 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 	k := &ir.Kinds{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &ir.Type{Kind: ir.TDecl, Decl: k}
 	b.intern.setTypeAt(s.Pointer, t)
-	if s.Name != "" {
-		b.intern.setTypeAt(s.Pointer, t)
-	}
 	b.add(k)
 	for _, ks := range flat {
-		alt := &ir.KindAlt{}
-		only := *ks.s
-		only.Types = []string{ks.typ}
-		switch ks.typ {
-		case "string":
-			alt.Kind, alt.Name, alt.Field = ir.KString, "String", "Str"
-		case "integer":
-			alt.Kind, alt.Name, alt.Field = ir.KInt, "Integer", "Int"
-		case "number":
-			alt.Kind, alt.Name, alt.Field = ir.KFloat, "Number", "Num"
-		case "boolean":
-			alt.Kind, alt.Name, alt.Field = ir.KBool, "Boolean", "Bool"
-		case "null":
-			alt.Kind, alt.Name = ir.KNull, "Null"
-		case "array":
-			alt.Kind, alt.Name, alt.Field = ir.KArray, "Array", "Arr"
-		case "object":
-			alt.Kind, alt.Name, alt.Field = ir.KObject, "Object", "Obj"
+		words := kindAlts[ks.kind]
+		alt := &ir.KindAlt{Kind: ks.kind, Name: words.name, Field: words.field}
+		if ks.kind != ir.KNull {
+			only := *ks.s
+			only.Types = []string{ks.kind.String()}
+			alt.Type = b.singleType(&only, ks.kind.String(), name+alt.Name)
 		}
-		if ks.typ != "null" {
-			alt.Type = b.singleType(&only, ks.typ, name+alt.Name)
-		}
-		if !b.claim(name+"From"+alt.Name, s.Pointer) {
+		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {
 			continue
 		}
 		k.Alts = append(k.Alts, alt)

@@ -54,7 +54,7 @@ func (b *builder) namedConsts(n *ir.Named, d *schema.Schema) {
 	}
 	for _, v := range vals {
 		name := n.Name + v.word
-		if !b.claim(name, d.Pointer) {
+		if !b.claimAs(name, d.Pointer, "a value of "+n.Name) {
 			continue
 		}
 		n.Consts = append(n.Consts, &ir.Const{Name: name, Value: v.value, Doc: name + " " + v.doc})
@@ -193,7 +193,7 @@ func (b *builder) errorCodes(modern bool) []*ir.ErrorCode {
 	}
 	var out []*ir.ErrorCode
 	for _, c := range codes {
-		if b.claim(c.Name, ptrs[c]) {
+		if b.claimAs(c.Name, ptrs[c], "an error code constant") {
 			out = append(out, c)
 		}
 	}
@@ -233,6 +233,14 @@ var sides = []ir.Side{
 var protocolNames = ir.ProtocolNames{
 	MethodInfo: "MethodInfo", Methods: "Methods", DecodeResult: "DecodeResult", NeedInput: "NeedInput", CacheKey: "CacheKey",
 	EffectiveResultType: "EffectiveResultType", TTL: "TTL", Fresh: "Fresh",
+}
+
+// helperMethods are the methods the dispatcher adds to a result struct with
+// the member: resultType gets EffectiveResultType, ttlMs gets TTL and
+// Fresh. They are claimed in every struct with the member (memberNames).
+var helperMethods = map[string][]string{
+	memberResultType: {protocolNames.EffectiveResultType},
+	memberTTL:        {protocolNames.TTL, protocolNames.Fresh},
 }
 
 // The members the protocol gives a meaning.
