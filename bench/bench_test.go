@@ -169,7 +169,7 @@ type genInput struct {
 
 func genRun(b *testing.B, in []genInput) {
 	for _, g := range in {
-		files, _, err := gen.Generate(g.rev+"/schema.json", g.data, gen.Options{Package: schema.PackageName(g.rev), Revision: g.rev}, schema.Options{})
+		files, _, err := gen.Generate(g.rev+"/schema.json", g.data, gen.Options{Package: schema.PackageName(g.rev), Revision: g.rev})
 		if err != nil {
 			b.Fatalf("%s: %v", g.rev, err)
 		}

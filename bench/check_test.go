@@ -171,7 +171,7 @@ func leavesKept(in, out []byte) (kept, all int, err error) {
 // generate without error, and the copy must be ten times the original.
 func TestGeneratorInputs(t *testing.T) {
 	for _, rev := range Revisions {
-		files, _, err := gen.Generate(rev+"/schema.json", theSchema(t, rev), gen.Options{Package: schema.PackageName(rev), Revision: rev}, schema.Options{})
+		files, _, err := gen.Generate(rev+"/schema.json", theSchema(t, rev), gen.Options{Package: schema.PackageName(rev), Revision: rev})
 		if err != nil {
 			t.Fatalf("%s: %v", rev, err)
 		}
@@ -186,22 +186,22 @@ func TestGeneratorInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d1, err := schema.Load("1x", orig, schema.Options{})
+	d1, err := schema.Load("1x", orig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d10, err := schema.Load("10x", syn, schema.Options{})
+	d10, err := schema.Load("10x", syn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n1, n10 := len(d1.Defs), len(d10.Defs); n10 != 10*n1 {
 		t.Errorf("synthetic schema has %d definitions, want 10 x %d", n10, n1)
 	}
-	f1, _, err := gen.Generate("1x", orig, gen.Options{Package: "mcp20260728", Revision: Revision}, schema.Options{})
+	f1, _, err := gen.Generate("1x", orig, gen.Options{Package: "mcp20260728", Revision: Revision})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f10, _, err := gen.Generate("10x", syn, gen.Options{Package: "mcp20260728", Revision: Revision}, schema.Options{})
+	f10, _, err := gen.Generate("10x", syn, gen.Options{Package: "mcp20260728", Revision: Revision})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func loadRevision(t testing.TB, name string) *revision {
 	}
 	data := testenv.Schema(t, name) // fails the test when it is missing
 	r.once.Do(func() {
-		r.doc, r.err = schema.Load(name+"/schema.json", data, schema.Options{})
+		r.doc, r.err = schema.Load(name+"/schema.json", data)
 		if r.err != nil {
 			return
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // Options say what to generate. The zero value of the customisations
@@ -15,38 +17,34 @@ import (
 type Options struct {
 	Package  string // Go package name
 	Revision string
-	Source   SourceInfo
+	Source   ir.SourceInfo
 	// Rename gives definitions other Go names (definition -> Go name).
 	Rename map[string]string
 	// External maps definitions to existing Go types (definition -> type),
 	// used instead of generating one. They must encode and decode
 	// themselves with encoding/json; a Validate() error method, if they
 	// have one, is called by the generated validators.
-	External map[string]ExternalType
+	External map[string]ir.ExternalType
 	// NoValidators leaves out Validate and the validation code.
 	NoValidators bool
 	// NoDispatcher leaves out the method table, handlers and dispatchers.
 	NoDispatcher bool
+	// Strict turns warnings (unknown keywords, unknown formats, dropped
+	// union branches) into errors.
+	Strict bool
 }
 
 // ExternalType is an existing Go type: import path and name.
-type ExternalType struct {
-	ImportPath string
-	Name       string
-}
+type ExternalType = ir.ExternalType
+
+// SourceInfo says where the schema came from, for the package docs.
+type SourceInfo = ir.SourceInfo
 
 // Build turns a loaded schema into the IR of its Go package. Errors are
 // schema.Errors naming the file and JSON pointer of each problem;
 // warnings come back separately.
-func Build(doc *schema.Document, opts Options) (*Package, []*schema.Diagnostic, error) {
-	b := &builder{
-		doc:      doc,
-		opts:     opts,
-		owners:   map[string]string{},
-		byPtr:    map[string]*Type{},
-		defNames: map[*schema.Schema]string{},
-		enums:    map[string]*Enum{},
-	}
+func Build(doc *schema.Document, opts Options) (*ir.Package, []*schema.Diagnostic, error) {
+	b := newBuilder(doc, opts)
 	pkg := b.build()
 	if len(b.errs) > 0 {
 		return nil, b.warns, b.errs
@@ -54,22 +52,53 @@ func Build(doc *schema.Document, opts Options) (*Package, []*schema.Diagnostic, 
 	return pkg, b.warns, nil
 }
 
+// builder turns one schema document into an IR package.
 type builder struct {
-	doc      *schema.Document
-	opts     Options
-	errs     schema.Errors
-	warns    []*schema.Diagnostic
-	owners   map[string]string // Go name -> pointer that claimed it
-	decls    []Decl
-	byPtr    map[string]*Type          // schema pointer -> its type, for schemas that declare one
-	defNames map[*schema.Schema]string // definition -> Go name
-	shared   map[string]string         // enum key -> shared Go name
-	enums    map[string]*Enum          // enum key -> shared declaration
-	opaque   map[*schema.Schema]bool   // definitions kept as raw JSON
-	building map[*schema.Schema]bool   // definitions being built (for recursion)
-	defTypes map[*schema.Schema]*Type  // finished or started definition types
-	canon    map[string]*schema.Schema // canonical text -> first definition with it
-	self     map[*schema.Schema]bool   // definitions whose own schema is being typed
+	doc  *schema.Document
+	opts Options
+
+	// What went wrong, by pointer.
+	errs  schema.Errors
+	warns []*schema.Diagnostic
+
+	// Names: every Go name the package declares, with the pointer of the
+	// schema node that claimed it, and the Go name of each definition.
+	owners   map[string]string
+	defNames map[*schema.Schema]string
+
+	// What the schema holds, worked out before any type is built.
+	shared map[string]string         // enum key -> Go name of an enum several properties repeat
+	opaque map[*schema.Schema]bool   // definitions kept as raw JSON (free-form recursive JSON)
+	canon  map[string]*schema.Schema // canonical text -> first definition with it
+
+	// The IR made so far: the declarations in the order they were made,
+	// and what each schema node became.
+	decls  []ir.Decl
+	intern *interner
+
+	// Method constant -> method, while the method table is built.
+	methodConsts map[string]string
+
+	// Recursion guards while types are built.
+	building map[*schema.Schema]bool // alias definitions being resolved
+	self     map[*schema.Schema]bool // definitions whose own schema is being typed
+}
+
+// newBuilder creates a builder with all its state.
+func newBuilder(doc *schema.Document, opts Options) *builder {
+	return &builder{
+		doc:          doc,
+		opts:         opts,
+		owners:       map[string]string{},
+		defNames:     map[*schema.Schema]string{},
+		shared:       map[string]string{},
+		opaque:       map[*schema.Schema]bool{},
+		canon:        map[string]*schema.Schema{},
+		intern:       newInterner(),
+		methodConsts: map[string]string{},
+		building:     map[*schema.Schema]bool{},
+		self:         map[*schema.Schema]bool{},
+	}
 }
 
 func (b *builder) errorf(ptr, format string, args ...any) {
@@ -80,11 +109,10 @@ func (b *builder) warnf(ptr, format string, args ...any) {
 	b.warns = append(b.warns, &schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 }
 
-func (b *builder) build() *Package {
-	b.building = map[*schema.Schema]bool{}
-	b.defTypes = map[*schema.Schema]*Type{}
-	b.self = map[*schema.Schema]bool{}
-	// Decide every definition's Go name first: they are the contract.
+func (b *builder) build() *ir.Package {
+	// The names the package declares itself come first, then every
+	// definition's: they are the contract.
+	b.reserveOwnNames()
 	for name := range b.opts.Rename {
 		if b.doc.Def(name) == nil {
 			b.errorf("", "rename: the schema has no definition %q", name)
@@ -126,6 +154,7 @@ func (b *builder) build() *Package {
 	}
 	b.findSharedEnums()
 	b.findOpaque()
+	b.findCanonical()
 	for _, d := range b.doc.Defs {
 		b.defType(d)
 	}
@@ -134,26 +163,19 @@ func (b *builder) build() *Package {
 	}
 	sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
 	for _, d := range b.decls {
-		if u, ok := d.(*Union); ok {
+		if u, ok := d.(*ir.Union); ok {
 			b.planUnion(u)
 		}
 	}
-	var protocol *Protocol
-	if !b.opts.NoDispatcher {
+	var protocol *ir.Protocol
+	if b.withDispatcher() {
 		protocol = b.buildProtocol()
 	}
 	if protocol != nil && b.opts.NoValidators {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
 	}
-	if protocol != nil {
-		for _, n := range protocolNames() {
-			if prev, ok := b.owners[n]; ok {
-				b.errorf(prev, "Go name %s is reserved for the generated dispatcher (rename the definition)", n)
-			}
-		}
-	}
-	return &Package{
+	return &ir.Package{
 		Name:       b.opts.Package,
 		Revision:   b.opts.Revision,
 		Source:     b.opts.Source,
@@ -166,26 +188,80 @@ func (b *builder) build() *Package {
 // claim reserves a Go name for the schema node at ptr. A second claim is
 // an error naming both.
 func (b *builder) claim(name, ptr string) bool {
+	return b.claimAs(name, ptr, "")
+}
+
+// claimAs is claim for a name mcpgen derives from the node's (role says
+// what it is: "the holder of the union Content").
+func (b *builder) claimAs(name, ptr, role string) bool {
 	if prev, ok := b.owners[name]; ok {
 		if prev == ptr {
 			return true
 		}
-		b.errorf(ptr, "Go name %s is already taken by %s; two schema names map to it (rename one)", name, displayPtr(prev))
-		return false
-	}
-	for _, r := range reservedNames {
-		if name == r {
-			b.errorf(ptr, "Go name %s is reserved for the generated package's own API (rename the definition)", name)
+		what := "Go name " + name
+		if role != "" {
+			what += " (" + role + ")"
+		}
+		if own, reserved := strings.CutPrefix(prev, reservedOwner); reserved {
+			b.errorf(ptr, "%s is reserved for %s (rename the definition)", what, own)
 			return false
 		}
+		if role != "" {
+			b.errorf(ptr, "%s is already taken by %s (rename one)", what, displayPtr(prev))
+			return false
+		}
+		b.errorf(ptr, "%s is already taken by %s; two schema names map to it (rename one)", what, displayPtr(prev))
+		return false
 	}
 	b.owners[name] = ptr
 	return true
 }
 
-// reservedNames are exported names the runtime declares in every package.
-var reservedNames = []string{"Violation", "ValidationError", "SyntaxError", "EncodeError", "ProtocolVersion",
-	"Member", "Members", "Value", "NewValue", "Definitions", "UnmarshalAndValidate"}
+// reservedOwner starts the owner of a name the package declares itself
+// (no JSON pointer starts with it), followed by what declares it.
+const reservedOwner = "\x00"
+
+// reserve claims name for something the package declares itself.
+func (b *builder) reserve(name, what string) {
+	if _, ok := b.owners[name]; !ok {
+		b.owners[name] = reservedOwner + what
+	}
+}
+
+// reserveOwnNames claims, before any definition, every package-level name
+// of the runtime (exported or not), the registry's names, ProtocolVersion,
+// and, when there will be a dispatcher, its names.
+func (b *builder) reserveOwnNames() {
+	dispatcher := b.withDispatcher()
+	names, err := runtimeNames(dispatcher)
+	if err != nil {
+		b.errorf("", "reading the runtime: %v", err)
+		return
+	}
+	for _, n := range names {
+		b.reserve(n, "the generated package's own API")
+	}
+	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {
+		b.reserve(n, "the generated package's own API")
+	}
+	if dispatcher {
+		b.claimProtocolNames()
+	}
+}
+
+// withDispatcher reports whether the package gets a dispatcher: the
+// options allow it and the schema says who sends which method.
+func (b *builder) withDispatcher() bool {
+	if b.opts.NoDispatcher {
+		return false
+	}
+	for name := range directionDefs {
+		if b.doc.Def(name) != nil {
+			return true
+		}
+	}
+	return false
+}
 
 func displayPtr(p string) string {
 	if p == "" {
@@ -194,27 +270,27 @@ func displayPtr(p string) string {
 	return p
 }
 
-func (b *builder) add(d Decl) {
+func (b *builder) add(d ir.Decl) {
 	b.decls = append(b.decls, d)
 }
 
 // defType returns the type of a definition, building its declaration the
 // first time.
-func (b *builder) defType(d *schema.Schema) *Type {
-	if t, ok := b.defTypes[d]; ok {
+func (b *builder) defType(d *schema.Schema) *ir.Type {
+	if t, ok := b.intern.typeAt(d.Pointer); ok {
 		return t
 	}
 	name := b.defNames[d]
 	if ext, ok := b.opts.External[d.Name]; ok {
-		t := &Type{Kind: TExternal, Ext: &ext}
-		b.defTypes[d] = t
+		t := &ir.Type{Kind: ir.TExternal, Ext: &ext}
+		b.intern.setTypeAt(d.Pointer, t)
 		return t
 	}
-	info := DeclInfo{Name: name, Doc: docText(name, d), Pointer: d.Pointer, Definition: d.Name}
+	info := ir.DeclInfo{Name: name, Doc: b.docText(name, d), Pointer: d.Pointer, Definition: d.Name}
 	if b.opaque[d] {
-		r := &Raw{DeclInfo: info, Schema: d}
-		t := &Type{Kind: TDecl, Decl: r}
-		b.defTypes[d] = t
+		r := &ir.Raw{DeclInfo: info, Check: b.check(d)}
+		t := &ir.Type{Kind: ir.TDecl, Decl: r}
+		b.intern.setTypeAt(d.Pointer, t)
 		b.add(r)
 		return t
 	}
@@ -222,21 +298,21 @@ func (b *builder) defType(d *schema.Schema) *Type {
 	if d.Ref != nil && !hasConstraints(d) {
 		if b.building[d] {
 			b.errorf(d.Pointer, "$ref cycle through %s cannot be represented", d.Name)
-			return &Type{Kind: TRaw}
+			return &ir.Type{Kind: ir.TRaw}
 		}
 		b.building[d] = true
 		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
 		delete(b.building, d)
-		if target.Kind == TDecl {
-			a := &Alias{DeclInfo: info, Target: target}
-			t := &Type{Kind: TDecl, Decl: a}
-			b.defTypes[d] = t
+		if target.Kind == ir.TDecl {
+			a := &ir.Alias{DeclInfo: info, Target: target}
+			t := &ir.Type{Kind: ir.TDecl, Decl: a}
+			b.intern.setTypeAt(d.Pointer, t)
 			b.add(a)
 			return t
 		}
-		n := &Named{DeclInfo: info, Type: target}
-		t := &Type{Kind: TDecl, Decl: n}
-		b.defTypes[d] = t
+		n := &ir.Named{DeclInfo: info, Type: target}
+		t := &ir.Type{Kind: ir.TDecl, Decl: n}
+		b.intern.setTypeAt(d.Pointer, t)
 		b.add(n)
 		return t
 	}
@@ -244,25 +320,25 @@ func (b *builder) defType(d *schema.Schema) *Type {
 	b.self[d] = true
 	t := b.typeOf(d, name)
 	delete(b.self, d)
-	if t.Kind == TDecl && t.Decl.GoName() == name {
-		t.Decl.info().Definition = d.Name
-		if t.Decl.info().Doc == "" || t.Decl.info().Pointer != d.Pointer {
-			t.Decl.info().Doc = docText(name, d)
+	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
+		t.Decl.Info().Definition = d.Name
+		if t.Decl.Info().Doc == "" || t.Decl.Info().Pointer != d.Pointer {
+			t.Decl.Info().Doc = b.docText(name, d)
 		}
-		b.defTypes[d] = t
+		b.intern.setTypeAt(d.Pointer, t)
 		return t
 	}
-	if _, ok := t.Decl.(*Union); ok && t.Kind == TDecl {
+	if _, ok := t.Decl.(*ir.Union); ok && t.Kind == ir.TDecl {
 		// A union is an interface: another name for it is an alias.
-		a := &Alias{DeclInfo: info, Target: t}
-		at := &Type{Kind: TDecl, Decl: a}
-		b.defTypes[d] = at
+		a := &ir.Alias{DeclInfo: info, Target: t}
+		at := &ir.Type{Kind: ir.TDecl, Decl: a}
+		b.intern.setTypeAt(d.Pointer, at)
 		b.add(a)
 		return at
 	}
-	n := &Named{DeclInfo: info, Type: t}
-	nt := &Type{Kind: TDecl, Decl: n}
-	b.defTypes[d] = nt
+	n := &ir.Named{DeclInfo: info, Type: t}
+	nt := &ir.Type{Kind: ir.TDecl, Decl: n}
+	b.intern.setTypeAt(d.Pointer, nt)
 	b.add(n)
 	b.namedConsts(n, d)
 	return nt
@@ -308,7 +384,7 @@ func (b *builder) nameForPointer(ptr string) string {
 
 // typeOf returns the Go type for schema s at a use site. name is the Go
 // name a declaration for s would get.
-func (b *builder) typeOf(s *schema.Schema, name string) *Type {
+func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	// A definition reached directly (not through $ref, e.g. after an allOf
 	// merge kept it as is) is still its own type.
 	if s.Name != "" && b.isDef(s) && !b.self[s] {
@@ -316,9 +392,9 @@ func (b *builder) typeOf(s *schema.Schema, name string) *Type {
 	}
 	if s.IsBool {
 		if s.BoolValue {
-			return &Type{Kind: TRaw}
+			return &ir.Type{Kind: ir.TRaw}
 		}
-		return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	// A $ref alone names a type.
 	if s.Ref != nil && !hasConstraints(s) {
@@ -327,19 +403,19 @@ func (b *builder) typeOf(s *schema.Schema, name string) *Type {
 		}
 		return b.typeOf(s.Ref, b.nameForPointer(s.Ref.Pointer))
 	}
-	if t, ok := b.byPtr[s.Pointer]; ok && s.Pointer != "" {
+	if t, ok := b.intern.typeAt(s.Pointer); ok && s.Pointer != "" {
 		return t
 	}
 	if (s.Ref != nil) || len(s.AllOf) > 0 {
 		m, err := b.flatten(s)
 		if err != nil {
 			b.errorf(s.Pointer, "%v", err)
-			return &Type{Kind: TRaw}
+			return &ir.Type{Kind: ir.TRaw}
 		}
 		return b.typeOf(m, name)
 	}
 	if s.IsEmpty() {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
 		return b.unionType(s, name)
@@ -354,7 +430,7 @@ func (b *builder) typeOf(s *schema.Schema, name string) *Type {
 		// No type: every JSON kind is allowed and the other keywords apply
 		// to the kinds they are about. Only raw bytes can hold that.
 		b.warnf(s.Pointer, "schema has constraints but no \"type\"; it is kept as raw JSON (json.RawMessage) and validated as such")
-		return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	if len(s.Types) > 1 {
 		return b.kindsType(s, name, nil)
@@ -368,33 +444,33 @@ func (b *builder) isDef(s *schema.Schema) bool {
 }
 
 // singleType types a schema with one JSON type.
-func (b *builder) singleType(s *schema.Schema, typ, name string) *Type {
+func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	switch typ {
 	case "string":
-		return &Type{Kind: TString, C: Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern}}
+		return &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern}}
 	case "integer":
-		return &Type{Kind: TInt, C: numConstraints(s)}
+		return &ir.Type{Kind: ir.TInt, C: numConstraints(s)}
 	case "number":
-		return &Type{Kind: TFloat, C: numConstraints(s)}
+		return &ir.Type{Kind: ir.TFloat, C: numConstraints(s)}
 	case "boolean":
-		return &Type{Kind: TBool}
+		return &ir.Type{Kind: ir.TBool}
 	case "null":
-		return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	case "array":
-		elem := &Type{Kind: TRaw}
+		elem := &ir.Type{Kind: ir.TRaw}
 		if s.Items != nil {
 			elem = b.typeOf(s.Items, name+"Item")
 		}
-		return &Type{Kind: TSlice, Elem: elem, C: Constraints{MinItems: s.MinItems, MaxItems: s.MaxItems}}
+		return &ir.Type{Kind: ir.TSlice, Elem: elem, C: ir.Constraints{MinItems: s.MinItems, MaxItems: s.MaxItems}}
 	case "object":
 		return b.objectType(s, name)
 	}
 	b.errorf(s.Pointer, "unsupported type %q", typ)
-	return &Type{Kind: TRaw}
+	return &ir.Type{Kind: ir.TRaw}
 }
 
-func numConstraints(s *schema.Schema) Constraints {
-	return Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum}
+func numConstraints(s *schema.Schema) ir.Constraints {
+	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum}
 }
 
 // formats the generated runtime can check.
@@ -416,31 +492,28 @@ func (b *builder) format(s *schema.Schema) string {
 // objectType types an object schema: a struct when it declares
 // properties, a map when it only constrains its members' values, raw JSON
 // when it allows anything.
-func (b *builder) objectType(s *schema.Schema, name string) *Type {
+func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 	if len(s.Properties) == 0 && len(s.Required) == 0 {
 		ap := s.AdditionalProperties
 		if ap == nil || (ap.IsBool && ap.BoolValue) || (!ap.IsBool && ap.IsEmpty()) {
-			return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
 		if ap.IsFalse() {
-			return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
-		return &Type{Kind: TMap, Elem: b.typeOf(ap, name+"Value")}
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, name+"Value")}
 	}
 	return b.structType(s, name)
 }
 
-func (b *builder) structType(s *schema.Schema, name string) *Type {
+func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	if !b.claim(name, s.Pointer) {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	st := &Struct{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
-	t := &Type{Kind: TDecl, Decl: st}
+	st := &ir.Struct{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	t := &ir.Type{Kind: ir.TDecl, Decl: st}
 	if s.Pointer != "" {
-		b.byPtr[s.Pointer] = t
-	}
-	if s.Name != "" {
-		b.defTypes[s] = t
+		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(st)
 	goNames := map[string]string{} // Go field name -> JSON name
@@ -454,7 +527,7 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 	}
 	capability := b.inCapabilities(s)
 	addField := func(jsonName string, ps *schema.Schema, required bool, ptr string) {
-		f := &Field{JSONName: jsonName, Required: required, Doc: docText("", ps)}
+		f := &ir.Field{JSONName: jsonName, Required: required, Doc: b.docText("", ps)}
 		goName, err := propertyGoName(jsonName)
 		if err != nil {
 			b.errorf(ptr, "property %v", err)
@@ -462,7 +535,7 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 		}
 		cs, err := b.deref(ps, 0)
 		if err == nil && cs.Const != nil && !cs.IsBool {
-			f.Const = cs.Const
+			f.Const = value(cs.Const)
 			f.Type = b.constType(cs)
 			if !required {
 				f.Name = goName
@@ -504,9 +577,9 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 	case ap != nil && ap.IsFalse():
 		st.Extra = nil
 	case ap == nil || (ap.IsBool && ap.BoolValue) || ap.IsEmpty():
-		st.Extra = &Extra{Name: "Extra", Value: &Type{Kind: TRaw}}
+		st.Extra = &ir.Extra{Name: "Extra", Value: &ir.Type{Kind: ir.TRaw}}
 	default:
-		st.Extra = &Extra{Name: "Extra", Value: b.typeOf(ap, name+"Value")}
+		st.Extra = &ir.Extra{Name: "Extra", Value: b.typeOf(ap, name+"Value")}
 	}
 	b.memberNames(st)
 	return t
@@ -515,20 +588,13 @@ func (b *builder) structType(s *schema.Schema, name string) *Type {
 // structMethods are the methods every generated struct has.
 var structMethods = []string{"MarshalJSON", "AppendJSON", "UnmarshalJSON", "Validate"}
 
-// helperMethods are the methods a protocol fact adds to a struct with the
-// member: resultType gets EffectiveResultType, ttlMs gets TTL and Fresh.
-var helperMethods = map[string][]string{
-	"resultType": {"EffectiveResultType"},
-	"ttlMs":      {"TTL", "Fresh"},
-}
-
 // memberNames settles the names of st's fields and getters. The type's
 // own names come first: its methods, the Extra field, the protocol
 // helpers and the getters. A property whose Go name is one of them gets
 // "Member" appended (`validate` is ValidateMember, `extra` ExtraMember,
 // `getName` next to `name` GetNameMember); if that name is taken too, the
 // two properties are an error naming both.
-func (b *builder) memberNames(st *Struct) {
+func (b *builder) memberNames(st *ir.Struct) {
 	taken := map[string]bool{}
 	for _, m := range structMethods {
 		taken[m] = true
@@ -561,7 +627,7 @@ func (b *builder) memberNames(st *Struct) {
 			break
 		}
 	}
-	owner := map[string]*Field{}
+	owner := map[string]*ir.Field{}
 	for _, f := range st.Fields {
 		if f.Name == "" {
 			continue
@@ -591,21 +657,21 @@ func (b *builder) memberNames(st *Struct) {
 
 // hasGetter reports whether f gets a nil-safe getter: an optional scalar
 // (a pointer to a string, number, boolean or a named type of one).
-func hasGetter(f *Field) bool {
+func hasGetter(f *ir.Field) bool {
 	if !f.Pointer() {
 		return false
 	}
 	t := f.Type.Resolve()
 	switch t.Kind {
-	case TString, TInt, TFloat, TBool:
+	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
 		return true
-	case TDecl:
+	case ir.TDecl:
 		switch d := t.Decl.(type) {
-		case *Enum:
+		case *ir.Enum:
 			return true
-		case *Named:
+		case *ir.Named:
 			k := d.Type.Resolve().Kind
-			return k == TString || k == TInt || k == TFloat || k == TBool
+			return k == ir.TString || k == ir.TInt || k == ir.TFloat || k == ir.TBool
 		}
 	}
 	return false
@@ -613,23 +679,23 @@ func hasGetter(f *Field) bool {
 
 // constType types a const value: the Go type of its kind, restricted to
 // the value.
-func (b *builder) constType(s *schema.Schema) *Type {
+func (b *builder) constType(s *schema.Schema) *ir.Type {
 	c := s.Const
-	t := &Type{C: Constraints{Const: c}}
+	t := &ir.Type{C: ir.Constraints{Const: value(c)}}
 	switch c.Kind {
 	case schema.String:
-		t.Kind = TString
+		t.Kind = ir.TString
 	case schema.Bool:
-		t.Kind = TBool
+		t.Kind = ir.TBool
 	case schema.Number:
 		if schema.IsInteger(c.Num) {
-			t.Kind = TInt
+			t.Kind = ir.TInt
 		} else {
-			t.Kind = TFloat
+			t.Kind = ir.TFloat
 		}
 	default:
-		t.Kind = TRaw
-		t.C.Raw = s
+		t.Kind = ir.TRaw
+		t.C.Raw = b.check(s)
 	}
 	return t
 }
@@ -637,7 +703,7 @@ func (b *builder) constType(s *schema.Schema) *Type {
 // enumType types an enum: a named type with constants when every value is
 // a string (or every value an integer); raw JSON checked against the list
 // otherwise.
-func (b *builder) enumType(s *schema.Schema, name string) *Type {
+func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 	allStrings, allInts := true, true
 	for _, v := range s.Enum {
 		allStrings = allStrings && v.Kind == schema.String
@@ -654,35 +720,35 @@ func (b *builder) enumType(s *schema.Schema, name string) *Type {
 		}
 		return false
 	}
-	var base Kind
+	var base ir.Kind
 	switch {
 	case allStrings && typeOK("string"):
-		base = KString
+		base = ir.KString
 	case allInts && typeOK("integer", "number"):
-		base = KInt
+		base = ir.KInt
 	default:
-		return &Type{Kind: TRaw, C: Constraints{Raw: s}}
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	key := enumKey(s)
 	sharedName, isShared := b.shared[key]
 	if isShared {
-		if e, ok := b.enums[key]; ok {
-			return &Type{Kind: TDecl, Decl: e}
+		if e, ok := b.intern.enum(key); ok {
+			return &ir.Type{Kind: ir.TDecl, Decl: e}
 		}
 		name = sharedName
-	} else if t, ok := b.byPtr[s.Pointer]; ok {
+	} else if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
 	}
 	if !b.claim(name, s.Pointer) {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	e := &Enum{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}, Base: base}
+	e := &ir.Enum{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}, Base: base}
 	consts := map[string]string{}
 	for _, v := range s.Enum {
 		var word string
-		if base == KString && v.Str == "" {
+		if base == ir.KString && v.Str == "" {
 			word = "Empty" // the empty string is a value like any other
-		} else if base == KString {
+		} else if base == ir.KString {
 			w, err := propertyGoName(v.Str)
 			if err != nil {
 				b.errorf(s.Pointer+"/enum", "enum value %v", err)
@@ -701,16 +767,16 @@ func (b *builder) enumType(s *schema.Schema, name string) *Type {
 			continue
 		}
 		consts[cn] = v.JSON()
-		e.Values = append(e.Values, &EnumValue{Name: cn, Value: v})
+		e.Values = append(e.Values, &ir.EnumValue{Name: cn, Value: value(v)})
 	}
-	t := &Type{Kind: TDecl, Decl: e}
+	t := &ir.Type{Kind: ir.TDecl, Decl: e}
 	if isShared {
-		b.enums[key] = e
+		b.intern.setEnum(key, e)
 	} else {
-		b.byPtr[s.Pointer] = t
+		b.intern.setTypeAt(s.Pointer, t)
 	}
 	if s.Name != "" {
-		b.defTypes[s] = t
+		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(e)
 	return t
@@ -730,7 +796,6 @@ func enumKey(s *schema.Schema) string {
 // findSharedEnums finds inline enums that repeat, with the same values,
 // under the same property name in several places.
 func (b *builder) findSharedEnums() {
-	b.shared = map[string]string{}
 	count := map[string]map[string]bool{}
 	var order []string
 	seen := map[*schema.Schema]bool{}
@@ -780,7 +845,6 @@ func (b *builder) findSharedEnums() {
 // cycle that passes through no "properties" (free-form recursive JSON such
 // as JSONValue and JSONObject).
 func (b *builder) findOpaque() {
-	b.opaque = map[*schema.Schema]bool{}
 	edges := map[*schema.Schema][]*schema.Schema{}
 	for _, d := range b.doc.Defs {
 		if len(d.Properties) > 0 {

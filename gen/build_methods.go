@@ -3,6 +3,8 @@ package gen
 import (
 	"sort"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // This file builds the method table: one entry per request and
@@ -22,63 +24,146 @@ var resultExceptions = map[string]string{
 }
 
 var directionDefs = map[string]struct {
-	dir          Direction
+	dir          ir.Direction
 	notification bool
 }{
-	"ClientRequest":      {ClientToServer, false},
-	"ServerRequest":      {ServerToClient, false},
-	"ClientNotification": {ClientToServer, true},
-	"ServerNotification": {ServerToClient, true},
+	"ClientRequest":      {ir.ClientToServer, false},
+	"ServerRequest":      {ir.ServerToClient, false},
+	"ClientNotification": {ir.ClientToServer, true},
+	"ServerNotification": {ir.ServerToClient, true},
 }
 
-// buildProtocol fills pkg.Protocol, or leaves it nil when the schema has
-// no direction definitions.
-func (b *builder) buildProtocol() *Protocol {
-	defs := map[string]Decl{}
+// buildProtocol returns the protocol of the schema, or nil when it has no
+// direction definitions: the facts about the revision, then its methods,
+// then what the protocol makes of the result types.
+func (b *builder) buildProtocol() *ir.Protocol {
+	defs := b.definitionDecls()
+	sent, found := directions(defs)
+	if !found {
+		return nil
+	}
+	carriers, order := b.methodCarriers()
+	p := b.protocolFacts(defs, carriers)
+	for _, name := range order {
+		for _, dir := range []ir.Direction{ir.ClientToServer, ir.ServerToClient} {
+			if sent[dirKey{name, dir}] {
+				if m := b.method(p, defs, name, carriers[name], dir); m != nil {
+					p.Methods = append(p.Methods, m)
+				}
+			}
+		}
+	}
+	sort.SliceStable(p.Methods, func(i, j int) bool {
+		if p.Methods[i].Direction != p.Methods[j].Direction {
+			return p.Methods[i].Direction < p.Methods[j].Direction
+		}
+		return p.Methods[i].Name < p.Methods[j].Name
+	})
+	for _, m := range p.Methods {
+		m.DefaultFields = defaultFields(p, m)
+	}
+	p.Results = b.results(p)
+	p.InputKinds = inputKinds(p, defs)
+	return p
+}
+
+// inputKinds reads the input requests an InputRequiredResult may carry
+// (the branches of the inputRequests map's value union, told apart by
+// their method) and pairs each with its result, as methods are paired.
+func inputKinds(p *ir.Protocol, defs map[string]ir.Decl) []*ir.InputKind {
+	if p.InputRequired == nil {
+		return nil
+	}
+	f := p.InputRequired.FieldByJSON("inputRequests")
+	if f == nil {
+		return nil
+	}
+	t := f.Type.Resolve()
+	if n, ok := t.Decl.(*ir.Named); ok && t.Kind == ir.TDecl {
+		t = n.Type.Resolve()
+	}
+	if t.Kind != ir.TMap {
+		return nil
+	}
+	u, ok := t.Elem.Resolve().Decl.(*ir.Union)
+	if !ok {
+		return nil
+	}
+	var out []*ir.InputKind
+	for _, br := range u.Branches {
+		req, ok := br.Type.Resolve().Decl.(*ir.Struct)
+		if !ok || len(br.Tags["method"]) != 1 {
+			continue
+		}
+		name := strings.TrimSuffix(req.Definition, "Request") + "Result"
+		if ex, ok := resultExceptions[req.Definition]; ok {
+			name = ex
+		}
+		if res := structOf(defs, name); res != nil {
+			out = append(out, &ir.InputKind{Method: br.Tags["method"][0], Result: res})
+		}
+	}
+	return out
+}
+
+// definitionDecls maps each definition name to its declaration.
+func (b *builder) definitionDecls() map[string]ir.Decl {
+	defs := map[string]ir.Decl{}
 	for _, d := range b.decls {
-		if name := d.info().Definition; name != "" {
+		if name := d.Info().Definition; name != "" {
 			defs[name] = d
 		}
 	}
-	structOf := func(name string) *Struct {
-		d, ok := defs[name]
-		if !ok {
-			return nil
+	return defs
+}
+
+// structOf is the struct declaration of a definition (through aliases),
+// or nil.
+func structOf(defs map[string]ir.Decl, name string) *ir.Struct {
+	d, ok := defs[name]
+	if !ok {
+		return nil
+	}
+	st, _ := (&ir.Type{Kind: ir.TDecl, Decl: d}).Resolve().Decl.(*ir.Struct)
+	return st
+}
+
+// methodConst is the method a request or notification struct carries in
+// its constant "method" member, or "".
+func methodConst(st *ir.Struct) string {
+	for _, f := range st.Fields {
+		if f.JSONName == "method" && f.Required && f.Const != nil && f.Const.Kind == ir.String {
+			return f.Const.Str
 		}
-		t := (&Type{Kind: TDecl, Decl: d}).Resolve()
-		st, _ := t.Decl.(*Struct)
-		return st
 	}
-	methodConst := func(st *Struct) string {
-		for _, f := range st.Fields {
-			if f.JSONName == "method" && f.Required && f.Const != nil && f.Const.Kind == 3 /* schema.String */ {
-				return f.Const.Str
-			}
-		}
-		return ""
-	}
-	// Which methods go which way.
-	type dirKey struct {
-		method string
-		dir    Direction
-	}
-	sent := map[dirKey]bool{}
-	found := false
+	return ""
+}
+
+// dirKey is a method sent one way.
+type dirKey struct {
+	method string
+	dir    ir.Direction
+}
+
+// directions reads which way each method goes from the direction
+// definitions (ClientRequest, ...); found is false when there are none.
+func directions(defs map[string]ir.Decl) (sent map[dirKey]bool, found bool) {
+	sent = map[dirKey]bool{}
 	for name, dd := range directionDefs {
 		d, ok := defs[name]
 		if !ok {
 			continue
 		}
 		found = true
-		var structs []*Struct
-		switch t := (&Type{Kind: TDecl, Decl: d}).Resolve().Decl.(type) {
-		case *Union:
+		var structs []*ir.Struct
+		switch t := (&ir.Type{Kind: ir.TDecl, Decl: d}).Resolve().Decl.(type) {
+		case *ir.Union:
 			for _, br := range t.Branches {
-				if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
+				if st, ok := br.Type.Resolve().Decl.(*ir.Struct); ok {
 					structs = append(structs, st)
 				}
 			}
-		case *Struct:
+		case *ir.Struct:
 			structs = append(structs, t)
 		}
 		for _, st := range structs {
@@ -87,15 +172,18 @@ func (b *builder) buildProtocol() *Protocol {
 			}
 		}
 	}
-	if !found {
-		return nil
-	}
-	// The definition that carries each method.
-	carriers := map[string]*Struct{}
+	return sent, found
+}
+
+// methodCarriers finds the definition that carries each method (the first
+// *Request or *Notification struct with its constant), and the methods in
+// order.
+func (b *builder) methodCarriers() (map[string]*ir.Struct, []string) {
+	carriers := map[string]*ir.Struct{}
 	var order []string
 	for _, d := range b.decls {
-		st, ok := d.(*Struct)
-		name := d.info().Definition
+		st, ok := d.(*ir.Struct)
+		name := d.Info().Definition
 		if !ok || name == "" {
 			continue
 		}
@@ -114,11 +202,23 @@ func (b *builder) buildProtocol() *Protocol {
 			order = append(order, m)
 		}
 	}
-	p := &Protocol{
+	sort.Strings(order)
+	return carriers, order
+}
+
+// protocolFacts records what the revision's era and definitions say about
+// the protocol: the types the dispatcher uses by role, the era, batches,
+// error ids, error codes, and the names dispatch.go declares.
+func (b *builder) protocolFacts(defs map[string]ir.Decl, carriers map[string]*ir.Struct) *ir.Protocol {
+	p := &ir.Protocol{
 		Implementation:     typeOfDef(defs, b, "Implementation"),
-		ServerCapabilities: structOf("ServerCapabilities"),
-		ClientCapabilities: structOf("ClientCapabilities"),
-		InputRequired:      structOf("InputRequiredResult"),
+		ServerCapabilities: structOf(defs, "ServerCapabilities"),
+		ClientCapabilities: structOf(defs, "ClientCapabilities"),
+		InputRequired:      structOf(defs, "InputRequiredResult"),
+		Names:              protocolNames,
+	}
+	for i := range sides {
+		p.Sides = append(p.Sides, &sides[i])
 	}
 	if d, ok := defs["ResultType"]; ok {
 		p.ResultType = d
@@ -126,16 +226,16 @@ func (b *builder) buildProtocol() *Protocol {
 	if _, ok := carriers["server/discover"]; ok {
 		p.Modern = true
 	}
-	if msg, ok := defs["JSONRPCMessage"].(*Union); ok {
+	if msg, ok := defs["JSONRPCMessage"].(*ir.Union); ok {
 		for _, br := range msg.Branches {
-			if kindsHave(br.Kinds, KArray) {
+			if ir.HasKind(br.Kinds, ir.KArray) {
 				p.Batches = true
 			}
 		}
 	}
 	for _, name := range []string{"JSONRPCErrorResponse", "JSONRPCError"} {
-		if st := structOf(name); st != nil {
-			if f := fieldByJSON(st, "id"); f != nil && !f.Required {
+		if st := structOf(defs, name); st != nil {
+			if f := st.FieldByJSON("id"); f != nil && !f.Required {
 				p.ErrorIDOptional = true
 			}
 			break
@@ -145,88 +245,74 @@ func (b *builder) buildProtocol() *Protocol {
 		p.CacheScope = e
 	}
 	p.ErrorCodes = b.errorCodes(p.Modern)
-	sort.Strings(order)
-	consts := map[string]string{}
-	for _, name := range order {
-		st := carriers[name]
-		def := st.Definition
-		notification := strings.HasSuffix(def, "Notification")
-		base := strings.TrimSuffix(strings.TrimSuffix(def, "Request"), "Notification")
-		for _, dir := range []Direction{ClientToServer, ServerToClient} {
-			if !sent[dirKey{name, dir}] {
-				continue
-			}
-			m := &Method{
-				Name:         name,
-				Notification: notification,
-				Direction:    dir,
-				Definition:   st,
-				Const:        "Method" + base,
-				Handler:      base,
-			}
-			if notification {
-				m.Const = "Method" + def
-				m.Handler = "On" + base
-			}
-			if prev, ok := consts[m.Const]; ok && prev != name {
-				b.errorf(st.Pointer, "methods %q and %q both map to the Go constant %s", prev, name, m.Const)
-				continue
-			}
-			if _, ok := consts[m.Const]; !ok {
-				if !b.claim(m.Const, st.Pointer+"/properties/method") {
-					continue
-				}
-				consts[m.Const] = name
-			}
-			for _, f := range st.Fields {
-				if f.JSONName == "params" {
-					m.Params, m.ParamsRequired = f.Type, f.Required
-				}
-			}
-			if !notification {
-				if !b.pairResult(m, defs, base, structOf) {
-					continue
-				}
-			}
-			switch {
-			case p.Modern && name == "server/discover":
-				m.Default = "discover"
-			case !p.Modern && name == "initialize":
-				m.Default = "initialize"
-			case !p.Modern && name == "notifications/initialized":
-				m.Default = "initialized"
-			case name == "ping":
-				m.Default = "ping"
-			}
-			p.Methods = append(p.Methods, m)
-		}
-	}
-	sort.SliceStable(p.Methods, func(i, j int) bool {
-		if p.Methods[i].Direction != p.Methods[j].Direction {
-			return p.Methods[i].Direction < p.Methods[j].Direction
-		}
-		return p.Methods[i].Name < p.Methods[j].Name
-	})
+	protocolConsts(p)
 	return p
+}
+
+// method makes the method table entry of one method in one direction, or
+// returns nil after reporting why it cannot.
+func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, st *ir.Struct, dir ir.Direction) *ir.Method {
+	def := st.Definition
+	notification := strings.HasSuffix(def, "Notification")
+	base := strings.TrimSuffix(strings.TrimSuffix(def, "Request"), "Notification")
+	m := &ir.Method{
+		Name:         name,
+		Notification: notification,
+		Direction:    dir,
+		Definition:   st,
+		Const:        "Method" + base,
+		Handler:      base,
+	}
+	if notification {
+		m.Const = "Method" + def
+		m.Handler = "On" + base
+	}
+	if prev, ok := b.methodConsts[m.Const]; ok && prev != name {
+		b.errorf(st.Pointer, "methods %q and %q both map to the Go constant %s", prev, name, m.Const)
+		return nil
+	}
+	if _, ok := b.methodConsts[m.Const]; !ok {
+		if !b.claim(m.Const, st.Pointer+"/properties/method") {
+			return nil
+		}
+		b.methodConsts[m.Const] = name
+	}
+	if f := st.FieldByJSON("params"); f != nil {
+		m.Params, m.ParamsRequired = f.Type, f.Required
+	}
+	if !notification && !b.pairResult(m, defs, base) {
+		return nil
+	}
+	switch {
+	case p.Modern && name == "server/discover":
+		m.Default = "discover"
+	case !p.Modern && name == "initialize":
+		m.Default = "initialize"
+	case !p.Modern && name == "notifications/initialized":
+		m.Default = "initialized"
+	case name == "ping":
+		m.Default = "ping"
+	}
+	return m
 }
 
 // pairResult finds the result type of a request: XRequest -> XResult, the
 // exceptions table, and (where the schema has one) the XResultResponse
 // definition, which also says whether an InputRequiredResult may come back.
-func (b *builder) pairResult(m *Method, defs map[string]Decl, base string, structOf func(string) *Struct) bool {
+func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string) bool {
 	def := m.Definition.Definition
 	name := base + "Result"
 	if ex, ok := resultExceptions[def]; ok {
 		name = ex
 	}
-	if resp := structOf(base + "ResultResponse"); resp != nil {
+	if resp := structOf(defs, base+"ResultResponse"); resp != nil {
 		for _, f := range resp.Fields {
 			if f.JSONName != "result" {
 				continue
 			}
-			if u, ok := f.Type.Resolve().Decl.(*Union); ok && f.Type.Kind == TDecl {
+			if u, ok := f.Type.Resolve().Decl.(*ir.Union); ok && f.Type.Kind == ir.TDecl {
 				for _, br := range u.Branches {
-					if br.Type.Resolve().Decl.info().Definition == "InputRequiredResult" {
+					if br.Type.Resolve().Decl.Info().Definition == "InputRequiredResult" {
 						m.InputRequired = true
 					}
 				}
@@ -239,8 +325,8 @@ func (b *builder) pairResult(m *Method, defs map[string]Decl, base string, struc
 			def, m.Name, name)
 		return false
 	}
-	m.Result = &Type{Kind: TDecl, Decl: d}
-	if st, ok := m.Result.Resolve().Decl.(*Struct); ok {
+	m.Result = &ir.Type{Kind: ir.TDecl, Decl: d}
+	if st, ok := m.Result.Resolve().Decl.(*ir.Struct); ok {
 		var ttl, scope bool
 		for _, f := range st.Fields {
 			ttl = ttl || f.JSONName == "ttlMs"
@@ -251,19 +337,10 @@ func (b *builder) pairResult(m *Method, defs map[string]Decl, base string, struc
 	return true
 }
 
-func kindsHave(ks []Kind, k Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) enumsByName(name string) []*Enum {
-	var out []*Enum
+func (b *builder) enumsByName(name string) []*ir.Enum {
+	var out []*ir.Enum
 	for _, d := range b.decls {
-		if e, ok := d.(*Enum); ok && e.Name == name {
+		if e, ok := d.(*ir.Enum); ok && e.Name == name {
 			out = append(out, e)
 		}
 	}
@@ -272,30 +349,15 @@ func (b *builder) enumsByName(name string) []*Enum {
 
 // typeOfDef is the type of a definition: a struct declaration, or the
 // external type the user mapped it to; nil otherwise.
-func typeOfDef(defs map[string]Decl, b *builder, name string) *Type {
+func typeOfDef(defs map[string]ir.Decl, b *builder, name string) *ir.Type {
 	if d, ok := defs[name]; ok {
-		if t := (&Type{Kind: TDecl, Decl: d}).Resolve(); isStruct(t) {
+		if t := (&ir.Type{Kind: ir.TDecl, Decl: d}).Resolve(); t.IsStruct() {
 			return t
 		}
 		return nil
 	}
 	if ext, ok := b.opts.External[name]; ok {
-		return &Type{Kind: TExternal, Ext: &ext}
+		return &ir.Type{Kind: ir.TExternal, Ext: &ext}
 	}
 	return nil
-}
-
-// sameType reports whether t is the type u names (through aliases).
-func sameType(t, u *Type) bool {
-	if t == nil || u == nil {
-		return false
-	}
-	t, u = t.Resolve(), u.Resolve()
-	switch {
-	case t.Kind == TDecl && u.Kind == TDecl:
-		return t.Decl == u.Decl
-	case t.Kind == TExternal && u.Kind == TExternal:
-		return *t.Ext == *u.Ext
-	}
-	return false
 }

@@ -2,22 +2,23 @@ package gen
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // unionType types anyOf/oneOf. Alternatives of distinct non-object JSON
 // kinds become a Kinds value; anything else is a sum type.
-func (b *builder) unionType(s *schema.Schema, name string) *Type {
-	if t, ok := b.byPtr[s.Pointer]; ok {
+func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
+	if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
 	}
 	branches, oneOf := s.AnyOf, false
 	if len(s.OneOf) > 0 {
 		if len(s.AnyOf) > 0 {
 			b.errorf(s.Pointer, "anyOf and oneOf on one schema are not supported; move one into allOf")
-			return &Type{Kind: TRaw}
+			return &ir.Type{Kind: ir.TRaw}
 		}
 		branches, oneOf = s.OneOf, true
 	}
@@ -30,7 +31,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)})
 			if err != nil {
 				b.errorf(s.Pointer, "%v", err)
-				return &Type{Kind: TRaw}
+				return &ir.Type{Kind: ir.TRaw}
 			}
 			merged = append(merged, m)
 		}
@@ -41,21 +42,19 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			return b.kindsType(s, name, flat)
 		}
 	}
-	if !b.claim(name, s.Pointer) || !b.claim(name+"Holder", s.Pointer) || !b.claim("Unmarshal"+name, s.Pointer) {
-		return &Type{Kind: TRaw}
+	if !b.claim(name, s.Pointer) || !b.claimAs(name+"Holder", s.Pointer, "the holder of the union "+name) ||
+		!b.claimAs("Unmarshal"+name, s.Pointer, "the function that decodes the union "+name) {
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	u := &Union{
-		DeclInfo:  DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+	u := &ir.Union{
+		DeclInfo:  ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name},
 		Holder:    name + "Holder",
 		Unmarshal: "Unmarshal" + name,
 		Marker:    "is" + name,
 		OneOf:     oneOf,
 	}
-	t := &Type{Kind: TDecl, Decl: u}
-	b.byPtr[s.Pointer] = t
-	if s.Name != "" {
-		b.defTypes[s] = t
-	}
+	t := &ir.Type{Kind: ir.TDecl, Decl: u}
+	b.intern.setTypeAt(s.Pointer, t)
 	b.add(u)
 	for i, br := range branches {
 		bt := b.branchType(br, name, i)
@@ -70,7 +69,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 			}
 		}
 		if !dup {
-			u.Branches = append(u.Branches, &Branch{Type: bt})
+			u.Branches = append(u.Branches, &ir.Branch{Type: bt})
 		}
 	}
 	return t
@@ -78,13 +77,13 @@ func (b *builder) unionType(s *schema.Schema, name string) *Type {
 
 // branchType returns the named type of a union branch, declaring one for
 // inline branches.
-func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
+func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 	if br.Ref != nil && !hasConstraints(br) {
 		t := b.typeOf(br, "")
-		if t.Kind == TDecl {
+		if t.Kind == ir.TDecl {
 			return t
 		}
-		if t.Kind == TExternal {
+		if t.Kind == ir.TExternal {
 			b.errorf(br.Pointer, "%s is mapped to the external type %s.%s, but it is a branch of the union %s, which needs its own type for the branch", br.Ref.Name, t.Ext.ImportPath, t.Ext.Name, union)
 			return nil
 		}
@@ -107,18 +106,18 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
 	}
 	name := union + suffix
 	t := b.typeOf(br, name)
-	if t.Kind == TDecl && t.Decl.GoName() == name {
+	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
 		return t
 	}
-	if t.Kind == TDecl {
+	if t.Kind == ir.TDecl {
 		return t
 	}
 	if !b.claim(name, br.Pointer) {
 		return nil
 	}
-	n := &Named{DeclInfo: DeclInfo{Name: name, Doc: docText(name, br), Pointer: br.Pointer}, Type: t}
+	n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, br), Pointer: br.Pointer}, Type: t}
 	b.add(n)
-	return &Type{Kind: TDecl, Decl: n}
+	return &ir.Type{Kind: ir.TDecl, Decl: n}
 }
 
 // flatKinds checks whether anyOf branches are plain values of distinct JSON
@@ -126,7 +125,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *Type {
 // returns them as (kind, schema) pairs.
 func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 	var out []kindSchema
-	used := map[string]bool{}
+	used := map[ir.Kind]bool{}
 	for _, br := range branches {
 		if br.Ref != nil {
 			return nil, false
@@ -136,80 +135,72 @@ func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 			return nil, false
 		}
 		for _, t := range f.Types {
-			switch t {
-			case "object":
-				if len(f.Properties) > 0 || len(f.Required) > 0 {
-					return nil, false
-				}
-			case "array":
-			}
-			k := t
-			if k == "integer" {
-				k = "number"
-			}
-			if used[k] {
+			k, ok := ir.KindOfType(t)
+			if !ok || (k == ir.KObject && (len(f.Properties) > 0 || len(f.Required) > 0)) {
 				return nil, false
 			}
-			used[k] = true
-			out = append(out, kindSchema{typ: t, s: f})
+			first := k
+			if k.IsNumber() {
+				first = ir.KFloat // the first byte tells a number, not an integer
+			}
+			if used[first] {
+				return nil, false
+			}
+			used[first] = true
+			out = append(out, kindSchema{kind: k, s: f})
 		}
 	}
 	return out, true
 }
 
 type kindSchema struct {
-	typ string
-	s   *schema.Schema
+	kind ir.Kind
+	s    *schema.Schema
+}
+
+// kindAlts are the accessor word and the field of each kind a Kinds value
+// can hold.
+var kindAlts = map[ir.Kind]struct{ name, field string }{
+	ir.KString: {"String", "Str"},
+	ir.KInt:    {"Integer", "Int"},
+	ir.KFloat:  {"Number", "Num"},
+	ir.KBool:   {"Boolean", "Bool"},
+	ir.KNull:   {"Null", ""},
+	ir.KArray:  {"Array", "Arr"},
+	ir.KObject: {"Object", "Obj"},
 }
 
 // kindsType declares a Kinds value. flat is nil for a "type" array on s.
-func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *Type {
-	if t, ok := b.byPtr[s.Pointer]; ok {
+func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *ir.Type {
+	if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
 	}
 	if flat == nil {
 		hasNumber := slices.Contains(s.Types, "number")
 		for _, t := range s.Types {
-			if t == "integer" && hasNumber {
+			k, ok := ir.KindOfType(t)
+			if !ok || (k == ir.KInt && hasNumber) {
 				continue // number already holds every integer
 			}
-			flat = append(flat, kindSchema{typ: t, s: s})
+			flat = append(flat, kindSchema{kind: k, s: s})
 		}
 	}
 	if !b.claim(name, s.Pointer) {
-		return &Type{Kind: TRaw}
+		return &ir.Type{Kind: ir.TRaw}
 	}
-	k := &Kinds{DeclInfo: DeclInfo{Name: name, Doc: docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
-	t := &Type{Kind: TDecl, Decl: k}
-	b.byPtr[s.Pointer] = t
-	if s.Name != "" {
-		b.defTypes[s] = t
-	}
+	k := &ir.Kinds{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
+	t := &ir.Type{Kind: ir.TDecl, Decl: k}
+	b.intern.setTypeAt(s.Pointer, t)
 	b.add(k)
 	for _, ks := range flat {
-		alt := &KindAlt{}
-		only := *ks.s
-		only.Types = []string{ks.typ}
-		switch ks.typ {
-		case "string":
-			alt.Kind, alt.Name, alt.Field = KString, "String", "Str"
-		case "integer":
-			alt.Kind, alt.Name, alt.Field = KInt, "Integer", "Int"
-		case "number":
-			alt.Kind, alt.Name, alt.Field = KFloat, "Number", "Num"
-		case "boolean":
-			alt.Kind, alt.Name, alt.Field = KBool, "Boolean", "Bool"
-		case "null":
-			alt.Kind, alt.Name = KNull, "Null"
-		case "array":
-			alt.Kind, alt.Name, alt.Field = KArray, "Array", "Arr"
-		case "object":
-			alt.Kind, alt.Name, alt.Field = KObject, "Object", "Obj"
+		words := kindAlts[ks.kind]
+		alt := &ir.KindAlt{Kind: ks.kind, Name: words.name, Field: words.field}
+		if ks.kind != ir.KNull {
+			only := *ks.s
+			only.Types = []string{ks.kind.String()}
+			alt.Type = b.singleType(&only, ks.kind.String(), name+alt.Name)
 		}
-		if ks.typ != "null" {
-			alt.Type = b.singleType(&only, ks.typ, name+alt.Name)
-		}
-		if !b.claim(name+"From"+alt.Name, s.Pointer) {
+		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {
 			continue
 		}
 		k.Alts = append(k.Alts, alt)
@@ -218,29 +209,29 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *T
 }
 
 // kindsOf lists the JSON kinds a type decodes.
-func kindsOf(t *Type, seen map[Decl]bool) []Kind {
-	all := []Kind{KNull, KBool, KInt, KFloat, KString, KArray, KObject}
+func kindsOf(t *ir.Type, seen map[ir.Decl]bool) []ir.Kind {
+	all := []ir.Kind{ir.KNull, ir.KBool, ir.KInt, ir.KFloat, ir.KString, ir.KArray, ir.KObject}
 	switch t.Kind {
-	case TString:
-		return []Kind{KString}
-	case TInt:
-		return []Kind{KInt}
-	case TFloat:
-		return []Kind{KFloat}
-	case TBool:
-		return []Kind{KBool}
-	case TSlice:
-		return []Kind{KArray}
-	case TMap:
-		return []Kind{KObject}
-	case TExternal:
+	case ir.TString:
+		return []ir.Kind{ir.KString}
+	case ir.TInt:
+		return []ir.Kind{ir.KInt}
+	case ir.TFloat:
+		return []ir.Kind{ir.KFloat}
+	case ir.TBool:
+		return []ir.Kind{ir.KBool}
+	case ir.TSlice:
+		return []ir.Kind{ir.KArray}
+	case ir.TMap:
+		return []ir.Kind{ir.KObject}
+	case ir.TExternal:
 		return all
-	case TRaw:
+	case ir.TRaw:
 		if t.C.Raw != nil && len(t.C.Raw.Types) > 0 {
-			return schemaKinds(t.C.Raw.Types)
+			return t.C.Raw.Types
 		}
 		if t.C.Const != nil {
-			return []Kind{valueKind(t.C.Const)}
+			return []ir.Kind{valueKind(t.C.Const)}
 		}
 		return all
 	}
@@ -249,30 +240,30 @@ func kindsOf(t *Type, seen map[Decl]bool) []Kind {
 	}
 	seen[t.Decl] = true
 	switch d := t.Decl.(type) {
-	case *Struct:
-		return []Kind{KObject}
-	case *Enum:
-		if d.Base == KInt {
-			return []Kind{KInt}
+	case *ir.Struct:
+		return []ir.Kind{ir.KObject}
+	case *ir.Enum:
+		if d.Base == ir.KInt {
+			return []ir.Kind{ir.KInt}
 		}
-		return []Kind{KString}
-	case *Kinds:
-		var ks []Kind
+		return []ir.Kind{ir.KString}
+	case *ir.Kinds:
+		var ks []ir.Kind
 		for _, a := range d.Alts {
 			ks = append(ks, a.Kind)
 		}
 		return ks
-	case *Raw:
-		if len(d.Schema.Types) > 0 {
-			return schemaKinds(d.Schema.Types)
+	case *ir.Raw:
+		if len(d.Check.Types) > 0 {
+			return d.Check.Types
 		}
 		return all
-	case *Named:
+	case *ir.Named:
 		return kindsOf(d.Type, seen)
-	case *Alias:
+	case *ir.Alias:
 		return kindsOf(d.Target, seen)
-	case *Union:
-		var ks []Kind
+	case *ir.Union:
+		var ks []ir.Kind
 		for _, br := range d.Branches {
 			for _, k := range kindsOf(br.Type, seen) {
 				if !slices.Contains(ks, k) {
@@ -285,70 +276,47 @@ func kindsOf(t *Type, seen map[Decl]bool) []Kind {
 	return all
 }
 
-func schemaKinds(types []string) []Kind {
-	var ks []Kind
-	for _, t := range types {
-		switch t {
-		case "null":
-			ks = append(ks, KNull)
-		case "boolean":
-			ks = append(ks, KBool)
-		case "integer":
-			ks = append(ks, KInt)
-		case "number":
-			ks = append(ks, KFloat)
-		case "string":
-			ks = append(ks, KString)
-		case "array":
-			ks = append(ks, KArray)
-		case "object":
-			ks = append(ks, KObject)
-		}
-	}
-	return ks
-}
-
-func valueKind(v *schema.Value) Kind {
+func valueKind(v *ir.Value) ir.Kind {
 	switch v.Kind {
-	case schema.Null:
-		return KNull
-	case schema.Bool:
-		return KBool
-	case schema.Number:
-		return KFloat
-	case schema.String:
-		return KString
-	case schema.Array:
-		return KArray
+	case ir.Null:
+		return ir.KNull
+	case ir.Bool:
+		return ir.KBool
+	case ir.Number:
+		return ir.KFloat
+	case ir.String:
+		return ir.KString
+	case ir.Array:
+		return ir.KArray
 	}
-	return KObject
+	return ir.KObject
 }
 
 // jsonKinds are the kinds the decoder tells apart by the first byte.
-var jsonKinds = []Kind{KNull, KBool, KFloat, KString, KArray, KObject}
+var jsonKinds = []ir.Kind{ir.KNull, ir.KBool, ir.KFloat, ir.KString, ir.KArray, ir.KObject}
 
 // accepts reports whether a branch of kinds ks can hold a value of JSON
 // kind k (KFloat stands for any number).
-func accepts(ks []Kind, k Kind) bool {
-	if k == KFloat {
-		return slices.Contains(ks, KFloat) || slices.Contains(ks, KInt)
+func accepts(ks []ir.Kind, k ir.Kind) bool {
+	if k == ir.KFloat {
+		return slices.Contains(ks, ir.KFloat) || slices.Contains(ks, ir.KInt)
 	}
 	return slices.Contains(ks, k)
 }
 
 // planUnion decides how a union decodes.
-func (b *builder) planUnion(u *Union) {
+func (b *builder) planUnion(u *ir.Union) {
 	for _, br := range u.Branches {
-		br.Kinds = kindsOf(br.Type, map[Decl]bool{})
-		if st, ok := br.Type.Resolve().Decl.(*Struct); ok {
+		br.Kinds = kindsOf(br.Type, map[ir.Decl]bool{})
+		if st, ok := br.Type.Resolve().Decl.(*ir.Struct); ok {
 			br.Tags = map[string][]string{}
 			for _, f := range st.Fields {
 				if f.Required {
 					br.Required = append(br.Required, f.JSONName)
 				}
-				if f.Const != nil && f.Const.Kind == schema.String {
+				if f.Const != nil && f.Const.Kind == ir.String {
 					br.Tags[f.JSONName] = []string{f.Const.Str}
-				} else if e, ok := f.Type.Resolve().Decl.(*Enum); ok && f.Type.Kind == TDecl && e.Base == KString {
+				} else if e, ok := f.Type.Resolve().Decl.(*ir.Enum); ok && f.Type.Kind == ir.TDecl && e.Base == ir.KString {
 					for _, v := range e.Values {
 						br.Tags[f.JSONName] = append(br.Tags[f.JSONName], v.Value.Str)
 					}
@@ -356,10 +324,10 @@ func (b *builder) planUnion(u *Union) {
 			}
 		}
 	}
-	p := &UnionPlan{}
+	p := &ir.UnionPlan{}
 	u.Plan = p
 	for _, k := range jsonKinds {
-		kc := &KindCase{Kind: k}
+		kc := &ir.KindCase{Kind: k}
 		for i, br := range u.Branches {
 			if accepts(br.Kinds, k) {
 				kc.Candidates = append(kc.Candidates, i)
@@ -369,7 +337,7 @@ func (b *builder) planUnion(u *Union) {
 			continue
 		}
 		p.ByKind = append(p.ByKind, kc)
-		if k == KObject && len(kc.Candidates) > 1 {
+		if k == ir.KObject && len(kc.Candidates) > 1 {
 			b.planTags(u, kc.Candidates)
 		}
 	}
@@ -377,7 +345,7 @@ func (b *builder) planUnion(u *Union) {
 
 // planTags picks the discriminator among the object candidates: the member
 // whose fixed values tell the most branches apart.
-func (b *builder) planTags(u *Union, cands []int) {
+func (b *builder) planTags(u *ir.Union, cands []int) {
 	p := u.Plan
 	type score struct{ values, branches int }
 	scores := map[string]score{}
@@ -416,7 +384,7 @@ func (b *builder) planTags(u *Union, cands []int) {
 			for _, v := range vals {
 				tc := findTag(p.ByTag, v)
 				if tc == nil {
-					tc = &TagCase{Value: v}
+					tc = &ir.TagCase{Value: v}
 					p.ByTag = append(p.ByTag, tc)
 					p.Allowed = append(p.Allowed, v)
 				}
@@ -439,77 +407,11 @@ func (b *builder) planTags(u *Union, cands []int) {
 	}
 }
 
-func findTag(cases []*TagCase, v string) *TagCase {
+func findTag(cases []*ir.TagCase, v string) *ir.TagCase {
 	for _, c := range cases {
 		if c.Value == v {
 			return c
 		}
 	}
 	return nil
-}
-
-// docText builds a doc comment from a schema's description. name is the
-// declared identifier ("" for fields).
-func docText(name string, s *schema.Schema) string {
-	desc := strings.TrimSpace(s.Description)
-	var lead string
-	switch {
-	case name == "":
-		lead = desc
-	case desc == "":
-		if s.Name != "" {
-			lead = name + " is the " + s.Name + " definition of the schema."
-		} else {
-			lead = name + " is the schema at #" + s.Pointer + "."
-		}
-	default:
-		if l, ok := leadIn(desc); ok {
-			lead = name + " " + l
-		} else {
-			lead = name + " is #" + s.Pointer + ".\n\n" + desc
-		}
-	}
-	if s.Deprecated {
-		if lead != "" {
-			lead += "\n\n"
-		}
-		lead += "Deprecated: the schema marks this as deprecated."
-	}
-	return wrap(lead, 100)
-}
-
-// leadIn turns a description into the rest of a sentence that starts with
-// the identifier.
-func leadIn(desc string) (string, bool) {
-	first, rest, _ := strings.Cut(desc, " ")
-	switch first {
-	case "A", "An", "The":
-		return "is " + strings.ToLower(first) + " " + rest, true
-	}
-	if len(first) > 3 && strings.HasSuffix(first, "s") && first[0] >= 'A' && first[0] <= 'Z' &&
-		strings.ToLower(first[1:]) == first[1:] && !strings.HasSuffix(first, "ss") {
-		verbs := []string{"Represents", "Describes", "Indicates", "Identifies", "Contains", "Specifies",
-			"Defines", "Provides", "Allows", "Holds", "Sends", "Returns", "Lists"}
-		if slices.Contains(verbs, first) {
-			return strings.ToLower(first[:1]) + first[1:] + " " + rest, true
-		}
-	}
-	return "", false
-}
-
-// wrap breaks lines longer than width at spaces.
-func wrap(text string, width int) string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		for len(line) > width {
-			cut := strings.LastIndexByte(line[:width], ' ')
-			if cut <= 0 {
-				break
-			}
-			out = append(out, line[:cut])
-			line = strings.TrimLeft(line[cut:], " ")
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
 }

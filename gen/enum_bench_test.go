@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/schema"
 )
 
 // BenchmarkGenerateEnum runs the whole pipeline on a schema whose one
@@ -23,7 +22,7 @@ func BenchmarkGenerateEnum(b *testing.B) {
 			strings.Join(vals, ",") + `]}}}`)
 		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
 			for b.Loop() {
-				files, _, err := gen.Generate("enum.json", data, gen.Options{Package: "enum"}, schema.Options{})
+				files, _, err := gen.Generate("enum.json", data, gen.Options{Package: "enum"})
 				if err != nil {
 					b.Fatal(err)
 				}

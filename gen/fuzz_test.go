@@ -1,8 +1,11 @@
 package gen_test
 
 import (
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +37,7 @@ func fuzzSeeds(f *testing.F) {
 func FuzzLoad(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := schema.Load("fuzz.json", data, schema.Options{})
+		doc, err := schema.Load("fuzz.json", data)
 		if err == nil && doc == nil {
 			t.Fatal("no document and no error")
 		}
@@ -45,27 +48,37 @@ func FuzzLoad(f *testing.F) {
 }
 
 // FuzzGenerate runs the whole generate path on arbitrary bytes: either an
-// error, or Go files that parse.
+// error, or a package that type-checks (go/types, with the standard
+// library's export data): no uncompilable output, whatever the schema.
 func FuzzGenerate(f *testing.F) {
 	fuzzSeeds(f)
+	imp := importer.Default() // shared: it caches the packages it loaded
 	f.Fuzz(func(t *testing.T, data []byte) {
-		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"}, schema.Options{})
+		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"})
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("an empty error message")
 			}
 			return
 		}
+		fset := token.NewFileSet()
+		var parsed []*ast.File
 		for _, name := range files.Names() {
 			if !strings.HasSuffix(name, ".go") {
 				continue
 			}
-			if _, err := parser.ParseFile(token.NewFileSet(), name, files[name], parser.SkipObjectResolution); err != nil {
+			af, err := parser.ParseFile(fset, name, files[name], parser.SkipObjectResolution)
+			if err != nil {
 				t.Fatalf("%s does not parse: %v\nschema: %s", name, err, data)
 			}
 			if !strings.HasPrefix(string(files[name]), "// "+gen.Header+"\n") {
 				t.Fatalf("%s lacks the generated-code header", name)
 			}
+			parsed = append(parsed, af)
+		}
+		conf := types.Config{Importer: imp}
+		if _, err := conf.Check("fuzz", fset, parsed, nil); err != nil {
+			t.Fatalf("the generated package does not type-check: %v\nschema: %s", err, data)
 		}
 	})
 }

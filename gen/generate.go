@@ -1,14 +1,17 @@
 package gen
 
 import (
+	"github.com/mcpgen/mcpgen/gen/emit"
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
 // Generate runs the whole pipeline for one schema document: load and
-// resolve it, build the IR, emit the files. file names the document in
-// messages. Warnings come back even when generation fails.
-func Generate(file string, data []byte, opts Options, load schema.Options) (Files, []*schema.Diagnostic, error) {
-	doc, err := schema.Load(file, data, load)
+// resolve it, build the IR, emit the files and add the runtime. file names
+// the document in messages. Warnings come back even when generation fails;
+// with opts.Strict they are the errors instead.
+func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnostic, error) {
+	doc, err := schema.Load(file, data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -17,16 +20,25 @@ func Generate(file string, data []byte, opts Options, load schema.Options) (File
 	if err != nil {
 		return nil, warns, err
 	}
-	if load.Strict && len(warns) > 0 {
-		return nil, warns, strictErrors(warns)
+	if opts.Strict && len(warns) > 0 {
+		return nil, nil, strictErrors(warns)
 	}
-	files, err := Emit(pkg)
+	files, err := emit.Emit(pkg)
 	if err != nil {
 		return nil, warns, err
+	}
+	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
+	if err != nil {
+		return nil, warns, err
+	}
+	for n, b := range rt {
+		files[n] = b
 	}
 	return files, warns, nil
 }
 
+// strictErrors turns warnings into the errors of strict mode; this is the
+// one place strict mode acts.
 func strictErrors(warns []*schema.Diagnostic) error {
 	var errs schema.Errors
 	for _, w := range warns {
@@ -41,5 +53,11 @@ func strictErrors(warns []*schema.Diagnostic) error {
 // revision with its default package name.
 func PinnedOptions(p schema.Pin) Options {
 	return Options{Package: p.Package(), Revision: p.Revision,
-		Source: SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
+		Source: ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
 }
+
+// Files is generated output: file name -> contents.
+type Files = emit.Files
+
+// Header is the first line of every generated Go file.
+const Header = emit.Header

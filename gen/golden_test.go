@@ -53,8 +53,7 @@ func TestGolden(t *testing.T) {
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
 			files, warns, err := gen.Generate("schema.json", data,
-				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}},
-				schema.Options{Strict: opts.Strict})
+				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict})
 			var wtext []string
 			for _, w := range warns {
 				wtext = append(wtext, w.Error())

@@ -91,7 +91,9 @@ func (b *builder) deref(s *schema.Schema, depth int) (*schema.Schema, error) {
 	}
 }
 
-// merge intersects a and b.
+// merge intersects x and y (at is the pointer the result gets): after
+// the shortcuts (anything, nothing), each group of keywords is merged by
+// its own function.
 func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Schema, error) {
 	if depth > 50 {
 		return nil, fmt.Errorf("allOf at %s nests too deep to merge", at)
@@ -120,40 +122,65 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	if x.IsFalse() || y.IsFalse() {
 		return &schema.Schema{IsBool: true, Pointer: at}, nil
 	}
-	cannot := func(what string) error {
-		return fmt.Errorf("allOf combines %s of %s and %s, which mcpgen cannot merge into one Go type", what, x.Pointer, y.Pointer)
-	}
-	out := &schema.Schema{Pointer: at, Description: x.Description}
+	out := &schema.Schema{Pointer: at, Description: x.Description, Deprecated: x.Deprecated || y.Deprecated}
 	if out.Description == "" {
 		out.Description = y.Description
 	}
-	// type: intersection (integer is a number).
+	m := merger{b: b, at: at, x: x, y: y, out: out, depth: depth}
+	for _, step := range []func() error{m.types, m.object, m.array, m.applicators, m.constEnum, m.bounds, m.strings} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// merger merges the keywords of x and y into out, one group per method.
+type merger struct {
+	b         *builder
+	at        string
+	x, y, out *schema.Schema
+	depth     int
+}
+
+func (m *merger) cannot(what string) error {
+	return fmt.Errorf("allOf combines %s of %s and %s, which mcpgen cannot merge into one Go type", what, m.x.Pointer, m.y.Pointer)
+}
+
+// types intersects "type" (an integer is a number).
+func (m *merger) types() error {
+	x, y := m.x, m.y
 	switch {
 	case x.Types == nil:
-		out.Types = y.Types
+		m.out.Types = y.Types
 	case y.Types == nil:
-		out.Types = x.Types
+		m.out.Types = x.Types
 	default:
-		out.Types = []string{}
+		m.out.Types = []string{}
 		for _, t := range x.Types {
 			switch {
 			case slices.Contains(y.Types, t):
-				out.Types = append(out.Types, t)
+				m.out.Types = append(m.out.Types, t)
 			case t == "integer" && slices.Contains(y.Types, "number"):
-				out.Types = append(out.Types, t)
+				m.out.Types = append(m.out.Types, t)
 			case t == "number" && slices.Contains(y.Types, "integer"):
-				out.Types = append(out.Types, "integer")
+				m.out.Types = append(m.out.Types, "integer")
 			}
 		}
-		if len(out.Types) == 0 {
-			return nil, fmt.Errorf("allOf at %s: no value has both type %v (%s) and type %v (%s)", at, x.Types, x.Pointer, y.Types, y.Pointer)
+		if len(m.out.Types) == 0 {
+			return fmt.Errorf("allOf at %s: no value has both type %v (%s) and type %v (%s)", m.at, x.Types, x.Pointer, y.Types, y.Pointer)
 		}
 	}
-	// properties: each name gets the intersection of what both sides say
-	// about it (a side that does not declare it applies its
-	// additionalProperties).
+	return nil
+}
+
+// object merges properties (each name gets the intersection of what both
+// sides say about it; a side that does not declare it applies its
+// additionalProperties), additionalProperties and required.
+func (m *merger) object() error {
+	x, y := m.x, m.y
 	if x.Properties != nil || y.Properties != nil {
-		out.Properties = []*schema.Property{}
+		m.out.Properties = []*schema.Property{}
 		var names []string
 		for _, s := range []*schema.Schema{x, y} {
 			for _, p := range s.Properties {
@@ -163,90 +190,115 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 			}
 		}
 		for _, n := range names {
-			ps, err := b.merge(at+"/properties/"+schema.EscapePointer(n), propSchema(x, n), propSchema(y, n), depth+1)
+			ps, err := m.b.merge(m.at+"/properties/"+schema.EscapePointer(n), propSchema(x, n), propSchema(y, n), m.depth+1)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			out.Properties = append(out.Properties, &schema.Property{Name: n, Schema: ps})
+			m.out.Properties = append(m.out.Properties, &schema.Property{Name: n, Schema: ps})
 		}
 	}
 	if x.AdditionalProperties != nil || y.AdditionalProperties != nil {
-		ap, err := b.merge(at+"/additionalProperties", orTrue(x.AdditionalProperties), orTrue(y.AdditionalProperties), depth+1)
+		ap, err := m.b.merge(m.at+"/additionalProperties", orTrue(x.AdditionalProperties), orTrue(y.AdditionalProperties), m.depth+1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !(ap.IsBool && ap.BoolValue) {
-			out.AdditionalProperties = ap
+			m.out.AdditionalProperties = ap
 		}
 	}
-	out.Required = append(slices.Clone(x.Required), y.Required...)
-	out.Required = slices.Compact(sortedUnique(out.Required))
-	if len(out.Required) == 0 {
-		out.Required = nil
+	m.out.Required = sortedUnique(append(slices.Clone(x.Required), y.Required...))
+	if len(m.out.Required) == 0 {
+		m.out.Required = nil
 	}
+	return nil
+}
+
+// array merges items and the item counts.
+func (m *merger) array() error {
+	x, y := m.x, m.y
 	if x.Items != nil || y.Items != nil {
-		it, err := b.merge(at+"/items", orTrue(x.Items), orTrue(y.Items), depth+1)
+		it, err := m.b.merge(m.at+"/items", orTrue(x.Items), orTrue(y.Items), m.depth+1)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out.Items = it
+		m.out.Items = it
 	}
-	// anyOf/oneOf: one side at most.
-	switch {
-	case x.AnyOf != nil && y.AnyOf != nil, x.OneOf != nil && y.OneOf != nil, x.AnyOf != nil && y.OneOf != nil, x.OneOf != nil && y.AnyOf != nil:
-		return nil, cannot("two anyOf/oneOf lists")
+	m.out.MinItems = intMax(x.MinItems, y.MinItems)
+	m.out.MaxItems = intMin(x.MaxItems, y.MaxItems)
+	return nil
+}
+
+// applicators keeps the anyOf or oneOf of one side (two are an error);
+// allOf was flattened before.
+func (m *merger) applicators() error {
+	x, y := m.x, m.y
+	if (x.AnyOf != nil || x.OneOf != nil) && (y.AnyOf != nil || y.OneOf != nil) {
+		return m.cannot("two anyOf/oneOf lists")
 	}
-	out.AnyOf = pick(x.AnyOf, y.AnyOf)
-	out.OneOf = pick(x.OneOf, y.OneOf)
+	m.out.AnyOf = pick(x.AnyOf, y.AnyOf)
+	m.out.OneOf = pick(x.OneOf, y.OneOf)
+	return nil
+}
+
+// constEnum intersects const and enum.
+func (m *merger) constEnum() error {
+	x, y := m.x, m.y
 	switch {
 	case x.Const != nil && y.Const != nil:
 		if !schema.Equal(x.Const, y.Const) {
-			return nil, fmt.Errorf("allOf at %s: const %s (%s) and const %s (%s) cannot both hold", at, x.Const.JSON(), x.Pointer, y.Const.JSON(), y.Pointer)
+			return fmt.Errorf("allOf at %s: const %s (%s) and const %s (%s) cannot both hold", m.at, x.Const.JSON(), x.Pointer, y.Const.JSON(), y.Pointer)
 		}
-		out.Const = x.Const
+		m.out.Const = x.Const
 	default:
-		out.Const = pick1(x.Const, y.Const)
+		m.out.Const = pick1(x.Const, y.Const)
 	}
 	switch {
 	case x.Enum != nil && y.Enum != nil:
 		for _, v := range x.Enum {
 			for _, w := range y.Enum {
 				if schema.Equal(v, w) {
-					out.Enum = append(out.Enum, v)
+					m.out.Enum = append(m.out.Enum, v)
 					break
 				}
 			}
 		}
-		if len(out.Enum) == 0 {
-			return nil, fmt.Errorf("allOf at %s: the enums of %s and %s share no value", at, x.Pointer, y.Pointer)
+		if len(m.out.Enum) == 0 {
+			return fmt.Errorf("allOf at %s: the enums of %s and %s share no value", m.at, x.Pointer, y.Pointer)
 		}
 	default:
-		out.Enum = pick(x.Enum, y.Enum)
+		m.out.Enum = pick(x.Enum, y.Enum)
 	}
-	out.Minimum = numMax(x.Minimum, y.Minimum)
-	out.ExclusiveMinimum = numMax(x.ExclusiveMinimum, y.ExclusiveMinimum)
-	out.Maximum = numMin(x.Maximum, y.Maximum)
-	out.ExclusiveMaximum = numMin(x.ExclusiveMaximum, y.ExclusiveMaximum)
-	out.MinItems = intMax(x.MinItems, y.MinItems)
-	out.MaxItems = intMin(x.MaxItems, y.MaxItems)
-	out.MinLength = intMax(x.MinLength, y.MinLength)
-	out.MaxLength = intMin(x.MaxLength, y.MaxLength)
-	switch {
-	case x.Pattern != nil && y.Pattern != nil && *x.Pattern != *y.Pattern:
-		return nil, cannot("two patterns")
-	default:
-		out.Pattern = pick1(x.Pattern, y.Pattern)
+	return nil
+}
+
+// bounds keeps the tighter of each numeric bound.
+func (m *merger) bounds() error {
+	x, y := m.x, m.y
+	m.out.Minimum = numMax(x.Minimum, y.Minimum)
+	m.out.ExclusiveMinimum = numMax(x.ExclusiveMinimum, y.ExclusiveMinimum)
+	m.out.Maximum = numMin(x.Maximum, y.Maximum)
+	m.out.ExclusiveMaximum = numMin(x.ExclusiveMaximum, y.ExclusiveMaximum)
+	return nil
+}
+
+// strings merges the string keywords: lengths, pattern and format (two
+// different patterns or formats cannot be one Go type's).
+func (m *merger) strings() error {
+	x, y := m.x, m.y
+	m.out.MinLength = intMax(x.MinLength, y.MinLength)
+	m.out.MaxLength = intMin(x.MaxLength, y.MaxLength)
+	if x.Pattern != nil && y.Pattern != nil && *x.Pattern != *y.Pattern {
+		return m.cannot("two patterns")
 	}
-	switch {
-	case x.Format != "" && y.Format != "" && x.Format != y.Format:
-		return nil, cannot("two formats")
-	case x.Format != "":
-		out.Format = x.Format
-	default:
-		out.Format = y.Format
+	m.out.Pattern = pick1(x.Pattern, y.Pattern)
+	if x.Format != "" && y.Format != "" && x.Format != y.Format {
+		return m.cannot("two formats")
 	}
-	out.Deprecated = x.Deprecated || y.Deprecated
-	return out, nil
+	m.out.Format = x.Format
+	if m.out.Format == "" {
+		m.out.Format = y.Format
+	}
+	return nil
 }
 
 // isTrue reports whether s accepts everything (true, {}, annotations only).
@@ -405,24 +457,26 @@ func canon(b *strings.Builder, s *schema.Schema, depth int) {
 	b.WriteByte('}')
 }
 
+// findCanonical records the canonical text of every definition that is
+// not an alias, for sameAsDef.
+func (b *builder) findCanonical() {
+	for _, d := range b.doc.Defs {
+		if d.Ref != nil && !hasConstraints(d) {
+			continue // an alias; its target is the one to match
+		}
+		c := canonical(d)
+		if _, ok := b.canon[c]; !ok {
+			b.canon[c] = d
+		}
+	}
+}
+
 // sameAsDef returns the definition that an inline schema repeats word for
 // word (ignoring descriptions), or nil. The inline copy then uses the
 // definition's type instead of declaring another.
 func (b *builder) sameAsDef(s *schema.Schema) *schema.Schema {
 	if s.Name != "" {
 		return nil
-	}
-	if b.canon == nil {
-		b.canon = map[string]*schema.Schema{}
-		for _, d := range b.doc.Defs {
-			if d.Ref != nil && !hasConstraints(d) {
-				continue // an alias; its target is the one to match
-			}
-			c := canonical(d)
-			if _, ok := b.canon[c]; !ok {
-				b.canon[c] = d
-			}
-		}
 	}
 	return b.canon[canonical(s)]
 }

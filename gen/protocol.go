@@ -3,9 +3,12 @@ package gen
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // This file holds what mcpgen knows about MCP beyond its schemas: facts
@@ -24,10 +27,17 @@ var typedMembers = map[string]string{
 
 // namedValues are the constants of those definitions (a plain string in
 // the schema): definition -> constants.
+// The values of ResultType, and the default cache scope.
+const (
+	resultComplete      = "complete"
+	resultInputRequired = "input_required"
+	cacheScopePublic    = "public"
+)
+
 var namedValues = map[string][]namedValue{
 	"ResultType": {
-		{"Complete", "complete", "marks a result that completes its request."},
-		{"InputRequired", "input_required", "marks an InputRequiredResult: the server needs more input from the client,\nwhich retries the request."},
+		{"Complete", resultComplete, "marks a result that completes its request."},
+		{"InputRequired", resultInputRequired, "marks an InputRequiredResult: the server needs more input from the client,\nwhich retries the request."},
 	},
 }
 
@@ -37,17 +47,17 @@ type namedValue struct {
 
 // namedConsts gives n, the type of definition d, the constants a
 // protocol fact lists for it.
-func (b *builder) namedConsts(n *Named, d *schema.Schema) {
+func (b *builder) namedConsts(n *ir.Named, d *schema.Schema) {
 	vals, ok := namedValues[d.Name]
 	if !ok || !plainString(d) {
 		return
 	}
 	for _, v := range vals {
 		name := n.Name + v.word
-		if !b.claim(name, d.Pointer) {
+		if !b.claimAs(name, d.Pointer, "a value of "+n.Name) {
 			continue
 		}
-		n.Consts = append(n.Consts, &Const{Name: name, Value: v.value, Doc: name + " " + v.doc})
+		n.Consts = append(n.Consts, &ir.Const{Name: name, Value: v.value, Doc: name + " " + v.doc})
 	}
 }
 
@@ -70,7 +80,7 @@ func plainString(s *schema.Schema) bool {
 
 // memberType returns the type a protocol fact gives the member jsonName of
 // schema ps, or nil.
-func (b *builder) memberType(jsonName string, ps *schema.Schema) *Type {
+func (b *builder) memberType(jsonName string, ps *schema.Schema) *ir.Type {
 	defName, ok := typedMembers[jsonName]
 	if !ok {
 		return nil
@@ -120,7 +130,7 @@ func (b *builder) inCapabilities(s *schema.Schema) bool {
 // capability object when ps is an open object (one with no declared
 // properties, like `logging: {}` or `completions: {"$ref": "#/$defs/JSONObject"}`),
 // or nil.
-func (b *builder) openCapability(ps *schema.Schema, name string) *Type {
+func (b *builder) openCapability(ps *schema.Schema, name string) *ir.Type {
 	cs, err := b.deref(ps, 0)
 	if err != nil || cs.IsBool || len(cs.Properties) > 0 || len(cs.Required) > 0 || !slices.Equal(cs.Types, []string{"object"}) {
 		return nil
@@ -140,7 +150,7 @@ func (b *builder) openCapability(ps *schema.Schema, name string) *Type {
 	c := *cs
 	c.Pointer, c.Name = ps.Pointer, ""
 	c.Description, c.Title, c.Deprecated = ps.Description, ps.Title, ps.Deprecated
-	if t, ok := b.byPtr[c.Pointer]; ok {
+	if t, ok := b.intern.typeAt(c.Pointer); ok {
 		return t
 	}
 	return b.structType(&c, name)
@@ -159,16 +169,16 @@ const resourceNotFound = -32002
 // errorCodes lists the MCP error codes of the revision: one per error
 // definition with a constant code (XError gets CodeX), and resource not
 // found, which the specification names in prose.
-func (b *builder) errorCodes(modern bool) []*ErrorCode {
-	nf := &ErrorCode{Name: "CodeResourceNotFound", Code: resourceNotFound,
+func (b *builder) errorCodes(modern bool) []*ir.ErrorCode {
+	nf := &ir.ErrorCode{Name: "CodeResourceNotFound", Code: resourceNotFound,
 		Doc: "CodeResourceNotFound (-32002) answers a resources/read of a resource that does not exist."}
 	if modern {
 		nf.Doc = "CodeResourceNotFound (-32002) is how servers of revisions before this one answer a resources/read of a resource that does not exist; clients still accept it from them.\n\nDeprecated: servers of this revision answer CodeInvalidParams."
 	}
-	codes := []*ErrorCode{nf}
-	ptrs := map[*ErrorCode]string{}
+	codes := []*ir.ErrorCode{nf}
+	ptrs := map[*ir.ErrorCode]string{}
 	for _, d := range b.decls {
-		st, ok := d.(*Struct)
+		st, ok := d.(*ir.Struct)
 		if !ok || !strings.HasSuffix(st.Definition, "Error") || st.Definition == "Error" {
 			continue
 		}
@@ -176,36 +186,228 @@ func (b *builder) errorCodes(modern bool) []*ErrorCode {
 		if !ok || slices.Contains(jsonrpcCodes, code) {
 			continue
 		}
-		c := &ErrorCode{Name: "Code" + strings.TrimSuffix(st.Name, "Error"), Code: code, Definition: st.Name,
+		c := &ir.ErrorCode{Name: "Code" + strings.TrimSuffix(st.Name, "Error"), Code: code, Definition: st.Name,
 			Doc: fmt.Sprintf("Code%s (%d) is the code of %s.", strings.TrimSuffix(st.Name, "Error"), code, st.Name)}
 		codes = append(codes, c)
 		ptrs[c] = st.Pointer
 	}
-	var out []*ErrorCode
+	var out []*ir.ErrorCode
 	for _, c := range codes {
-		if b.claim(c.Name, ptrs[c]) {
+		if b.claimAs(c.Name, ptrs[c], "an error code constant") {
 			out = append(out, c)
 		}
 	}
-	slices.SortFunc(out, func(x, y *ErrorCode) int { return int(y.Code - x.Code) })
+	slices.SortFunc(out, func(x, y *ir.ErrorCode) int { return int(y.Code - x.Code) })
 	return out
 }
 
 // constCode finds the constant integer code of an error definition: its
 // own required "code" member, or that of its "error" member.
-func constCode(st *Struct) (int64, bool) {
+func constCode(st *ir.Struct) (int64, bool) {
 	for _, f := range st.Fields {
-		if f.JSONName == "code" && f.Required && f.Const != nil && f.Type.Kind == TInt {
-			n, ok := int64Lit(f.Const.Num)
-			return n, ok
+		if f.JSONName == "code" && f.Required && f.Const != nil && f.Type.Kind == ir.TInt {
+			n, err := strconv.ParseInt(f.Const.Num, 10, 64)
+			return n, err == nil
 		}
 	}
 	for _, f := range st.Fields {
-		if f.JSONName == "error" && f.Type.Kind == TDecl {
-			if inner, ok := f.Type.Resolve().Decl.(*Struct); ok && inner != st {
+		if f.JSONName == "error" && f.Type.Kind == ir.TDecl {
+			if inner, ok := f.Type.Resolve().Decl.(*ir.Struct); ok && inner != st {
 				return constCode(inner)
 			}
 		}
 	}
 	return 0, false
+}
+
+// sides are the two directions of the protocol and the names of what
+// dispatch.go declares for each.
+var sides = []ir.Side{
+	{Dir: ir.ClientToServer, Handler: "ServerHandler", Unimplemented: "UnimplementedServerHandler", Dispatcher: "ServerDispatcher",
+		Options: "ServerOptions", Constructor: "NewServerDispatcher", Receiver: "server", Sender: "client"},
+	{Dir: ir.ServerToClient, Handler: "ClientHandler", Unimplemented: "UnimplementedClientHandler", Dispatcher: "ClientDispatcher",
+		Options: "ClientOptions", Constructor: "NewClientDispatcher", Receiver: "client", Sender: "server"},
+}
+
+// protocolNames are the other names dispatch.go declares.
+var protocolNames = ir.ProtocolNames{
+	MethodInfo: "MethodInfo", Methods: "Methods", DecodeResult: "DecodeResult", NeedInput: "NeedInput", CacheKey: "CacheKey",
+	EffectiveResultType: "EffectiveResultType", TTL: "TTL", Fresh: "Fresh",
+}
+
+// helperMethods are the methods the dispatcher adds to a result struct with
+// the member: resultType gets EffectiveResultType, ttlMs gets TTL and
+// Fresh. They are claimed in every struct with the member (memberNames).
+var helperMethods = map[string][]string{
+	memberResultType: {protocolNames.EffectiveResultType},
+	memberTTL:        {protocolNames.TTL, protocolNames.Fresh},
+}
+
+// The members the protocol gives a meaning.
+const (
+	memberResultType = "resultType"
+	memberTTL        = "ttlMs"
+	memberCacheScope = "cacheScope"
+	memberMeta       = "_meta"
+	metaServerInfo   = "io.modelcontextprotocol/serverInfo"
+)
+
+// defaultSources says which members of server/discover's and initialize's
+// results the dispatcher fills from its options (or the request).
+var defaultSources = map[string]ir.Source{
+	"supportedVersions": ir.FromSupportedVersions,
+	"capabilities":      ir.FromCapabilities,
+	"serverInfo":        ir.FromServerInfo,
+	"instructions":      ir.FromInstructions,
+	"protocolVersion":   ir.FromNegotiatedVersion,
+	memberTTL:           ir.FromDiscoverTTL,
+	memberCacheScope:    ir.FromDiscoverCacheScope,
+}
+
+// claimProtocolNames claims what dispatch.go declares: the sides' names
+// and the package-level names (the helper methods are claimed by each
+// struct, see memberNames).
+// httpHandlerConstructor is the function the emitted HTTP glue declares
+// (gen/emit/emit_http.go); the rest of the HTTP transport is the runtime's.
+const httpHandlerConstructor = "NewHTTPHandler"
+
+func (b *builder) claimProtocolNames() {
+	for _, s := range sides {
+		for _, n := range []string{s.Handler, s.Unimplemented, s.Dispatcher, s.Options, s.Constructor} {
+			b.reserve(n, "the generated dispatcher")
+		}
+	}
+	n := protocolNames
+	for _, name := range []string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey, httpHandlerConstructor} {
+		b.reserve(name, "the generated dispatcher")
+	}
+}
+
+// results works out what the protocol makes of each result struct: every
+// struct with a resultType typed ResultType, and the results of methods.
+func (b *builder) results(p *ir.Protocol) []*ir.Result {
+	byStruct := map[*ir.Struct]*ir.Result{}
+	get := func(st *ir.Struct) *ir.Result {
+		if r, ok := byStruct[st]; ok {
+			return r
+		}
+		r := &ir.Result{Struct: st}
+		byStruct[st] = r
+		return r
+	}
+	for _, d := range b.decls {
+		st, ok := d.(*ir.Struct)
+		if !ok {
+			continue
+		}
+		if f := st.FieldByJSON(memberResultType); f != nil && f.Name != "" && !f.Pointer() && p.ResultType != nil &&
+			f.Type.Kind == ir.TDecl && f.Type.Decl == p.ResultType {
+			get(st).ResultType = f
+		}
+	}
+	// What a handler answers: the results of methods, and the
+	// InputRequiredResult of NeedInput.
+	var answers []*ir.Struct
+	for _, m := range p.Methods {
+		if m.Result == nil {
+			continue
+		}
+		st, ok := m.Result.Resolve().Decl.(*ir.Struct)
+		if !ok || m.Result.Resolve().Kind != ir.TDecl {
+			continue
+		}
+		answers = append(answers, st)
+		if f := st.FieldByJSON(memberTTL); m.Cacheable && f != nil && f.Type.Kind == ir.TInt && !f.Pointer() {
+			get(st).TTL = f
+		}
+	}
+	if p.InputRequired != nil {
+		answers = append(answers, p.InputRequired)
+	}
+	for _, st := range answers {
+		meta := st.FieldByJSON(memberMeta)
+		if meta == nil || p.Implementation == nil || meta.Type.Kind != ir.TDecl {
+			continue
+		}
+		if ms, ok := meta.Type.Resolve().Decl.(*ir.Struct); ok {
+			if si := ms.FieldByJSON(metaServerInfo); si != nil && si.Type.Same(p.Implementation) && si.Pointer() {
+				r := get(st)
+				r.Meta, r.ServerInfo = meta, si
+			}
+		}
+	}
+	var out []*ir.Result
+	for _, r := range byStruct {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(x, y *ir.Result) int { return strings.Compare(x.Struct.Name, y.Struct.Name) })
+	return out
+}
+
+// defaultFields lists the fields of a default answer (server/discover,
+// initialize) the dispatcher fills, each where the types allow it.
+func defaultFields(p *ir.Protocol, m *ir.Method) []*ir.DefaultField {
+	if m.Result == nil || (m.Default != "discover" && m.Default != "initialize") {
+		return nil
+	}
+	st, ok := m.Result.Resolve().Decl.(*ir.Struct)
+	if !ok {
+		return nil
+	}
+	var out []*ir.DefaultField
+	for _, fl := range st.Fields {
+		src, ok := defaultSources[fl.JSONName]
+		if fl.Name == "" || !ok {
+			continue
+		}
+		t := fl.Type.Resolve()
+		df := &ir.DefaultField{Field: fl, Source: src}
+		switch src {
+		case ir.FromSupportedVersions:
+			ok = t.Kind == ir.TSlice && t.Elem.Kind == ir.TString
+		case ir.FromCapabilities:
+			ok = p.ServerCapabilities != nil && t.Kind == ir.TDecl && t.Decl == ir.Decl(p.ServerCapabilities)
+		case ir.FromServerInfo:
+			ok = t.Same(p.Implementation)
+		case ir.FromInstructions:
+			ok = t.Kind == ir.TString && fl.Pointer()
+		case ir.FromNegotiatedVersion:
+			ok = m.Default == "initialize" && t.Kind == ir.TString && !fl.Pointer() && m.Params != nil && m.Params.IsStruct()
+			if ok {
+				pf := m.Params.Resolve().Decl.(*ir.Struct).FieldByJSON("protocolVersion")
+				ok = pf != nil && pf.Type.Kind == ir.TString && !pf.Pointer()
+				df.Param = pf
+			}
+		case ir.FromDiscoverTTL:
+			ok = t.Kind == ir.TInt && !fl.Pointer()
+		case ir.FromDiscoverCacheScope:
+			ok = p.CacheScope != nil && t.Kind == ir.TDecl && t.Decl == ir.Decl(p.CacheScope) && !fl.Pointer()
+		}
+		if ok {
+			out = append(out, df)
+		}
+	}
+	return out
+}
+
+// protocolConsts records the constants the dispatcher uses for the values
+// the specification gives resultType and cacheScope.
+func protocolConsts(p *ir.Protocol) {
+	if n, ok := p.ResultType.(*ir.Named); ok {
+		for _, c := range n.Consts {
+			switch c.Value {
+			case resultComplete:
+				p.Complete = c.Name
+			case resultInputRequired:
+				p.InputRequiredType = c.Name
+			}
+		}
+	}
+	if p.CacheScope != nil {
+		for _, v := range p.CacheScope.Values {
+			if v.Value.Str == cacheScopePublic {
+				p.DefaultCacheScope = v.Name
+			}
+		}
+	}
 }

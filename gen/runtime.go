@@ -3,6 +3,7 @@ package gen
 import (
 	"embed"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -24,7 +25,8 @@ type runtimeSource struct {
 	name    string // rt_<file>.go
 	rpc     bool   // part of the JSON-RPC layer
 	src     []byte
-	nameOff int // offset of the package name ("rt")
+	nameOff int      // offset of the package name ("rt")
+	names   []string // its package-level declarations
 }
 
 var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
@@ -42,7 +44,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 			return nil, err
 		}
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, src, parser.PackageClauseOnly)
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 		if err != nil {
 			return nil, fmt.Errorf("runtime %s: %w", name, err)
 		}
@@ -52,6 +54,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 			rpc:     strings.HasPrefix(base, "rpc"),
 			src:     src,
 			nameOff: fset.Position(f.Name.Pos()).Offset,
+			names:   declNames(f),
 		})
 	}
 	return out, nil
@@ -79,4 +82,49 @@ func runtimeFiles(pkg string, rpc bool) (Files, error) {
 		out[r.name] = b
 	}
 	return out, nil
+}
+
+// runtimeNames lists the package-level names the runtime declares (types,
+// functions, variables, constants; exported or not), with the JSON-RPC
+// layer's when rpc is set.
+func runtimeNames(rpc bool) ([]string, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, r := range srcs {
+		if r.rpc && !rpc {
+			continue
+		}
+		names = append(names, r.names...)
+	}
+	return names, nil
+}
+
+// declNames lists the package-level names a file declares.
+func declNames(f *ast.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names = append(names, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					names = append(names, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.Name != "_" {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
 }

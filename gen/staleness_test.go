@@ -24,7 +24,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 			if err := pin.Verify(pin.Revision, data); err != nil {
 				t.Fatal(err)
 			}
-			files, _, err := gen.Generate(pin.Revision, data, gen.PinnedOptions(pin), schema.Options{})
+			files, _, err := gen.Generate(pin.Revision, data, gen.PinnedOptions(pin))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,7 +43,7 @@ func enumSchema(values []string) []byte {
 // at its own pointer.
 func TestEnumDuplicates(t *testing.T) {
 	_, err := Load("s.json", enumSchema([]string{`1`, `"a"`, `1.0`, `{"x":1,"y":2}`, `{"y":2,"x":1}`,
-		`[1,2]`, `[2,1]`, `null`, `null`, `1e0`}), Options{})
+		`[1,2]`, `[2,1]`, `null`, `null`, `1e0`}))
 	var errs Errors
 	if !errors.As(err, &errs) {
 		t.Fatalf("Load = %v, want errors", err)
@@ -71,10 +71,10 @@ func TestEnumDuplicates(t *testing.T) {
 func TestEnumDuplicatesLarge(t *testing.T) {
 	const n = 100_000
 	vals := enumValues(n)
-	if _, err := Load("s.json", enumSchema(vals), Options{}); err != nil {
+	if _, err := Load("s.json", enumSchema(vals)); err != nil {
 		t.Fatalf("distinct values: %v", err)
 	}
-	_, err := Load("s.json", enumSchema(append(vals, `"v12345"`)), Options{})
+	_, err := Load("s.json", enumSchema(append(vals, `"v12345"`)))
 	var errs Errors
 	if !errors.As(err, &errs) || errs[len(errs)-1].Pointer != "/definitions/E/enum/"+strconv.Itoa(n) ||
 		!strings.Contains(errs[len(errs)-1].Message, `"enum" lists "v12345" twice`) {
@@ -98,7 +98,7 @@ func BenchmarkLoadEnum(b *testing.B) {
 		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := Load("s.json", data, Options{}); err != nil {
+				if _, err := Load("s.json", data); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,12 +9,6 @@ import (
 	"strings"
 )
 
-// Options tune Load.
-type Options struct {
-	// Strict turns warnings (unknown keywords, ignored keywords) into errors.
-	Strict bool
-}
-
 // Dialect URIs, as they appear in "$schema".
 var dialects = map[string]Draft{
 	"http://json-schema.org/draft-07/schema#":      Draft07,
@@ -35,8 +29,10 @@ var (
 
 // Load parses and resolves a schema document. file names the document in
 // messages. Errors are of type Errors (each a *Diagnostic naming the file
-// and JSON pointer); Load never panics on bad input.
-func Load(file string, data []byte, opts Options) (doc *Document, err error) {
+// and JSON pointer); problems that do not stop loading are the document's
+// Warnings (gen.Generate turns them into errors in strict mode). Load never
+// panics on bad input.
+func Load(file string, data []byte) (doc *Document, err error) {
 	root, perr := Parse(data)
 	if perr != nil {
 		var pe *PosError
@@ -49,7 +45,6 @@ func Load(file string, data []byte, opts Options) (doc *Document, err error) {
 		file:  file,
 		root:  root,
 		nodes: map[string]*Schema{},
-		opts:  opts,
 	}
 	doc, err = l.load()
 	// The metaschema's verdict comes first, with the validator's own
@@ -71,7 +66,6 @@ type loader struct {
 	nodes    map[string]*Schema // by pointer
 	errs     Errors
 	warnings []*Diagnostic
-	opts     Options
 	pending  []*Schema // nodes whose $ref is not resolved yet
 	refVals  map[*Schema]*Value
 }
@@ -81,13 +75,7 @@ func (l *loader) errorf(ptr, format string, args ...any) {
 }
 
 func (l *loader) warnf(ptr, format string, args ...any) {
-	d := &Diagnostic{File: l.file, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
-	if l.opts.Strict {
-		d.Message += " (error in strict mode)"
-		l.errs = append(l.errs, d)
-		return
-	}
-	l.warnings = append(l.warnings, d)
+	l.warnings = append(l.warnings, &Diagnostic{File: l.file, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 }
 
 func (l *loader) load() (*Document, error) {

@@ -13,64 +13,69 @@ import (
 
 // The JSON-RPC methods of the protocol.
 const (
-	// MethodComplete is the request "completion/complete" (CompleteRequest), client to server.
+	// MethodComplete is the request "completion/complete" ([CompleteRequest]), client to server.
 	MethodComplete = "completion/complete"
-	// MethodInitialize is the request "initialize" (InitializeRequest), client to server.
+	// MethodInitialize is the request "initialize" ([InitializeRequest]), client to server.
 	MethodInitialize = "initialize"
-	// MethodSetLevel is the request "logging/setLevel" (SetLevelRequest), client to server.
+	// MethodSetLevel is the request "logging/setLevel" ([SetLevelRequest]), client to server.
 	MethodSetLevel = "logging/setLevel"
-	// MethodCancelledNotification is the notification "notifications/cancelled" (CancelledNotification),
-	// client to server and server to client.
+	// MethodCancelledNotification is the notification "notifications/cancelled"
+	// ([CancelledNotification]), client to server and server to client.
 	MethodCancelledNotification = "notifications/cancelled"
 	// MethodInitializedNotification is the notification "notifications/initialized"
-	// (InitializedNotification), client to server.
+	// ([InitializedNotification]), client to server.
 	MethodInitializedNotification = "notifications/initialized"
-	// MethodProgressNotification is the notification "notifications/progress" (ProgressNotification),
-	// client to server and server to client.
+	// MethodProgressNotification is the notification "notifications/progress"
+	// ([ProgressNotification]), client to server and server to client.
 	MethodProgressNotification = "notifications/progress"
 	// MethodRootsListChangedNotification is the notification "notifications/roots/list_changed"
-	// (RootsListChangedNotification), client to server.
+	// ([RootsListChangedNotification]), client to server.
 	MethodRootsListChangedNotification = "notifications/roots/list_changed"
-	// MethodPing is the request "ping" (PingRequest), client to server and server to client.
+	// MethodPing is the request "ping" ([PingRequest]), client to server and server to client.
 	MethodPing = "ping"
-	// MethodGetPrompt is the request "prompts/get" (GetPromptRequest), client to server.
+	// MethodGetPrompt is the request "prompts/get" ([GetPromptRequest]), client to server.
 	MethodGetPrompt = "prompts/get"
-	// MethodListPrompts is the request "prompts/list" (ListPromptsRequest), client to server.
+	// MethodListPrompts is the request "prompts/list" ([ListPromptsRequest]), client to server.
 	MethodListPrompts = "prompts/list"
-	// MethodListResources is the request "resources/list" (ListResourcesRequest), client to server.
+	// MethodListResources is the request "resources/list" ([ListResourcesRequest]), client to
+	// server.
 	MethodListResources = "resources/list"
-	// MethodReadResource is the request "resources/read" (ReadResourceRequest), client to server.
+	// MethodReadResource is the request "resources/read" ([ReadResourceRequest]), client to
+	// server.
 	MethodReadResource = "resources/read"
-	// MethodSubscribe is the request "resources/subscribe" (SubscribeRequest), client to server.
+	// MethodSubscribe is the request "resources/subscribe" ([SubscribeRequest]), client to
+	// server.
 	MethodSubscribe = "resources/subscribe"
 	// MethodListResourceTemplates is the request "resources/templates/list"
-	// (ListResourceTemplatesRequest), client to server.
+	// ([ListResourceTemplatesRequest]), client to server.
 	MethodListResourceTemplates = "resources/templates/list"
-	// MethodUnsubscribe is the request "resources/unsubscribe" (UnsubscribeRequest), client to server.
+	// MethodUnsubscribe is the request "resources/unsubscribe" ([UnsubscribeRequest]), client to
+	// server.
 	MethodUnsubscribe = "resources/unsubscribe"
-	// MethodCallTool is the request "tools/call" (CallToolRequest), client to server.
+	// MethodCallTool is the request "tools/call" ([CallToolRequest]), client to server.
 	MethodCallTool = "tools/call"
-	// MethodListTools is the request "tools/list" (ListToolsRequest), client to server.
+	// MethodListTools is the request "tools/list" ([ListToolsRequest]), client to server.
 	MethodListTools = "tools/list"
 	// MethodLoggingMessageNotification is the notification "notifications/message"
-	// (LoggingMessageNotification), server to client.
+	// ([LoggingMessageNotification]), server to client.
 	MethodLoggingMessageNotification = "notifications/message"
-	// MethodPromptListChangedNotification is the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification), server to client.
+	// MethodPromptListChangedNotification is the notification
+	// "notifications/prompts/list_changed" ([PromptListChangedNotification]), server to client.
 	MethodPromptListChangedNotification = "notifications/prompts/list_changed"
-	// MethodResourceListChangedNotification is the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification), server to client.
+	// MethodResourceListChangedNotification is the notification
+	// "notifications/resources/list_changed" ([ResourceListChangedNotification]), server to
+	// client.
 	MethodResourceListChangedNotification = "notifications/resources/list_changed"
 	// MethodResourceUpdatedNotification is the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification), server to client.
+	// ([ResourceUpdatedNotification]), server to client.
 	MethodResourceUpdatedNotification = "notifications/resources/updated"
 	// MethodToolListChangedNotification is the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification), server to client.
+	// ([ToolListChangedNotification]), server to client.
 	MethodToolListChangedNotification = "notifications/tools/list_changed"
-	// MethodListRoots is the request "roots/list" (ListRootsRequest), server to client.
+	// MethodListRoots is the request "roots/list" ([ListRootsRequest]), server to client.
 	MethodListRoots = "roots/list"
-	// MethodCreateMessage is the request "sampling/createMessage" (CreateMessageRequest), server to
-	// client.
+	// MethodCreateMessage is the request "sampling/createMessage" ([CreateMessageRequest]),
+	// server to client.
 	MethodCreateMessage = "sampling/createMessage"
 )
 
@@ -268,108 +273,125 @@ func DecodeResult(method string, result []byte) (Value, error) {
 }
 
 // ServerHandler handles what a client sends to a server. Implementations must embed
-// UnimplementedServerHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedServerHandler, so that a method a new revision adds does not break them.
 type ServerHandler interface {
-	// Complete handles the request "completion/complete" (CompleteRequest).
+	// Complete handles the request "completion/complete" ([CompleteRequest]).
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
-	// Initialize handles the request "initialize" (InitializeRequest). The ServerDispatcher answers it
-	// from its options when the handler does not implement it.
+	// Initialize handles the request "initialize" ([InitializeRequest]). The ServerDispatcher
+	// answers it from its options when the handler does not implement it.
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
-	// SetLevel handles the request "logging/setLevel" (SetLevelRequest).
+	// SetLevel handles the request "logging/setLevel" ([SetLevelRequest]).
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
-	// OnInitialized handles the notification "notifications/initialized" (InitializedNotification). An
-	// error is only logged: notifications have no response.
+	// OnInitialized handles the notification "notifications/initialized"
+	// ([InitializedNotification]). An error is only logged: notifications have no response.
 	OnInitialized(ctx context.Context, params *InitializedNotificationParams) error
-	// OnProgress handles the notification "notifications/progress" (ProgressNotification). An error is
-	// only logged: notifications have no response.
+	// OnProgress handles the notification "notifications/progress" ([ProgressNotification]). An
+	// error is only logged: notifications have no response.
 	OnProgress(ctx context.Context, params *ProgressNotificationParams) error
 	// OnRootsListChanged handles the notification "notifications/roots/list_changed"
-	// (RootsListChangedNotification). An error is only logged: notifications have no response.
+	// ([RootsListChangedNotification]). An error is only logged: notifications have no response.
 	OnRootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error
-	// Ping handles the request "ping" (PingRequest). The ServerDispatcher answers it from its options
-	// when the handler does not implement it.
+	// Ping handles the request "ping" ([PingRequest]). The ServerDispatcher answers it from its
+	// options when the handler does not implement it.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
-	// GetPrompt handles the request "prompts/get" (GetPromptRequest).
+	// GetPrompt handles the request "prompts/get" ([GetPromptRequest]).
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
-	// ListPrompts handles the request "prompts/list" (ListPromptsRequest).
+	// ListPrompts handles the request "prompts/list" ([ListPromptsRequest]).
 	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
-	// ListResources handles the request "resources/list" (ListResourcesRequest).
+	// ListResources handles the request "resources/list" ([ListResourcesRequest]).
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
-	// ReadResource handles the request "resources/read" (ReadResourceRequest).
+	// ReadResource handles the request "resources/read" ([ReadResourceRequest]).
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// Subscribe handles the request "resources/subscribe" (SubscribeRequest).
+	// Subscribe handles the request "resources/subscribe" ([SubscribeRequest]).
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
-	// ListResourceTemplates handles the request "resources/templates/list" (ListResourceTemplatesRequest).
+	// ListResourceTemplates handles the request "resources/templates/list"
+	// ([ListResourceTemplatesRequest]).
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
-	// Unsubscribe handles the request "resources/unsubscribe" (UnsubscribeRequest).
+	// Unsubscribe handles the request "resources/unsubscribe" ([UnsubscribeRequest]).
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
-	// CallTool handles the request "tools/call" (CallToolRequest).
+	// CallTool handles the request "tools/call" ([CallToolRequest]).
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
-	// ListTools handles the request "tools/list" (ListToolsRequest).
+	// ListTools handles the request "tools/list" ([ListToolsRequest]).
 	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
 	mustEmbedUnimplementedServerHandler()
 }
 
-// UnimplementedServerHandler answers every request with method not found (or the ServerDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ServerHandler.
+// UnimplementedServerHandler answers every request with method not found (or the
+// ServerDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ServerHandler.
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Initialize(context.Context, *InitializeRequestParams) (*InitializeResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) SetLevel(context.Context, *SetLevelRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnInitialized(context.Context, *InitializedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnProgress(context.Context, *ProgressNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnRootsListChanged(context.Context, *RootsListChangedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListPrompts(context.Context, *ListPromptsRequestParams) (*ListPromptsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResources(context.Context, *ListResourcesRequestParams) (*ListResourcesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListTools(context.Context, *ListToolsRequestParams) (*ListToolsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
 
 // ServerOptions configure a ServerDispatcher.
@@ -380,35 +402,35 @@ type ServerOptions struct {
 	Capabilities ServerCapabilities
 	// Instructions, if set, tell clients how to use the server.
 	Instructions string
-	// SupportedVersions lists the protocol versions the server accepts, preferred
-	// first; empty means []string{ProtocolVersion}.
+	// SupportedVersions lists the protocol versions the server accepts, preferred first; empty
+	// means []string{ProtocolVersion}.
 	SupportedVersions []string
-	// ExtensionMethods serve request methods this revision's schema does not
-	// define, such as an extension's, by name. A name the revision defines is a
-	// programming error: the constructor panics.
+	// ExtensionMethods serve request methods this revision's schema does not define, such as an
+	// extension's, by name. A name the revision defines is a programming error: the constructor
+	// panics.
 	ExtensionMethods map[string]ExtensionMethod
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
@@ -426,35 +448,33 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one
-// endpoint: mount it at the endpoint's path. It keeps no state between requests,
-// so any number of replicas can serve one client. See HTTPOptions for the
-// checks and limits it applies, and HTTPHandler.NewServer for an http.Server
-// with timeouts.
+// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
+// mount it at the endpoint's path. It keeps no state between requests, so any number of
+// replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
+// HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandler(&d.rpc, opts)
 }
+
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CompleteRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -467,9 +487,10 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r)
 }
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -478,6 +499,7 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p InitializeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -493,9 +515,10 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishInitializeResult(r, "complete")
+	return d.finishInitializeResult(r)
 }
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -504,6 +527,7 @@ func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string)
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p SetLevelRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -516,9 +540,10 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
-func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -527,6 +552,7 @@ func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) 
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -534,6 +560,7 @@ func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p InitializedNotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -541,6 +568,7 @@ func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw 
 	}
 	return nil, d.h.OnInitialized(ctx, &p)
 }
+
 func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ProgressNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -548,6 +576,7 @@ func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []b
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
+
 func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p RootsListChangedNotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -555,6 +584,7 @@ func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context,
 	}
 	return nil, d.h.OnRootsListChanged(ctx, &p)
 }
+
 func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PingRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -570,8 +600,9 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetPromptRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -584,9 +615,10 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r)
 }
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -595,6 +627,7 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ListPromptsRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -607,9 +640,10 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r)
 }
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -618,6 +652,7 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ strin
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ListResourcesRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -630,9 +665,10 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r)
 }
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -641,6 +677,7 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ s
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ReadResourceRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -653,9 +690,10 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r)
 }
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -664,6 +702,7 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ str
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p SubscribeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -676,8 +715,9 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ListResourceTemplatesRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -690,9 +730,10 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r)
 }
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -701,6 +742,7 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p UnsubscribeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -713,8 +755,9 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CallToolRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -727,9 +770,10 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r)
 }
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -738,6 +782,7 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ListToolsRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -750,9 +795,10 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r)
 }
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -761,6 +807,7 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) defaultInitialize(p *InitializeRequestParams) (*InitializeResult, error) {
 	r := &InitializeResult{}
 	r.Capabilities = d.opts.Capabilities
@@ -775,106 +822,118 @@ func (d *ServerDispatcher) defaultInitialize(p *InitializeRequestParams) (*Initi
 	r.ServerInfo = d.opts.ServerInfo
 	return r, nil
 }
+
 func (d *ServerDispatcher) defaultPing(_ *PingRequestParams) (*EmptyResult, error) {
 	return new(Result), nil
 }
 
 // ClientHandler handles what a server sends to a client. Implementations must embed
-// UnimplementedClientHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedClientHandler, so that a method a new revision adds does not break them.
 type ClientHandler interface {
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
-	// OnLoggingMessage handles the notification "notifications/message" (LoggingMessageNotification). An
-	// error is only logged: notifications have no response.
+	// OnLoggingMessage handles the notification "notifications/message"
+	// ([LoggingMessageNotification]). An error is only logged: notifications have no response.
 	OnLoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// OnProgress handles the notification "notifications/progress" (ProgressNotification). An error is
-	// only logged: notifications have no response.
+	// OnProgress handles the notification "notifications/progress" ([ProgressNotification]). An
+	// error is only logged: notifications have no response.
 	OnProgress(ctx context.Context, params *ProgressNotificationParams) error
 	// OnPromptListChanged handles the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification). An error is only logged: notifications have no response.
+	// ([PromptListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnPromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 	// OnResourceListChanged handles the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification). An error is only logged: notifications have no response.
+	// ([ResourceListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 	// OnResourceUpdated handles the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification). An error is only logged: notifications have no response.
+	// ([ResourceUpdatedNotification]). An error is only logged: notifications have no response.
 	OnResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
 	// OnToolListChanged handles the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification). An error is only logged: notifications have no response.
+	// ([ToolListChangedNotification]). An error is only logged: notifications have no response.
 	OnToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error
-	// Ping handles the request "ping" (PingRequest). The ClientDispatcher answers it from its options
-	// when the handler does not implement it.
+	// Ping handles the request "ping" ([PingRequest]). The ClientDispatcher answers it from its
+	// options when the handler does not implement it.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
-	// ListRoots handles the request "roots/list" (ListRootsRequest).
+	// ListRoots handles the request "roots/list" ([ListRootsRequest]).
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
-	// CreateMessage handles the request "sampling/createMessage" (CreateMessageRequest).
+	// CreateMessage handles the request "sampling/createMessage" ([CreateMessageRequest]).
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
 	mustEmbedUnimplementedClientHandler()
 }
 
-// UnimplementedClientHandler answers every request with method not found (or the ClientDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ClientHandler.
+// UnimplementedClientHandler answers every request with method not found (or the
+// ClientDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ClientHandler.
 type UnimplementedClientHandler struct{}
 
 func (UnimplementedClientHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnLoggingMessage(context.Context, *LoggingMessageNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnProgress(context.Context, *ProgressNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnPromptListChanged(context.Context, *PromptListChangedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceListChanged(context.Context, *ResourceListChangedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceUpdated(context.Context, *ResourceUpdatedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnToolListChanged(context.Context, *ToolListChangedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
 // ClientOptions configure a ClientDispatcher.
 type ClientOptions struct {
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
@@ -888,26 +947,25 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
+
 func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -915,6 +973,7 @@ func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p LoggingMessageNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -922,6 +981,7 @@ func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, r
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
+
 func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ProgressNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -929,6 +989,7 @@ func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []b
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
+
 func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PromptListChangedNotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -936,6 +997,7 @@ func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ResourceListChangedNotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -943,6 +1005,7 @@ func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Conte
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ResourceUpdatedNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -950,6 +1013,7 @@ func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, 
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
+
 func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ToolListChangedNotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -957,6 +1021,7 @@ func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, 
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PingRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -972,9 +1037,10 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
-func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -983,6 +1049,7 @@ func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) 
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ListRootsRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -995,9 +1062,10 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListRootsResult(r, "complete")
+	return d.finishListRootsResult(r)
 }
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1006,6 +1074,7 @@ func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CreateMessageRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1018,9 +1087,10 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCreateMessageResult(r, "complete")
+	return d.finishCreateMessageResult(r)
 }
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1029,6 +1099,7 @@ func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ s
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) defaultPing(_ *PingRequestParams) (*EmptyResult, error) {
 	return new(Result), nil
 }

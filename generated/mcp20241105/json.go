@@ -8,6 +8,28 @@ import (
 	"slices"
 )
 
+// MarshalJSON encodes v as JSON.
+func (v Annotated) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Annotated) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Annotated) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Annotated) decodeJSON(d *decoder) {
 	*v = Annotated{}
 	if !d.object() {
@@ -30,6 +52,7 @@ func (v *Annotated) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Annotated) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -42,9 +65,33 @@ func (v *Annotated) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Annotated) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v AnnotatedAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *AnnotatedAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *AnnotatedAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 	*v = AnnotatedAnnotations{}
 	if !d.object() {
@@ -80,6 +127,7 @@ func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *AnnotatedAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -101,9 +149,33 @@ func (v *AnnotatedAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *AnnotatedAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	*v = BlobResourceContents{}
 	if !d.object() {
@@ -144,6 +216,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"blob\":")
@@ -160,9 +233,33 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BlobResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequest) decodeJSON(d *decoder) {
 	*v = CallToolRequest{}
 	if !d.object() {
@@ -198,6 +295,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/call\"")
@@ -209,9 +307,33 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	*v = CallToolRequestParams{}
 	if !d.object() {
@@ -244,6 +366,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -258,9 +381,33 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResult) decodeJSON(d *decoder) {
 	*v = CallToolResult{}
 	if !d.object() {
@@ -309,6 +456,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -332,9 +480,33 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -342,6 +514,7 @@ func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -374,6 +547,29 @@ func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotification) decodeJSON(d *decoder) {
 	*v = CancelledNotification{}
 	if !d.object() {
@@ -409,6 +605,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/cancelled\"")
@@ -420,9 +617,33 @@ func (v *CancelledNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	*v = CancelledNotificationParams{}
 	if !d.object() {
@@ -455,6 +676,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Reason != nil {
@@ -471,9 +693,33 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilities) decodeJSON(d *decoder) {
 	*v = ClientCapabilities{}
 	if !d.object() {
@@ -520,6 +766,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
@@ -545,9 +792,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesRoots{}
 	if !d.object() {
@@ -569,6 +840,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -581,9 +853,33 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -599,6 +895,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -607,9 +904,33 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -617,6 +938,7 @@ func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -653,6 +975,29 @@ func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -660,6 +1005,7 @@ func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -732,6 +1078,29 @@ func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -739,6 +1108,7 @@ func (v ClientResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -934,6 +1304,29 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequest) decodeJSON(d *decoder) {
 	*v = CompleteRequest{}
 	if !d.object() {
@@ -969,6 +1362,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"completion/complete\"")
@@ -980,9 +1374,33 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	*v = CompleteRequestParams{}
 	if !d.object() {
@@ -1020,6 +1438,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"argument\":")
@@ -1034,9 +1453,33 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsArgument{}
 	if !d.object() {
@@ -1072,6 +1515,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -1084,9 +1528,33 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1094,6 +1562,7 @@ func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1122,6 +1591,29 @@ func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResult) decodeJSON(d *decoder) {
 	*v = CompleteResult{}
 	if !d.object() {
@@ -1154,6 +1646,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1168,9 +1661,33 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	*v = CompleteResultCompletion{}
 	if !d.object() {
@@ -1217,6 +1734,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.HasMore != nil {
@@ -1240,9 +1758,33 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	*v = CreateMessageRequest{}
 	if !d.object() {
@@ -1278,6 +1820,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"sampling/createMessage\"")
@@ -1289,9 +1832,33 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParams{}
 	if !d.object() {
@@ -1377,6 +1944,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.IncludeContext != nil {
@@ -1423,18 +1991,66 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
+
 func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	*v = CreateMessageResult{}
 	if !d.object() {
@@ -1490,6 +2106,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1514,9 +2131,33 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1524,6 +2165,7 @@ func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1552,15 +2194,62 @@ func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Cursor) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Cursor) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Cursor) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Cursor(u)
 }
+
 func (v Cursor) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	*v = EmbeddedResource{}
 	if !d.object() {
@@ -1604,6 +2293,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -1621,9 +2311,33 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 	*v = EmbeddedResourceAnnotations{}
 	if !d.object() {
@@ -1659,6 +2373,7 @@ func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResourceAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -1680,9 +2395,33 @@ func (v *EmbeddedResourceAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResourceAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1690,6 +2429,7 @@ func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1732,6 +2472,29 @@ func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	*v = GetPromptRequest{}
 	if !d.object() {
@@ -1767,6 +2530,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/get\"")
@@ -1778,9 +2542,33 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParams{}
 	if !d.object() {
@@ -1826,6 +2614,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -1845,9 +2634,33 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResult) decodeJSON(d *decoder) {
 	*v = GetPromptResult{}
 	if !d.object() {
@@ -1894,6 +2707,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1917,9 +2731,33 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContent) decodeJSON(d *decoder) {
 	*v = ImageContent{}
 	if !d.object() {
@@ -1969,6 +2807,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -1986,9 +2825,33 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContentAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContentAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 	*v = ImageContentAnnotations{}
 	if !d.object() {
@@ -2024,6 +2887,7 @@ func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContentAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -2045,9 +2909,33 @@ func (v *ImageContentAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContentAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Implementation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Implementation) decodeJSON(d *decoder) {
 	*v = Implementation{}
 	if !d.object() {
@@ -2083,6 +2971,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -2095,9 +2984,33 @@ func (v *Implementation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequest) decodeJSON(d *decoder) {
 	*v = InitializeRequest{}
 	if !d.object() {
@@ -2133,6 +3046,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"initialize\"")
@@ -2144,9 +3058,33 @@ func (v *InitializeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	*v = InitializeRequestParams{}
 	if !d.object() {
@@ -2190,6 +3128,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"capabilities\":")
@@ -2204,9 +3143,33 @@ func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeResult) decodeJSON(d *decoder) {
 	*v = InitializeResult{}
 	if !d.object() {
@@ -2260,6 +3223,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2282,9 +3246,33 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotification) decodeJSON(d *decoder) {
 	*v = InitializedNotification{}
 	if !d.object() {
@@ -2318,6 +3306,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/initialized\"")
@@ -2331,9 +3320,33 @@ func (v *InitializedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 	*v = InitializedNotificationParams{}
 	if !d.object() {
@@ -2355,6 +3368,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2367,9 +3381,33 @@ func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCError) decodeJSON(d *decoder) {
 	*v = JSONRPCError{}
 	if !d.object() {
@@ -2413,6 +3451,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -2428,9 +3467,33 @@ func (v *JSONRPCError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	*v = JSONRPCErrorError{}
 	if !d.object() {
@@ -2471,6 +3534,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":")
@@ -2487,9 +3551,33 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2497,6 +3585,7 @@ func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2565,6 +3654,29 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	*v = JSONRPCNotification{}
 	if !d.object() {
@@ -2606,6 +3718,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -2621,9 +3734,33 @@ func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 	*v = JSONRPCNotificationParams{}
 	if !d.object() {
@@ -2645,6 +3782,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2657,9 +3795,33 @@ func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	*v = JSONRPCRequest{}
 	if !d.object() {
@@ -2709,6 +3871,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2728,9 +3891,33 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParams{}
 	if !d.object() {
@@ -2753,6 +3940,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2765,9 +3953,33 @@ func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParamsMeta{}
 	if !d.object() {
@@ -2789,6 +4001,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -2801,9 +4014,33 @@ func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCResponse{}
 	if !d.object() {
@@ -2847,6 +4084,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2862,9 +4100,33 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	*v = ListPromptsRequest{}
 	if !d.object() {
@@ -2898,6 +4160,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/list\"")
@@ -2911,9 +4174,33 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 	*v = ListPromptsRequestParams{}
 	if !d.object() {
@@ -2935,6 +4222,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -2947,9 +4235,33 @@ func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	*v = ListPromptsResult{}
 	if !d.object() {
@@ -2996,6 +4308,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3019,9 +4332,33 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequest{}
 	if !d.object() {
@@ -3055,6 +4392,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/templates/list\"")
@@ -3068,9 +4406,33 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequestParams{}
 	if !d.object() {
@@ -3092,6 +4454,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3104,9 +4467,33 @@ func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResult{}
 	if !d.object() {
@@ -3153,6 +4540,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3176,9 +4564,33 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	*v = ListResourcesRequest{}
 	if !d.object() {
@@ -3212,6 +4624,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/list\"")
@@ -3225,9 +4638,33 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourcesRequestParams{}
 	if !d.object() {
@@ -3249,6 +4686,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3261,9 +4699,33 @@ func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	*v = ListResourcesResult{}
 	if !d.object() {
@@ -3310,6 +4772,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3333,9 +4796,33 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	*v = ListRootsRequest{}
 	if !d.object() {
@@ -3369,6 +4856,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"roots/list\"")
@@ -3382,9 +4870,33 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParams{}
 	if !d.object() {
@@ -3407,6 +4919,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3419,9 +4932,33 @@ func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParamsMeta{}
 	if !d.object() {
@@ -3443,6 +4980,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3455,9 +4993,33 @@ func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsResult) decodeJSON(d *decoder) {
 	*v = ListRootsResult{}
 	if !d.object() {
@@ -3499,6 +5061,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3518,9 +5081,33 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	*v = ListToolsRequest{}
 	if !d.object() {
@@ -3554,6 +5141,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/list\"")
@@ -3567,9 +5155,33 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 	*v = ListToolsRequestParams{}
 	if !d.object() {
@@ -3591,6 +5203,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3603,9 +5216,33 @@ func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResult) decodeJSON(d *decoder) {
 	*v = ListToolsResult{}
 	if !d.object() {
@@ -3652,6 +5289,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3675,18 +5313,66 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingLevel) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = LoggingLevel(u)
 }
+
 func (v LoggingLevel) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotification{}
 	if !d.object() {
@@ -3722,6 +5408,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/message\"")
@@ -3733,9 +5420,33 @@ func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotificationParams{}
 	if !d.object() {
@@ -3776,6 +5487,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"data\":")
@@ -3792,9 +5504,33 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelHint) decodeJSON(d *decoder) {
 	*v = ModelHint{}
 	if !d.object() {
@@ -3816,6 +5552,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelHint) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -3828,9 +5565,33 @@ func (v *ModelHint) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelHint) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelPreferences) decodeJSON(d *decoder) {
 	*v = ModelPreferences{}
 	if !d.object() {
@@ -3876,6 +5637,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelPreferences) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CostPriority != nil {
@@ -3905,9 +5667,33 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Notification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Notification) decodeJSON(d *decoder) {
 	*v = Notification{}
 	if !d.object() {
@@ -3941,6 +5727,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -3955,9 +5742,33 @@ func (v *Notification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Notification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationParams) decodeJSON(d *decoder) {
 	*v = NotificationParams{}
 	if !d.object() {
@@ -3979,6 +5790,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3991,9 +5803,33 @@ func (v *NotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	*v = PaginatedRequest{}
 	if !d.object() {
@@ -4027,6 +5863,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4041,9 +5878,33 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParams{}
 	if !d.object() {
@@ -4065,6 +5926,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -4077,9 +5939,33 @@ func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedResult) decodeJSON(d *decoder) {
 	*v = PaginatedResult{}
 	if !d.object() {
@@ -4106,6 +5992,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4122,9 +6009,33 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequest) decodeJSON(d *decoder) {
 	*v = PingRequest{}
 	if !d.object() {
@@ -4158,6 +6069,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"ping\"")
@@ -4171,9 +6083,33 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParams) decodeJSON(d *decoder) {
 	*v = PingRequestParams{}
 	if !d.object() {
@@ -4196,6 +6132,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4208,9 +6145,33 @@ func (v *PingRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = PingRequestParamsMeta{}
 	if !d.object() {
@@ -4232,6 +6193,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -4244,9 +6206,33 @@ func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotification) decodeJSON(d *decoder) {
 	*v = ProgressNotification{}
 	if !d.object() {
@@ -4282,6 +6268,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/progress\"")
@@ -4293,9 +6280,33 @@ func (v *ProgressNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	*v = ProgressNotificationParams{}
 	if !d.object() {
@@ -4336,6 +6347,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"progress\":")
@@ -4354,9 +6366,33 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressToken) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressToken) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
@@ -4370,6 +6406,7 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v ProgressToken) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -4380,6 +6417,29 @@ func (v ProgressToken) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Prompt) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Prompt) decodeJSON(d *decoder) {
 	*v = Prompt{}
 	if !d.object() {
@@ -4426,6 +6486,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Prompt) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -4449,9 +6510,33 @@ func (v *Prompt) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Prompt) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptArgument) decodeJSON(d *decoder) {
 	*v = PromptArgument{}
 	if !d.object() {
@@ -4489,6 +6574,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -4507,9 +6593,33 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotification{}
 	if !d.object() {
@@ -4543,6 +6653,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/prompts/list_changed\"")
@@ -4556,9 +6667,33 @@ func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotificationParams{}
 	if !d.object() {
@@ -4580,6 +6715,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4592,9 +6728,33 @@ func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptMessage) decodeJSON(d *decoder) {
 	*v = PromptMessage{}
 	if !d.object() {
@@ -4632,6 +6792,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -4646,9 +6807,33 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4656,6 +6841,7 @@ func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4688,6 +6874,29 @@ func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptReference) decodeJSON(d *decoder) {
 	*v = PromptReference{}
 	if !d.object() {
@@ -4723,6 +6932,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -4734,9 +6944,33 @@ func (v *PromptReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	*v = ReadResourceRequest{}
 	if !d.object() {
@@ -4772,6 +7006,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/read\"")
@@ -4783,9 +7018,33 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParams{}
 	if !d.object() {
@@ -4813,6 +7072,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -4823,9 +7083,33 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	*v = ReadResourceResult{}
 	if !d.object() {
@@ -4869,6 +7153,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4888,9 +7173,33 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4898,6 +7207,7 @@ func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4940,6 +7250,29 @@ func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Request) decodeJSON(d *decoder) {
 	*v = Request{}
 	if !d.object() {
@@ -4973,6 +7306,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4987,9 +7321,33 @@ func (v *Request) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Request) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestId) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestId) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
@@ -5003,6 +7361,7 @@ func (v *RequestId) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v RequestId) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -5013,6 +7372,29 @@ func (v RequestId) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParams) decodeJSON(d *decoder) {
 	*v = RequestParams{}
 	if !d.object() {
@@ -5035,6 +7417,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5047,9 +7430,33 @@ func (v *RequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 	*v = RequestParamsMeta{}
 	if !d.object() {
@@ -5071,6 +7478,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -5083,9 +7491,33 @@ func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Resource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Resource) decodeJSON(d *decoder) {
 	*v = Resource{}
 	if !d.object() {
@@ -5142,6 +7574,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Resource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -5170,9 +7603,33 @@ func (v *Resource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Resource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 	*v = ResourceAnnotations{}
 	if !d.object() {
@@ -5208,6 +7665,7 @@ func (v *ResourceAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -5229,9 +7687,33 @@ func (v *ResourceAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceContents) decodeJSON(d *decoder) {
 	*v = ResourceContents{}
 	if !d.object() {
@@ -5264,6 +7746,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -5278,9 +7761,33 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotification{}
 	if !d.object() {
@@ -5314,6 +7821,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/list_changed\"")
@@ -5327,9 +7835,33 @@ func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotificationParams{}
 	if !d.object() {
@@ -5351,6 +7883,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5363,9 +7896,33 @@ func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceReference) decodeJSON(d *decoder) {
 	*v = ResourceReference{}
 	if !d.object() {
@@ -5401,6 +7958,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"type\":\"ref/resource\"")
@@ -5412,9 +7970,33 @@ func (v *ResourceReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	*v = ResourceTemplate{}
 	if !d.object() {
@@ -5466,6 +8048,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -5490,9 +8073,33 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplateAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplateAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplateAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 	*v = ResourceTemplateAnnotations{}
 	if !d.object() {
@@ -5528,6 +8135,7 @@ func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplateAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -5549,9 +8157,33 @@ func (v *ResourceTemplateAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplateAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotification{}
 	if !d.object() {
@@ -5587,6 +8219,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/updated\"")
@@ -5598,9 +8231,33 @@ func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotificationParams{}
 	if !d.object() {
@@ -5628,6 +8285,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -5638,9 +8296,33 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Result) decodeJSON(d *decoder) {
 	*v = Result{}
 	if !d.object() {
@@ -5662,6 +8344,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Result) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5674,18 +8357,66 @@ func (v *Result) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Result) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Role) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Role) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Role(u)
 }
+
 func (v Role) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Root) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Root) decodeJSON(d *decoder) {
 	*v = Root{}
 	if !d.object() {
@@ -5718,6 +8449,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Root) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -5732,9 +8464,33 @@ func (v *Root) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Root) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotification{}
 	if !d.object() {
@@ -5768,6 +8524,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/roots/list_changed\"")
@@ -5781,9 +8538,33 @@ func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotificationParams{}
 	if !d.object() {
@@ -5805,6 +8586,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5817,9 +8599,33 @@ func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessage) decodeJSON(d *decoder) {
 	*v = SamplingMessage{}
 	if !d.object() {
@@ -5857,6 +8663,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -5871,9 +8678,33 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5881,6 +8712,7 @@ func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5909,6 +8741,29 @@ func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilities) decodeJSON(d *decoder) {
 	*v = ServerCapabilities{}
 	if !d.object() {
@@ -5967,6 +8822,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
@@ -6000,9 +8856,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesLogging{}
 	if !d.object() {
@@ -6018,6 +8898,7 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -6026,9 +8907,33 @@ func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesPrompts{}
 	if !d.object() {
@@ -6050,6 +8955,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6062,9 +8968,33 @@ func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesPrompts) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesResources{}
 	if !d.object() {
@@ -6091,6 +9021,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6107,9 +9038,33 @@ func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesResources) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTools{}
 	if !d.object() {
@@ -6131,6 +9086,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6143,9 +9099,33 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6153,6 +9133,7 @@ func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6201,6 +9182,29 @@ func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6208,6 +9212,7 @@ func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6240,6 +9245,29 @@ func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6247,6 +9275,7 @@ func (v ServerResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6389,6 +9418,29 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	*v = SetLevelRequest{}
 	if !d.object() {
@@ -6424,6 +9476,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"logging/setLevel\"")
@@ -6435,9 +9488,33 @@ func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	*v = SetLevelRequestParams{}
 	if !d.object() {
@@ -6465,6 +9542,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"level\":")
@@ -6475,9 +9553,33 @@ func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	*v = SubscribeRequest{}
 	if !d.object() {
@@ -6513,6 +9615,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/subscribe\"")
@@ -6524,9 +9627,33 @@ func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = SubscribeRequestParams{}
 	if !d.object() {
@@ -6554,6 +9681,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -6564,9 +9692,33 @@ func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContent) decodeJSON(d *decoder) {
 	*v = TextContent{}
 	if !d.object() {
@@ -6608,6 +9760,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -6623,9 +9776,33 @@ func (v *TextContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContentAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContentAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 	*v = TextContentAnnotations{}
 	if !d.object() {
@@ -6661,6 +9838,7 @@ func (v *TextContentAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContentAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -6682,9 +9860,33 @@ func (v *TextContentAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContentAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextResourceContents) decodeJSON(d *decoder) {
 	*v = TextResourceContents{}
 	if !d.object() {
@@ -6725,6 +9927,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -6741,9 +9944,33 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Tool) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Tool) decodeJSON(d *decoder) {
 	*v = Tool{}
 	if !d.object() {
@@ -6784,6 +10011,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Tool) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -6800,9 +10028,33 @@ func (v *Tool) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Tool) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	*v = ToolInputSchema{}
 	if !d.object() {
@@ -6862,6 +10114,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
@@ -6889,9 +10142,33 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolInputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotification{}
 	if !d.object() {
@@ -6925,6 +10202,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/tools/list_changed\"")
@@ -6938,9 +10216,33 @@ func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotificationParams{}
 	if !d.object() {
@@ -6962,6 +10264,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6974,9 +10277,33 @@ func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequest{}
 	if !d.object() {
@@ -7012,6 +10339,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/unsubscribe\"")
@@ -7023,9 +10351,33 @@ func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequestParams{}
 	if !d.object() {
@@ -7053,6 +10405,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -7063,6 +10416,7 @@ func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }

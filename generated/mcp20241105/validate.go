@@ -4,6 +4,13 @@ package mcp20241105
 
 import "strconv"
 
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Annotated) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Annotated) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -11,6 +18,14 @@ func (v *Annotated) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *AnnotatedAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *AnnotatedAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -32,6 +47,14 @@ func (v *AnnotatedAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BlobResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BlobResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -48,6 +71,14 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -55,6 +86,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
@@ -69,6 +108,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		s.at(m, "arguments")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -92,6 +139,14 @@ func (v *CallToolResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResultContentItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CallToolResultContentItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
@@ -99,6 +154,14 @@ func (v CallToolResultContentItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -106,6 +169,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
@@ -115,6 +186,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		s.at(m, "requestId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -137,8 +216,32 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
-func (v *ClientCapabilitiesRoots) validate(s *vstate)    {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
@@ -146,6 +249,14 @@ func (v ClientNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
@@ -153,6 +264,14 @@ func (v ClientRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult")
@@ -160,6 +279,14 @@ func (v ClientResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -167,6 +294,14 @@ func (v *CompleteRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParams) validate(s *vstate) {
 	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
@@ -176,7 +311,23 @@ func (v *CompleteRequestParams) validate(s *vstate) {
 		s.at(m, "ref")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsRefHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceReference")
@@ -184,6 +335,14 @@ func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -198,7 +357,23 @@ func (v *CompleteResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultCompletion) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultCompletion) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -206,6 +381,14 @@ func (v *CreateMessageRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParams) validate(s *vstate) {
 	if v.IncludeContext != nil {
 		m := s.mark()
@@ -239,6 +422,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		s.at(m, "modelPreferences")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageRequestParamsIncludeContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
@@ -246,6 +437,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -272,6 +471,14 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResultContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent")
@@ -279,7 +486,23 @@ func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Cursor) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Cursor) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -294,6 +517,14 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		s.at(m, "resource")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResourceAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -315,6 +546,14 @@ func (v *EmbeddedResourceAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceResourceHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -322,8 +561,32 @@ func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
-func (v *GetPromptRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *GetPromptRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -347,6 +610,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 		s.at(m, "messages")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContent) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -361,6 +632,14 @@ func (v *ImageContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContentAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContentAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -382,7 +661,23 @@ func (v *ImageContentAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Implementation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Implementation) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -390,6 +685,14 @@ func (v *InitializeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -397,6 +700,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -416,6 +727,14 @@ func (v *InitializeResult) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -423,6 +742,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -437,6 +764,14 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCError) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -446,7 +781,23 @@ func (v *JSONRPCError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCErrorError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCMessageHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
@@ -454,6 +805,14 @@ func (v JSONRPCMessageHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -461,6 +820,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -475,6 +842,14 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -489,6 +864,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -496,6 +879,14 @@ func (v *JSONRPCRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -503,6 +894,14 @@ func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -517,8 +916,32 @@ func (v *JSONRPCResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
-func (v *ListPromptsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListPromptsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -533,8 +956,32 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
-func (v *ListResourceTemplatesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourceTemplatesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -558,8 +1005,32 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		s.at(m, "resourceTemplates")
 	}
 }
-func (v *ListResourcesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourcesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -583,6 +1054,14 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		s.at(m, "resources")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -590,6 +1069,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -597,6 +1084,14 @@ func (v *ListRootsRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -604,6 +1099,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -627,8 +1130,32 @@ func (v *ListRootsResult) validate(s *vstate) {
 		s.at(m, "roots")
 	}
 }
-func (v *ListToolsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListToolsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -652,6 +1179,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v LoggingLevel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v LoggingLevel) validate(s *vstate) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
@@ -659,6 +1194,14 @@ func (v LoggingLevel) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -666,6 +1209,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -673,7 +1224,23 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelHint) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelHint) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelPreferences) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelPreferences) validate(s *vstate) {
 	if v.CostPriority != nil {
 		m := s.mark()
@@ -706,6 +1273,14 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Notification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Notification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -713,6 +1288,14 @@ func (v *Notification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -727,8 +1310,32 @@ func (v *NotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
-func (v *PaginatedRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *PaginatedRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -743,6 +1350,14 @@ func (v *PaginatedResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -750,6 +1365,14 @@ func (v *PingRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -757,6 +1380,14 @@ func (v *PingRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -764,6 +1395,14 @@ func (v *PingRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -771,6 +1410,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
@@ -780,6 +1427,14 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ProgressToken) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ProgressToken) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -790,8 +1445,32 @@ func (v ProgressToken) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
-func (v *Prompt) validate(s *vstate)         {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Prompt) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *Prompt) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -799,6 +1478,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -813,6 +1500,14 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -827,6 +1522,14 @@ func (v *PromptMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v PromptMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
@@ -834,7 +1537,23 @@ func (v PromptMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptReference) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -842,6 +1561,14 @@ func (v *ReadResourceRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -851,6 +1578,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -874,6 +1609,14 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "contents")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -881,6 +1624,14 @@ func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Request) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Request) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -888,6 +1639,14 @@ func (v *Request) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v RequestId) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v RequestId) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -898,6 +1657,14 @@ func (v RequestId) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -905,6 +1672,14 @@ func (v *RequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -912,6 +1687,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Resource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Resource) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -926,6 +1709,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -947,6 +1738,14 @@ func (v *ResourceAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -956,6 +1755,14 @@ func (v *ResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -963,6 +1770,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -977,6 +1792,14 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceReference) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -986,6 +1809,14 @@ func (v *ResourceReference) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -1000,6 +1831,14 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		s.at(m, "uriTemplate")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplateAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplateAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -1021,6 +1860,14 @@ func (v *ResourceTemplateAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1028,6 +1875,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1037,6 +1892,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Result) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1051,6 +1914,14 @@ func (v *Result) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Role) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Role) validate(s *vstate) {
 	switch v {
 	case RoleAssistant, RoleUser:
@@ -1058,6 +1929,14 @@ func (v Role) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Root) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Root) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1067,6 +1946,14 @@ func (v *Root) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1074,6 +1961,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1088,6 +1983,14 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -1102,6 +2005,14 @@ func (v *SamplingMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent")
@@ -1109,6 +2020,14 @@ func (v SamplingMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -1131,10 +2050,50 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
-func (v *ServerCapabilitiesLogging) validate(s *vstate)   {}
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesLogging) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesPrompts) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesResources) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesResources) validate(s *vstate) {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
@@ -1142,6 +2101,14 @@ func (v ServerNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest")
@@ -1149,6 +2116,14 @@ func (v ServerRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
@@ -1156,6 +2131,14 @@ func (v ServerResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1163,6 +2146,14 @@ func (v *SetLevelRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1170,6 +2161,14 @@ func (v *SetLevelRequestParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1177,6 +2176,14 @@ func (v *SubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1186,6 +2193,14 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContent) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -1193,6 +2208,14 @@ func (v *TextContent) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContentAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContentAnnotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -1214,6 +2237,14 @@ func (v *TextContentAnnotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1223,6 +2254,14 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Tool) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Tool) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1230,6 +2269,14 @@ func (v *Tool) validate(s *vstate) {
 		s.at(m, "inputSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolInputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolInputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -1252,6 +2299,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1259,6 +2314,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1273,6 +2336,14 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1280,6 +2351,14 @@ func (v *UnsubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1418,7 +2497,8 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
+// rawCheck6 checks one JSON value against
+// #/definitions/CreateMessageResult/properties/_meta.
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1570,7 +2650,8 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
+// rawCheck12 checks one JSON value against
+// #/definitions/ListResourceTemplatesResult/properties/_meta.
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1595,7 +2676,8 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
+// rawCheck13 checks one JSON value against
+// #/definitions/ListResourcesResult/properties/_meta.
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1747,7 +2829,8 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
+// rawCheck19 checks one JSON value against
+// #/definitions/ReadResourceResult/properties/_meta.
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2035,7 +3118,8 @@ func rawCheck43(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck44 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
+// rawCheck44 checks one JSON value against
+// #/definitions/Result/properties/_meta/additionalProperties.
 func rawCheck44(d *decoder, s *vstate) {
 	d.skip()
 }

@@ -8,6 +8,28 @@ import (
 	"slices"
 )
 
+// MarshalJSON encodes v as JSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Annotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Annotations) decodeJSON(d *decoder) {
 	*v = Annotations{}
 	if !d.object() {
@@ -43,6 +65,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Annotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -64,9 +87,33 @@ func (v *Annotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Annotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *AudioContent) decodeJSON(d *decoder) {
 	*v = AudioContent{}
 	if !d.object() {
@@ -116,6 +163,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *AudioContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -133,9 +181,33 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *AudioContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	*v = BlobResourceContents{}
 	if !d.object() {
@@ -176,6 +248,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"blob\":")
@@ -192,9 +265,33 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BlobResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequest) decodeJSON(d *decoder) {
 	*v = CallToolRequest{}
 	if !d.object() {
@@ -230,6 +327,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/call\"")
@@ -241,9 +339,33 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	*v = CallToolRequestParams{}
 	if !d.object() {
@@ -276,6 +398,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -290,9 +413,33 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResult) decodeJSON(d *decoder) {
 	*v = CallToolResult{}
 	if !d.object() {
@@ -341,6 +488,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -364,9 +512,33 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -374,6 +546,7 @@ func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -410,6 +583,29 @@ func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotification) decodeJSON(d *decoder) {
 	*v = CancelledNotification{}
 	if !d.object() {
@@ -445,6 +641,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/cancelled\"")
@@ -456,9 +653,33 @@ func (v *CancelledNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	*v = CancelledNotificationParams{}
 	if !d.object() {
@@ -491,6 +712,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Reason != nil {
@@ -507,9 +729,33 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilities) decodeJSON(d *decoder) {
 	*v = ClientCapabilities{}
 	if !d.object() {
@@ -556,6 +802,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
@@ -581,9 +828,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesRoots{}
 	if !d.object() {
@@ -605,6 +876,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -617,9 +889,33 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -635,6 +931,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -643,9 +940,33 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -653,6 +974,7 @@ func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -689,6 +1011,29 @@ func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -696,6 +1041,7 @@ func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -768,6 +1114,29 @@ func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -775,6 +1144,7 @@ func (v ClientResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -970,6 +1340,29 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequest) decodeJSON(d *decoder) {
 	*v = CompleteRequest{}
 	if !d.object() {
@@ -1005,6 +1398,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"completion/complete\"")
@@ -1016,9 +1410,33 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	*v = CompleteRequestParams{}
 	if !d.object() {
@@ -1056,6 +1474,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"argument\":")
@@ -1070,9 +1489,33 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsArgument{}
 	if !d.object() {
@@ -1108,6 +1551,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -1120,9 +1564,33 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1130,6 +1598,7 @@ func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1158,6 +1627,29 @@ func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResult) decodeJSON(d *decoder) {
 	*v = CompleteResult{}
 	if !d.object() {
@@ -1190,6 +1682,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1204,9 +1697,33 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	*v = CompleteResultCompletion{}
 	if !d.object() {
@@ -1253,6 +1770,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.HasMore != nil {
@@ -1276,9 +1794,33 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	*v = CreateMessageRequest{}
 	if !d.object() {
@@ -1314,6 +1856,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"sampling/createMessage\"")
@@ -1325,9 +1868,33 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParams{}
 	if !d.object() {
@@ -1413,6 +1980,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.IncludeContext != nil {
@@ -1459,18 +2027,66 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
+
 func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	*v = CreateMessageResult{}
 	if !d.object() {
@@ -1526,6 +2142,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1550,9 +2167,33 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1560,6 +2201,7 @@ func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1592,15 +2234,62 @@ func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Cursor) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Cursor) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Cursor) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Cursor(u)
 }
+
 func (v Cursor) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	*v = EmbeddedResource{}
 	if !d.object() {
@@ -1644,6 +2333,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -1661,9 +2351,33 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1671,6 +2385,7 @@ func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1713,6 +2428,29 @@ func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	*v = GetPromptRequest{}
 	if !d.object() {
@@ -1748,6 +2486,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/get\"")
@@ -1759,9 +2498,33 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParams{}
 	if !d.object() {
@@ -1807,6 +2570,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -1826,9 +2590,33 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResult) decodeJSON(d *decoder) {
 	*v = GetPromptResult{}
 	if !d.object() {
@@ -1875,6 +2663,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1898,9 +2687,33 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContent) decodeJSON(d *decoder) {
 	*v = ImageContent{}
 	if !d.object() {
@@ -1950,6 +2763,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -1967,9 +2781,33 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Implementation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Implementation) decodeJSON(d *decoder) {
 	*v = Implementation{}
 	if !d.object() {
@@ -2005,6 +2843,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -2017,9 +2856,33 @@ func (v *Implementation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequest) decodeJSON(d *decoder) {
 	*v = InitializeRequest{}
 	if !d.object() {
@@ -2055,6 +2918,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"initialize\"")
@@ -2066,9 +2930,33 @@ func (v *InitializeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	*v = InitializeRequestParams{}
 	if !d.object() {
@@ -2112,6 +3000,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"capabilities\":")
@@ -2126,9 +3015,33 @@ func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeResult) decodeJSON(d *decoder) {
 	*v = InitializeResult{}
 	if !d.object() {
@@ -2182,6 +3095,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2204,9 +3118,33 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotification) decodeJSON(d *decoder) {
 	*v = InitializedNotification{}
 	if !d.object() {
@@ -2240,6 +3178,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/initialized\"")
@@ -2253,9 +3192,33 @@ func (v *InitializedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 	*v = InitializedNotificationParams{}
 	if !d.object() {
@@ -2277,6 +3240,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2289,9 +3253,33 @@ func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCBatchRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v JSONRPCBatchRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCBatchRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCBatchRequest) decodeJSON(d *decoder) {
 	var u []JSONRPCBatchRequestItem
 	if d.array() {
@@ -2308,6 +3296,7 @@ func (v *JSONRPCBatchRequest) decodeJSON(d *decoder) {
 	}
 	*v = JSONRPCBatchRequest(u)
 }
+
 func (v JSONRPCBatchRequest) encodeJSON(e *encoder) {
 	u := []JSONRPCBatchRequestItem(v)
 	e.buf = append(e.buf, '[')
@@ -2317,6 +3306,29 @@ func (v JSONRPCBatchRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCBatchRequestItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCBatchRequestItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCBatchRequestItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCBatchRequestItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2324,6 +3336,7 @@ func (v JSONRPCBatchRequestItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCBatchRequestItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2366,6 +3379,29 @@ func (v *JSONRPCBatchRequestItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCBatchResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v JSONRPCBatchResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCBatchResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCBatchResponse) decodeJSON(d *decoder) {
 	var u []JSONRPCBatchResponseItem
 	if d.array() {
@@ -2382,6 +3418,7 @@ func (v *JSONRPCBatchResponse) decodeJSON(d *decoder) {
 	}
 	*v = JSONRPCBatchResponse(u)
 }
+
 func (v JSONRPCBatchResponse) encodeJSON(e *encoder) {
 	u := []JSONRPCBatchResponseItem(v)
 	e.buf = append(e.buf, '[')
@@ -2391,6 +3428,29 @@ func (v JSONRPCBatchResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCBatchResponseItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCBatchResponseItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCBatchResponseItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCBatchResponseItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2398,6 +3458,7 @@ func (v JSONRPCBatchResponseItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCBatchResponseItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2440,6 +3501,29 @@ func (v *JSONRPCBatchResponseItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCError) decodeJSON(d *decoder) {
 	*v = JSONRPCError{}
 	if !d.object() {
@@ -2483,6 +3567,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -2498,9 +3583,33 @@ func (v *JSONRPCError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	*v = JSONRPCErrorError{}
 	if !d.object() {
@@ -2541,6 +3650,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":")
@@ -2557,9 +3667,33 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2567,6 +3701,7 @@ func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2664,6 +3799,29 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 		d.mismatch("array or object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	*v = JSONRPCNotification{}
 	if !d.object() {
@@ -2705,6 +3863,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -2720,9 +3879,33 @@ func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 	*v = JSONRPCNotificationParams{}
 	if !d.object() {
@@ -2744,6 +3927,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2756,9 +3940,33 @@ func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	*v = JSONRPCRequest{}
 	if !d.object() {
@@ -2808,6 +4016,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2827,9 +4036,33 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParams{}
 	if !d.object() {
@@ -2852,6 +4085,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2864,9 +4098,33 @@ func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParamsMeta{}
 	if !d.object() {
@@ -2888,6 +4146,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -2900,9 +4159,33 @@ func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCResponse{}
 	if !d.object() {
@@ -2946,6 +4229,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2961,9 +4245,33 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	*v = ListPromptsRequest{}
 	if !d.object() {
@@ -2997,6 +4305,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/list\"")
@@ -3010,9 +4319,33 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 	*v = ListPromptsRequestParams{}
 	if !d.object() {
@@ -3034,6 +4367,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3046,9 +4380,33 @@ func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	*v = ListPromptsResult{}
 	if !d.object() {
@@ -3095,6 +4453,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3118,9 +4477,33 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequest{}
 	if !d.object() {
@@ -3154,6 +4537,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/templates/list\"")
@@ -3167,9 +4551,33 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequestParams{}
 	if !d.object() {
@@ -3191,6 +4599,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3203,9 +4612,33 @@ func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResult{}
 	if !d.object() {
@@ -3252,6 +4685,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3275,9 +4709,33 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	*v = ListResourcesRequest{}
 	if !d.object() {
@@ -3311,6 +4769,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/list\"")
@@ -3324,9 +4783,33 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourcesRequestParams{}
 	if !d.object() {
@@ -3348,6 +4831,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3360,9 +4844,33 @@ func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	*v = ListResourcesResult{}
 	if !d.object() {
@@ -3409,6 +4917,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3432,9 +4941,33 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	*v = ListRootsRequest{}
 	if !d.object() {
@@ -3468,6 +5001,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"roots/list\"")
@@ -3481,9 +5015,33 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParams{}
 	if !d.object() {
@@ -3506,6 +5064,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3518,9 +5077,33 @@ func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParamsMeta{}
 	if !d.object() {
@@ -3542,6 +5125,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3554,9 +5138,33 @@ func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsResult) decodeJSON(d *decoder) {
 	*v = ListRootsResult{}
 	if !d.object() {
@@ -3598,6 +5206,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3617,9 +5226,33 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	*v = ListToolsRequest{}
 	if !d.object() {
@@ -3653,6 +5286,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/list\"")
@@ -3666,9 +5300,33 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 	*v = ListToolsRequestParams{}
 	if !d.object() {
@@ -3690,6 +5348,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3702,9 +5361,33 @@ func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResult) decodeJSON(d *decoder) {
 	*v = ListToolsResult{}
 	if !d.object() {
@@ -3751,6 +5434,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3774,18 +5458,66 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingLevel) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = LoggingLevel(u)
 }
+
 func (v LoggingLevel) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotification{}
 	if !d.object() {
@@ -3821,6 +5553,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/message\"")
@@ -3832,9 +5565,33 @@ func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotificationParams{}
 	if !d.object() {
@@ -3875,6 +5632,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"data\":")
@@ -3891,9 +5649,33 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelHint) decodeJSON(d *decoder) {
 	*v = ModelHint{}
 	if !d.object() {
@@ -3915,6 +5697,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelHint) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -3927,9 +5710,33 @@ func (v *ModelHint) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelHint) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelPreferences) decodeJSON(d *decoder) {
 	*v = ModelPreferences{}
 	if !d.object() {
@@ -3975,6 +5782,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelPreferences) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CostPriority != nil {
@@ -4004,9 +5812,33 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Notification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Notification) decodeJSON(d *decoder) {
 	*v = Notification{}
 	if !d.object() {
@@ -4040,6 +5872,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4054,9 +5887,33 @@ func (v *Notification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Notification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationParams) decodeJSON(d *decoder) {
 	*v = NotificationParams{}
 	if !d.object() {
@@ -4078,6 +5935,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4090,9 +5948,33 @@ func (v *NotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	*v = PaginatedRequest{}
 	if !d.object() {
@@ -4126,6 +6008,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4140,9 +6023,33 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParams{}
 	if !d.object() {
@@ -4164,6 +6071,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -4176,9 +6084,33 @@ func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedResult) decodeJSON(d *decoder) {
 	*v = PaginatedResult{}
 	if !d.object() {
@@ -4205,6 +6137,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4221,9 +6154,33 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequest) decodeJSON(d *decoder) {
 	*v = PingRequest{}
 	if !d.object() {
@@ -4257,6 +6214,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"ping\"")
@@ -4270,9 +6228,33 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParams) decodeJSON(d *decoder) {
 	*v = PingRequestParams{}
 	if !d.object() {
@@ -4295,6 +6277,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4307,9 +6290,33 @@ func (v *PingRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = PingRequestParamsMeta{}
 	if !d.object() {
@@ -4331,6 +6338,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -4343,9 +6351,33 @@ func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotification) decodeJSON(d *decoder) {
 	*v = ProgressNotification{}
 	if !d.object() {
@@ -4381,6 +6413,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/progress\"")
@@ -4392,9 +6425,33 @@ func (v *ProgressNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	*v = ProgressNotificationParams{}
 	if !d.object() {
@@ -4440,6 +6497,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Message != nil {
@@ -4462,9 +6520,33 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressToken) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressToken) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
@@ -4478,6 +6560,7 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v ProgressToken) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -4488,6 +6571,29 @@ func (v ProgressToken) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Prompt) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Prompt) decodeJSON(d *decoder) {
 	*v = Prompt{}
 	if !d.object() {
@@ -4534,6 +6640,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Prompt) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -4557,9 +6664,33 @@ func (v *Prompt) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Prompt) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptArgument) decodeJSON(d *decoder) {
 	*v = PromptArgument{}
 	if !d.object() {
@@ -4597,6 +6728,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -4615,9 +6747,33 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotification{}
 	if !d.object() {
@@ -4651,6 +6807,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/prompts/list_changed\"")
@@ -4664,9 +6821,33 @@ func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotificationParams{}
 	if !d.object() {
@@ -4688,6 +6869,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4700,9 +6882,33 @@ func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptMessage) decodeJSON(d *decoder) {
 	*v = PromptMessage{}
 	if !d.object() {
@@ -4740,6 +6946,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -4754,9 +6961,33 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4764,6 +6995,7 @@ func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4800,6 +7032,29 @@ func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptReference) decodeJSON(d *decoder) {
 	*v = PromptReference{}
 	if !d.object() {
@@ -4835,6 +7090,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -4846,9 +7102,33 @@ func (v *PromptReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	*v = ReadResourceRequest{}
 	if !d.object() {
@@ -4884,6 +7164,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/read\"")
@@ -4895,9 +7176,33 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParams{}
 	if !d.object() {
@@ -4925,6 +7230,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -4935,9 +7241,33 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	*v = ReadResourceResult{}
 	if !d.object() {
@@ -4981,6 +7311,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5000,9 +7331,33 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5010,6 +7365,7 @@ func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5052,6 +7408,29 @@ func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Request) decodeJSON(d *decoder) {
 	*v = Request{}
 	if !d.object() {
@@ -5085,6 +7464,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -5099,9 +7479,33 @@ func (v *Request) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Request) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestId) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestId) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
@@ -5115,6 +7519,7 @@ func (v *RequestId) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v RequestId) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -5125,6 +7530,29 @@ func (v RequestId) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParams) decodeJSON(d *decoder) {
 	*v = RequestParams{}
 	if !d.object() {
@@ -5147,6 +7575,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5159,9 +7588,33 @@ func (v *RequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 	*v = RequestParamsMeta{}
 	if !d.object() {
@@ -5183,6 +7636,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -5195,9 +7649,33 @@ func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Resource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Resource) decodeJSON(d *decoder) {
 	*v = Resource{}
 	if !d.object() {
@@ -5254,6 +7732,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Resource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -5282,9 +7761,33 @@ func (v *Resource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Resource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceContents) decodeJSON(d *decoder) {
 	*v = ResourceContents{}
 	if !d.object() {
@@ -5317,6 +7820,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -5331,9 +7835,33 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotification{}
 	if !d.object() {
@@ -5367,6 +7895,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/list_changed\"")
@@ -5380,9 +7909,33 @@ func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotificationParams{}
 	if !d.object() {
@@ -5404,6 +7957,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5416,9 +7970,33 @@ func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceReference) decodeJSON(d *decoder) {
 	*v = ResourceReference{}
 	if !d.object() {
@@ -5454,6 +8032,7 @@ func (v *ResourceReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"type\":\"ref/resource\"")
@@ -5465,9 +8044,33 @@ func (v *ResourceReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	*v = ResourceTemplate{}
 	if !d.object() {
@@ -5519,6 +8122,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -5543,9 +8147,33 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotification{}
 	if !d.object() {
@@ -5581,6 +8209,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/updated\"")
@@ -5592,9 +8221,33 @@ func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotificationParams{}
 	if !d.object() {
@@ -5622,6 +8275,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -5632,9 +8286,33 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Result) decodeJSON(d *decoder) {
 	*v = Result{}
 	if !d.object() {
@@ -5656,6 +8334,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Result) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5668,18 +8347,66 @@ func (v *Result) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Result) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Role) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Role) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Role(u)
 }
+
 func (v Role) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Root) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Root) decodeJSON(d *decoder) {
 	*v = Root{}
 	if !d.object() {
@@ -5712,6 +8439,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Root) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -5726,9 +8454,33 @@ func (v *Root) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Root) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotification{}
 	if !d.object() {
@@ -5762,6 +8514,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/roots/list_changed\"")
@@ -5775,9 +8528,33 @@ func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotificationParams{}
 	if !d.object() {
@@ -5799,6 +8576,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5811,9 +8589,33 @@ func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessage) decodeJSON(d *decoder) {
 	*v = SamplingMessage{}
 	if !d.object() {
@@ -5851,6 +8653,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -5865,9 +8668,33 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5875,6 +8702,7 @@ func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5907,6 +8735,29 @@ func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilities) decodeJSON(d *decoder) {
 	*v = ServerCapabilities{}
 	if !d.object() {
@@ -5971,6 +8822,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
@@ -6008,9 +8860,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesCompletions{}
 	if !d.object() {
@@ -6026,6 +8902,7 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -6034,9 +8911,33 @@ func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesCompletions) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesLogging{}
 	if !d.object() {
@@ -6052,6 +8953,7 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -6060,9 +8962,33 @@ func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesPrompts{}
 	if !d.object() {
@@ -6084,6 +9010,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6096,9 +9023,33 @@ func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesPrompts) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesResources{}
 	if !d.object() {
@@ -6125,6 +9076,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6141,9 +9093,33 @@ func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesResources) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTools{}
 	if !d.object() {
@@ -6165,6 +9141,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -6177,9 +9154,33 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6187,6 +9188,7 @@ func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6235,6 +9237,29 @@ func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6242,6 +9267,7 @@ func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6274,6 +9300,29 @@ func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6281,6 +9330,7 @@ func (v ServerResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6423,6 +9473,29 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	*v = SetLevelRequest{}
 	if !d.object() {
@@ -6458,6 +9531,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"logging/setLevel\"")
@@ -6469,9 +9543,33 @@ func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	*v = SetLevelRequestParams{}
 	if !d.object() {
@@ -6499,6 +9597,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"level\":")
@@ -6509,9 +9608,33 @@ func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	*v = SubscribeRequest{}
 	if !d.object() {
@@ -6547,6 +9670,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/subscribe\"")
@@ -6558,9 +9682,33 @@ func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = SubscribeRequestParams{}
 	if !d.object() {
@@ -6588,6 +9736,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -6598,9 +9747,33 @@ func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContent) decodeJSON(d *decoder) {
 	*v = TextContent{}
 	if !d.object() {
@@ -6642,6 +9815,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -6657,9 +9831,33 @@ func (v *TextContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextResourceContents) decodeJSON(d *decoder) {
 	*v = TextResourceContents{}
 	if !d.object() {
@@ -6700,6 +9898,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -6716,9 +9915,33 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Tool) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Tool) decodeJSON(d *decoder) {
 	*v = Tool{}
 	if !d.object() {
@@ -6765,6 +9988,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Tool) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Annotations != nil {
@@ -6785,9 +10009,33 @@ func (v *Tool) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Tool) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolAnnotations) decodeJSON(d *decoder) {
 	*v = ToolAnnotations{}
 	if !d.object() {
@@ -6829,6 +10077,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.DestructiveHint != nil {
@@ -6857,9 +10106,33 @@ func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	*v = ToolInputSchema{}
 	if !d.object() {
@@ -6919,6 +10192,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
@@ -6946,9 +10220,33 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolInputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotification{}
 	if !d.object() {
@@ -6982,6 +10280,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/tools/list_changed\"")
@@ -6995,9 +10294,33 @@ func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotificationParams{}
 	if !d.object() {
@@ -7019,6 +10342,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7031,9 +10355,33 @@ func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequest{}
 	if !d.object() {
@@ -7069,6 +10417,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/unsubscribe\"")
@@ -7080,9 +10429,33 @@ func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequestParams{}
 	if !d.object() {
@@ -7110,6 +10483,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -7120,6 +10494,7 @@ func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }

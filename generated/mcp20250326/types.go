@@ -4,21 +4,18 @@ package mcp20250326
 
 import "encoding/json"
 
-// Annotations is #/definitions/Annotations.
-//
-// Optional annotations for the client. The client can use annotations to inform how objects are used
-// or displayed
+// Optional annotations for the client. The client can use annotations to inform how objects
+// are used or displayed
 type Annotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
-	// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user",
-	// "assistant"]`).
+	// It can include multiple entries to indicate content useful for multiple audiences (e.g.,
+	// `["user", "assistant"]`).
 	Audience []Role `json:"audience,omitempty"`
 	// Describes how important this data is for operating the server.
 	//
-	// A value of 1 means "most important," and indicates that the data is
-	// effectively required, while 0 means "least important," and indicates that
-	// the data is entirely optional.
+	// A value of 1 means "most important," and indicates that the data is effectively required,
+	// while 0 means "least important," and indicates that the data is entirely optional.
 	Priority *float64 `json:"priority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -32,38 +29,6 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// AudioContent is #/definitions/AudioContent.
-//
 // Audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
@@ -76,36 +41,6 @@ type AudioContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -128,38 +63,6 @@ func (v *BlobResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequest is #/definitions/CallToolRequest.
-//
 // Used by the client to invoke a tool provided by the server.
 //
 // Its "method" member is always "tools/call"; the type writes it.
@@ -169,37 +72,7 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
+// CallToolRequestParams is the type of the params member of [CallToolRequest].
 type CallToolRequestParams struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Name      string          `json:"name"`
@@ -207,49 +80,18 @@ type CallToolRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CallToolResult is the server's response to a tool call.
 //
-// Any errors that originate from the tool SHOULD be reported inside the result
-// object, with `isError` set to true, _not_ as an MCP protocol-level error
-// response. Otherwise, the LLM would not be able to see that an error occurred
-// and self-correct.
+// Any errors that originate from the tool SHOULD be reported inside the result object, with
+// `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM
+// would not be able to see that an error occurred and self-correct.
 //
-// However, any errors in _finding_ the tool, an error indicating that the
-// server does not support tool calls, or any other exceptional conditions,
-// should be reported as an MCP error response.
+// However, any errors in _finding_ the tool, an error indicating that the server does not
+// support tool calls, or any other exceptional conditions, should be reported as an MCP
+// error response.
 type CallToolResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta    json.RawMessage             `json:"_meta,omitempty"`
 	Content []CallToolResultContentItem `json:"content"`
 	// Whether the tool call ended in an error.
@@ -268,43 +110,14 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolResultContentItem is the schema at #/definitions/CallToolResult/properties/content/items.
+// CallToolResultContentItem is the schema at
+// #/definitions/CallToolResult/properties/content/items.
 //
-// A JSON value is a CallToolResultContentItem when it matches at least one of its branches (anyOf).
-// CallToolResultContentItem is implemented by *TextContent, *ImageContent, *AudioContent,
-// *EmbeddedResource; a nil CallToolResultContentItem is no value. UnmarshalCallToolResultContentItem
-// decodes one on its own, and CallToolResultContentItemHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// A JSON value is a CallToolResultContentItem when it matches at least one of its branches
+// (anyOf). CallToolResultContentItem is implemented by *TextContent, *ImageContent,
+// *AudioContent, *EmbeddedResource; a nil CallToolResultContentItem is no value.
+// [UnmarshalCallToolResultContentItem] decodes one on its own, and
+// [CallToolResultContentItemHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CallToolResultContentItem interface {
 	isCallToolResultContentItem()
 	MarshalJSON() ([]byte, error)
@@ -314,67 +127,38 @@ type CallToolResultContentItem interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isCallToolResultContentItem()      {}
-func (*ImageContent) isCallToolResultContentItem()     {}
-func (*AudioContent) isCallToolResultContentItem()     {}
+func (*TextContent) isCallToolResultContentItem() {}
+
+func (*ImageContent) isCallToolResultContentItem() {}
+
+func (*AudioContent) isCallToolResultContentItem() {}
+
 func (*EmbeddedResource) isCallToolResultContentItem() {}
 
-// CallToolResultContentItemHolder holds a CallToolResultContentItem on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CallToolResultContentItem
-// definition).
+// CallToolResultContentItemHolder holds a [CallToolResultContentItem] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CallToolResultContentItem definition).
 type CallToolResultContentItemHolder struct {
 	Value CallToolResultContentItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResultContentItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCallToolResultContentItem decodes a CallToolResultContentItem from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CallToolResultContentItem cannot hold.
+// UnmarshalCallToolResultContentItem decodes a CallToolResultContentItem from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a CallToolResultContentItem cannot hold.
 func UnmarshalCallToolResultContentItem(b []byte) (CallToolResultContentItem, error) {
 	var h CallToolResultContentItemHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CancelledNotification is #/definitions/CancelledNotification.
+// This notification can be sent by either side to indicate that it is cancelling a
+// previously-issued request.
 //
-// This notification can be sent by either side to indicate that it is cancelling a previously-issued
-// request.
+// The request SHOULD still be in-flight, but due to communication latency, it is always
+// possible that this notification MAY arrive after the request has already finished.
 //
-// The request SHOULD still be in-flight, but due to communication latency, it is always possible that
-// this notification MAY arrive after the request has already finished.
-//
-// This notification indicates that the result will be unused, so any associated processing SHOULD
-// cease.
+// This notification indicates that the result will be unused, so any associated processing
+// SHOULD cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
 //
@@ -385,40 +169,10 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
+// CancelledNotificationParams is the type of the params member of [CancelledNotification].
 type CancelledNotificationParams struct {
-	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
-	// the user.
+	// An optional string describing the reason for the cancellation. This MAY be logged or
+	// presented to the user.
 	Reason *string `json:"reason,omitempty"`
 	// The ID of the request to cancel.
 	//
@@ -436,40 +190,8 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilities is #/definitions/ClientCapabilities.
-//
-// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is
-// not a closed set: any client can define its own, additional capabilities.
+// Capabilities a client may support. Known capabilities are defined here, in this schema,
+// but this is not a closed set: any client can define its own, additional capabilities.
 type ClientCapabilities struct {
 	// Experimental, non-standard capabilities that the client supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
@@ -481,38 +203,6 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
-//
 // Present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
@@ -529,81 +219,19 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSampling is #/definitions/ClientCapabilities/properties/sampling.
-//
 // Present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ClientNotification is the ClientNotification definition of the schema.
 //
 // A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
 // ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
-// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no value.
-// UnmarshalClientNotification decodes one on its own, and ClientNotificationHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no
+// value. [UnmarshalClientNotification] decodes one on its own, and
+// [ClientNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientNotification interface {
 	isClientNotification()
 	MarshalJSON() ([]byte, error)
@@ -613,50 +241,24 @@ type ClientNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isClientNotification()        {}
-func (*InitializedNotification) isClientNotification()      {}
-func (*ProgressNotification) isClientNotification()         {}
+func (*CancelledNotification) isClientNotification() {}
+
+func (*InitializedNotification) isClientNotification() {}
+
+func (*ProgressNotification) isClientNotification() {}
+
 func (*RootsListChangedNotification) isClientNotification() {}
 
-// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+// ClientNotificationHolder holds a [ClientNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ClientNotification definition).
 type ClientNotificationHolder struct {
 	Value ClientNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
-// cannot hold.
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ClientNotification cannot hold.
 func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 	var h ClientNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -665,12 +267,13 @@ func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
-// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
-// *CompleteRequest; a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own,
-// and ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf).
+// ClientRequest is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest,
+// *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *SetLevelRequest, *CompleteRequest; a nil ClientRequest is no value.
+// [UnmarshalClientRequest] decodes one on its own, and [ClientRequestHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ClientRequest interface {
 	isClientRequest()
 	MarshalJSON() ([]byte, error)
@@ -680,58 +283,41 @@ type ClientRequest interface {
 	validate(s *vstate)
 }
 
-func (*InitializeRequest) isClientRequest()            {}
-func (*PingRequest) isClientRequest()                  {}
-func (*ListResourcesRequest) isClientRequest()         {}
-func (*ListResourceTemplatesRequest) isClientRequest() {}
-func (*ReadResourceRequest) isClientRequest()          {}
-func (*SubscribeRequest) isClientRequest()             {}
-func (*UnsubscribeRequest) isClientRequest()           {}
-func (*ListPromptsRequest) isClientRequest()           {}
-func (*GetPromptRequest) isClientRequest()             {}
-func (*ListToolsRequest) isClientRequest()             {}
-func (*CallToolRequest) isClientRequest()              {}
-func (*SetLevelRequest) isClientRequest()              {}
-func (*CompleteRequest) isClientRequest()              {}
+func (*InitializeRequest) isClientRequest() {}
 
-// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientRequest definition).
+func (*PingRequest) isClientRequest() {}
+
+func (*ListResourcesRequest) isClientRequest() {}
+
+func (*ListResourceTemplatesRequest) isClientRequest() {}
+
+func (*ReadResourceRequest) isClientRequest() {}
+
+func (*SubscribeRequest) isClientRequest() {}
+
+func (*UnsubscribeRequest) isClientRequest() {}
+
+func (*ListPromptsRequest) isClientRequest() {}
+
+func (*GetPromptRequest) isClientRequest() {}
+
+func (*ListToolsRequest) isClientRequest() {}
+
+func (*CallToolRequest) isClientRequest() {}
+
+func (*SetLevelRequest) isClientRequest() {}
+
+func (*CompleteRequest) isClientRequest() {}
+
+// ClientRequestHolder holds a [ClientRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ClientRequest definition).
 type ClientRequestHolder struct {
 	Value ClientRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ClientRequest cannot hold.
 func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 	var h ClientRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -740,10 +326,10 @@ func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 
 // ClientResult is the ClientResult definition of the schema.
 //
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
-// is implemented by *Result, *CreateMessageResult, *ListRootsResult; a nil ClientResult is no value.
-// UnmarshalClientResult decodes one on its own, and ClientResultHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf).
+// ClientResult is implemented by *Result, *CreateMessageResult, *ListRootsResult; a nil
+// ClientResult is no value. [UnmarshalClientResult] decodes one on its own, and
+// [ClientResultHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientResult interface {
 	isClientResult()
 	MarshalJSON() ([]byte, error)
@@ -753,48 +339,21 @@ type ClientResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isClientResult()              {}
-func (*CreateMessageResult) isClientResult() {}
-func (*ListRootsResult) isClientResult()     {}
+func (*Result) isClientResult() {}
 
-// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientResult definition).
+func (*CreateMessageResult) isClientResult() {}
+
+func (*ListRootsResult) isClientResult() {}
+
+// ClientResultHolder holds a [ClientResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ClientResult definition).
 type ClientResultHolder struct {
 	Value ClientResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult
+// cannot hold.
 func UnmarshalClientResult(b []byte) (ClientResult, error) {
 	var h ClientResultHolder
 	err := h.UnmarshalJSON(b)
@@ -810,73 +369,13 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
+// CompleteRequestParams is the type of the params member of [CompleteRequest].
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	Ref      CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -889,43 +388,13 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsRef is the schema at
-// #/definitions/CompleteRequest/properties/params/properties/ref.
+// CompleteRequestParamsRef is the type of the ref member of [CompleteRequestParams].
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceReference; a nil
-// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
-// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches
+// (anyOf). CompleteRequestParamsRef is implemented by *PromptReference, *ResourceReference;
+// a nil CompleteRequestParamsRef is no value. [UnmarshalCompleteRequestParamsRef] decodes
+// one on its own, and [CompleteRequestParamsRefHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
 	MarshalJSON() ([]byte, error)
@@ -935,49 +404,20 @@ type CompleteRequestParamsRef interface {
 	validate(s *vstate)
 }
 
-func (*PromptReference) isCompleteRequestParamsRef()   {}
+func (*PromptReference) isCompleteRequestParamsRef() {}
+
 func (*ResourceReference) isCompleteRequestParamsRef() {}
 
-// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
-// definition).
+// CompleteRequestParamsRefHolder holds a [CompleteRequestParamsRef] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CompleteRequestParamsRef definition).
 type CompleteRequestParamsRefHolder struct {
 	Value CompleteRequestParamsRef
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CompleteRequestParamsRef cannot hold.
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a CompleteRequestParamsRef cannot hold.
 func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
 	var h CompleteRequestParamsRefHolder
 	err := h.UnmarshalJSON(b)
@@ -986,51 +426,21 @@ func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, erro
 
 // CompleteResult is the server's response to a completion/complete request
 type CompleteResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta       json.RawMessage          `json:"_meta,omitempty"`
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
+// CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
-	// Indicates whether there are additional completion options beyond those provided in the current
-	// response, even if the exact total is unknown.
+	// Indicates whether there are additional completion options beyond those provided in the
+	// current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
-	// The total number of completion options available. This can exceed the number of values actually
-	// sent in the response.
+	// The total number of completion options available. This can exceed the number of values
+	// actually sent in the response.
 	Total *int64 `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
@@ -1054,39 +464,10 @@ func (v *CompleteResultCompletion) GetTotal() int64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
-// full discretion over which model to select. The client should also inform the user before beginning
-// sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+// CreateMessageRequest is a request from the server to sample an LLM via the client. The
+// client has full discretion over which model to select. The client should also inform the
+// user before beginning sampling, to allow them to inspect the request (human in the loop)
+// and decide whether to approve it.
 //
 // Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
@@ -1095,60 +476,32 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
+// CreateMessageRequestParams is the type of the params member of [CreateMessageRequest].
 type CreateMessageRequestParams struct {
-	// A request to include context from one or more MCP servers (including the caller), to be attached to
-	// the prompt. The client MAY ignore this request.
+	// A request to include context from one or more MCP servers (including the caller), to be
+	// attached to the prompt. The client MAY ignore this request.
 	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
-	// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample
-	// fewer tokens than requested.
+	// The maximum number of tokens to sample, as requested by the server. The client MAY choose
+	// to sample fewer tokens than requested.
 	MaxTokens int64             `json:"maxTokens"`
 	Messages  []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is
 	// provider-specific.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
-	// The server's preferences for which model to select. The client MAY ignore these preferences.
+	// The server's preferences for which model to select. The client MAY ignore these
+	// preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	StopSequences    []string          `json:"stopSequences,omitempty"`
-	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this
-	// prompt.
+	// An optional system prompt the server wants to use for sampling. The client MAY modify or
+	// omit this prompt.
 	SystemPrompt *string  `json:"systemPrompt,omitempty"`
 	Temperature  *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is
+// nil.
 func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
 	if v == nil || v.IncludeContext == nil {
 		return ""
@@ -1172,38 +525,9 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
-// servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+// CreateMessageRequestParamsIncludeContext is a request to include context from one or more
+// MCP servers (including the caller), to be attached to the prompt. The client MAY ignore
+// this request.
 type CreateMessageRequestParamsIncludeContext string
 
 // The values of CreateMessageRequestParamsIncludeContext.
@@ -1213,42 +537,13 @@ const (
 	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResult is the client's response to a sampling/create_message request from the server.
-// The client should inform the user before returning the sampled message, to allow them to inspect
-// the response (human in the loop) and decide whether to allow the server to see it.
+// CreateMessageResult is the client's response to a sampling/create_message request from the
+// server. The client should inform the user before returning the sampled message, to allow
+// them to inspect the response (human in the loop) and decide whether to allow the server to
+// see it.
 type CreateMessageResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta    json.RawMessage            `json:"_meta,omitempty"`
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
@@ -1268,42 +563,13 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
-// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
-// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches
+// (anyOf). CreateMessageResultContent is implemented by *TextContent, *ImageContent,
+// *AudioContent; a nil CreateMessageResultContent is no value.
+// [UnmarshalCreateMessageResultContent] decodes one on its own, and
+// [CreateMessageResultContentHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
 	MarshalJSON() ([]byte, error)
@@ -1313,50 +579,22 @@ type CreateMessageResultContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isCreateMessageResultContent()  {}
+func (*TextContent) isCreateMessageResultContent() {}
+
 func (*ImageContent) isCreateMessageResultContent() {}
+
 func (*AudioContent) isCreateMessageResultContent() {}
 
-// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
-// definition).
+// CreateMessageResultContentHolder holds a [CreateMessageResultContent] on its own, so that
+// it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CreateMessageResultContent definition).
 type CreateMessageResultContentHolder struct {
 	Value CreateMessageResultContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CreateMessageResultContent cannot hold.
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a CreateMessageResultContent cannot hold.
 func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
 	var h CreateMessageResultContentHolder
 	err := h.UnmarshalJSON(b)
@@ -1366,40 +604,11 @@ func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, 
 // Cursor is an opaque token used to represent a cursor for pagination.
 type Cursor string
 
-// MarshalJSON encodes v as JSON.
-func (v Cursor) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call
+// result.
 //
-// It is up to the client how best to render embedded resources for the benefit
-// of the LLM and/or the user.
+// It is up to the client how best to render embedded resources for the benefit of the LLM
+// and/or the user.
 //
 // Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
@@ -1410,42 +619,13 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
-// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
-// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
+// (anyOf). EmbeddedResourceResource is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil EmbeddedResourceResource is no value.
+// [UnmarshalEmbeddedResourceResource] decodes one on its own, and
+// [EmbeddedResourceResourceHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 	MarshalJSON() ([]byte, error)
@@ -1456,48 +636,19 @@ type EmbeddedResourceResource interface {
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
+
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
-// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
-// definition).
+// EmbeddedResourceResourceHolder holds a [EmbeddedResourceResource] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// EmbeddedResourceResource definition).
 type EmbeddedResourceResourceHolder struct {
 	Value EmbeddedResourceResource
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// EmbeddedResourceResource cannot hold.
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a EmbeddedResourceResource cannot hold.
 func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
 	var h EmbeddedResourceResourceHolder
 	err := h.UnmarshalJSON(b)
@@ -1507,8 +658,6 @@ func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, erro
 // EmptyResult is the EmptyResult definition of the schema.
 type EmptyResult = Result
 
-// GetPromptRequest is #/definitions/GetPromptRequest.
-//
 // Used by the client to get a prompt provided by the server.
 //
 // Its "method" member is always "prompts/get"; the type writes it.
@@ -1518,37 +667,7 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
+// GetPromptRequestParams is the type of the params member of [GetPromptRequest].
 type GetPromptRequestParams struct {
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -1558,40 +677,10 @@ type GetPromptRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // GetPromptResult is the server's response to a prompts/get request from the client.
 type GetPromptResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// An optional description for the prompt.
 	Description *string         `json:"description,omitempty"`
@@ -1608,36 +697,6 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ImageContent is an image provided to or from an LLM.
 //
 // Its "type" member is always "image"; the type writes it.
@@ -1652,36 +711,6 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Implementation describes the name and version of an MCP implementation.
 type Implementation struct {
 	Name    string `json:"name"`
@@ -1690,40 +719,8 @@ type Implementation struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequest is #/definitions/InitializeRequest.
-//
-// This request is sent from the client to the server when it first connects, asking it to begin
-// initialization.
+// This request is sent from the client to the server when it first connects, asking it to
+// begin initialization.
 //
 // Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
@@ -1732,93 +729,32 @@ type InitializeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
+// InitializeRequestParams is the type of the params member of [InitializeRequest].
 type InitializeRequestParams struct {
 	Capabilities ClientCapabilities `json:"capabilities"`
 	ClientInfo   Implementation     `json:"clientInfo"`
-	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to
-	// support older versions as well.
+	// The latest version of the Model Context Protocol that the client supports. The client MAY
+	// decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeResult is #/definitions/InitializeResult.
-//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta         json.RawMessage    `json:"_meta,omitempty"`
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools, resources, etc.
-	// It can be thought of like a "hint" to the model. For example, this information MAY be added to the
-	// system prompt.
+	// This can be used by clients to improve the LLM's understanding of available tools,
+	// resources, etc. It can be thought of like a "hint" to the model. For example, this
+	// information MAY be added to the system prompt.
 	Instructions *string `json:"instructions,omitempty"`
-	// The version of the Model Context Protocol that the server wants to use. This may not match the
-	// version that the client requested. If the client cannot support this version, it MUST disconnect.
+	// The version of the Model Context Protocol that the server wants to use. This may not match
+	// the version that the client requested. If the client cannot support this version, it MUST
+	// disconnect.
 	ProtocolVersion string         `json:"protocolVersion"`
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -1833,38 +769,6 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializedNotification is #/definitions/InitializedNotification.
-//
 // This notification is sent from the client to the server after initialization has finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
@@ -1874,116 +778,27 @@ type InitializedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializedNotificationParams is the schema at
-// #/definitions/InitializedNotification/properties/params.
+// InitializedNotificationParams is the type of the params member of
+// [InitializedNotification].
 type InitializedNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCBatchRequest is a JSON-RPC batch request, as described in
 // https://www.jsonrpc.org/specification#batch.
 type JSONRPCBatchRequest []JSONRPCBatchRequestItem
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCBatchRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v JSONRPCBatchRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCBatchRequestItem is the schema at #/definitions/JSONRPCBatchRequest/items.
 //
-// A JSON value is a JSONRPCBatchRequestItem when it matches at least one of its branches (anyOf).
-// JSONRPCBatchRequestItem is implemented by *JSONRPCRequest, *JSONRPCNotification; a nil
-// JSONRPCBatchRequestItem is no value. UnmarshalJSONRPCBatchRequestItem decodes one on its own, and
-// JSONRPCBatchRequestItemHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a JSONRPCBatchRequestItem when it matches at least one of its branches
+// (anyOf). JSONRPCBatchRequestItem is implemented by *JSONRPCRequest, *JSONRPCNotification;
+// a nil JSONRPCBatchRequestItem is no value. [UnmarshalJSONRPCBatchRequestItem] decodes one
+// on its own, and [JSONRPCBatchRequestItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type JSONRPCBatchRequestItem interface {
 	isJSONRPCBatchRequestItem()
 	MarshalJSON() ([]byte, error)
@@ -1993,49 +808,20 @@ type JSONRPCBatchRequestItem interface {
 	validate(s *vstate)
 }
 
-func (*JSONRPCRequest) isJSONRPCBatchRequestItem()      {}
+func (*JSONRPCRequest) isJSONRPCBatchRequestItem() {}
+
 func (*JSONRPCNotification) isJSONRPCBatchRequestItem() {}
 
-// JSONRPCBatchRequestItemHolder holds a JSONRPCBatchRequestItem on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the JSONRPCBatchRequestItem
-// definition).
+// JSONRPCBatchRequestItemHolder holds a [JSONRPCBatchRequestItem] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// JSONRPCBatchRequestItem definition).
 type JSONRPCBatchRequestItemHolder struct {
 	Value JSONRPCBatchRequestItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchRequestItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCBatchRequestItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchRequestItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCBatchRequestItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCBatchRequestItem decodes a JSONRPCBatchRequestItem from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// JSONRPCBatchRequestItem cannot hold.
+// UnmarshalJSONRPCBatchRequestItem decodes a JSONRPCBatchRequestItem from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a JSONRPCBatchRequestItem cannot hold.
 func UnmarshalJSONRPCBatchRequestItem(b []byte) (JSONRPCBatchRequestItem, error) {
 	var h JSONRPCBatchRequestItemHolder
 	err := h.UnmarshalJSON(b)
@@ -2046,42 +832,13 @@ func UnmarshalJSONRPCBatchRequestItem(b []byte) (JSONRPCBatchRequestItem, error)
 // https://www.jsonrpc.org/specification#batch.
 type JSONRPCBatchResponse []JSONRPCBatchResponseItem
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v JSONRPCBatchResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v JSONRPCBatchResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCBatchResponseItem is the schema at #/definitions/JSONRPCBatchResponse/items.
 //
-// A JSON value is a JSONRPCBatchResponseItem when it matches at least one of its branches (anyOf).
-// JSONRPCBatchResponseItem is implemented by *JSONRPCResponse, *JSONRPCError; a nil
-// JSONRPCBatchResponseItem is no value. UnmarshalJSONRPCBatchResponseItem decodes one on its own, and
-// JSONRPCBatchResponseItemHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a JSONRPCBatchResponseItem when it matches at least one of its branches
+// (anyOf). JSONRPCBatchResponseItem is implemented by *JSONRPCResponse, *JSONRPCError; a nil
+// JSONRPCBatchResponseItem is no value. [UnmarshalJSONRPCBatchResponseItem] decodes one on
+// its own, and [JSONRPCBatchResponseItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type JSONRPCBatchResponseItem interface {
 	isJSONRPCBatchResponseItem()
 	MarshalJSON() ([]byte, error)
@@ -2092,48 +849,19 @@ type JSONRPCBatchResponseItem interface {
 }
 
 func (*JSONRPCResponse) isJSONRPCBatchResponseItem() {}
-func (*JSONRPCError) isJSONRPCBatchResponseItem()    {}
 
-// JSONRPCBatchResponseItemHolder holds a JSONRPCBatchResponseItem on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the JSONRPCBatchResponseItem
-// definition).
+func (*JSONRPCError) isJSONRPCBatchResponseItem() {}
+
+// JSONRPCBatchResponseItemHolder holds a [JSONRPCBatchResponseItem] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// JSONRPCBatchResponseItem definition).
 type JSONRPCBatchResponseItemHolder struct {
 	Value JSONRPCBatchResponseItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCBatchResponseItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCBatchResponseItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCBatchResponseItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCBatchResponseItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCBatchResponseItem decodes a JSONRPCBatchResponseItem from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// JSONRPCBatchResponseItem cannot hold.
+// UnmarshalJSONRPCBatchResponseItem decodes a JSONRPCBatchResponseItem from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a JSONRPCBatchResponseItem cannot hold.
 func UnmarshalJSONRPCBatchResponseItem(b []byte) (JSONRPCBatchResponseItem, error) {
 	var h JSONRPCBatchResponseItemHolder
 	err := h.UnmarshalJSON(b)
@@ -2150,88 +878,28 @@ type JSONRPCError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
+// JSONRPCErrorError is the type of the error member of [JSONRPCError].
 type JSONRPCErrorError struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCMessage is #/definitions/JSONRPCMessage.
-//
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
+// sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
-// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest,
-// *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse; a nil JSONRPCMessage is no value.
-// UnmarshalJSONRPCMessage decodes one on its own, and JSONRPCMessageHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
+// JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse; a nil
+// JSONRPCMessage is no value. [UnmarshalJSONRPCMessage] decodes one on its own, and
+// [JSONRPCMessageHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type JSONRPCMessage interface {
 	isJSONRPCMessage()
 	MarshalJSON() ([]byte, error)
@@ -2241,51 +909,28 @@ type JSONRPCMessage interface {
 	validate(s *vstate)
 }
 
-func (*JSONRPCRequest) isJSONRPCMessage()      {}
+func (*JSONRPCRequest) isJSONRPCMessage() {}
+
 func (*JSONRPCNotification) isJSONRPCMessage() {}
-func (JSONRPCBatchRequest) isJSONRPCMessage()  {}
-func (*JSONRPCResponse) isJSONRPCMessage()     {}
-func (*JSONRPCError) isJSONRPCMessage()        {}
+
+func (JSONRPCBatchRequest) isJSONRPCMessage() {}
+
+func (*JSONRPCResponse) isJSONRPCMessage() {}
+
+func (*JSONRPCError) isJSONRPCMessage() {}
+
 func (JSONRPCBatchResponse) isJSONRPCMessage() {}
 
-// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+// JSONRPCMessageHolder holds a [JSONRPCMessage] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCMessage
+// definition).
 type JSONRPCMessageHolder struct {
 	Value JSONRPCMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCMessage cannot hold.
 func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
 	var h JSONRPCMessageHolder
 	err := h.UnmarshalJSON(b)
@@ -2302,73 +947,13 @@ type JSONRPCNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
+// JSONRPCNotificationParams is the type of the params member of [JSONRPCNotification].
 type JSONRPCNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -2382,113 +967,22 @@ type JSONRPCRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
+// JSONRPCRequestParams is the type of the params member of [JSONRPCRequest].
 type JSONRPCRequestParams struct {
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCRequestParamsMeta is the schema at
-// #/definitions/JSONRPCRequest/properties/params/properties/_meta.
+// JSONRPCRequestParamsMeta is the type of the _meta member of [JSONRPCRequestParams].
 type JSONRPCRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
@@ -2501,38 +995,6 @@ type JSONRPCResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequest is #/definitions/ListPromptsRequest.
-//
 // Sent from the client to request a list of prompts and prompt templates the server has.
 //
 // Its "method" member is always "prompts/list"; the type writes it.
@@ -2542,40 +1004,10 @@ type ListPromptsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
+// ListPromptsRequestParams is the type of the params member of [ListPromptsRequest].
 type ListPromptsRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -2589,43 +1021,13 @@ func (v *ListPromptsRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListPromptsResult is the server's response to a prompts/list request from the client.
 type ListPromptsResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string  `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2640,38 +1042,6 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
-//
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
@@ -2681,41 +1051,11 @@ type ListResourceTemplatesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequestParams is the schema at
-// #/definitions/ListResourceTemplatesRequest/properties/params.
+// ListResourceTemplatesRequestParams is the type of the params member of
+// [ListResourceTemplatesRequest].
 type ListResourceTemplatesRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -2729,44 +1069,14 @@ func (v *ListResourceTemplatesRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
-// client.
+// ListResourceTemplatesResult is the server's response to a resources/templates/list request
+// from the client.
 type ListResourceTemplatesResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor        *string            `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2781,38 +1091,6 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequest is #/definitions/ListResourcesRequest.
-//
 // Sent from the client to request a list of resources the server has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
@@ -2822,40 +1100,10 @@ type ListResourcesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
+// ListResourcesRequestParams is the type of the params member of [ListResourcesRequest].
 type ListResourcesRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -2869,43 +1117,13 @@ func (v *ListResourcesRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListResourcesResult is the server's response to a resources/list request from the client.
 type ListResourcesResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string    `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2920,42 +1138,9 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequest is #/definitions/ListRootsRequest.
-//
-// Sent from the server to request a list of root URIs from the client. Roots allow
-// servers to ask for specific directories or files to operate on. A common example
-// for roots is providing a set of repositories or directories a server should operate
-// on.
+// Sent from the server to request a list of root URIs from the client. Roots allow servers
+// to ask for specific directories or files to operate on. A common example for roots is
+// providing a set of repositories or directories a server should operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -2967,159 +1152,36 @@ type ListRootsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the type of the params member of [ListRootsRequest].
 type ListRootsRequestParams struct {
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequestParamsMeta is the schema at
-// #/definitions/ListRootsRequest/properties/params/properties/_meta.
+// ListRootsRequestParamsMeta is the type of the _meta member of [ListRootsRequestParams].
 type ListRootsRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsResult is the client's response to a roots/list request from the server.
-// This result contains an array of Root objects, each representing a root directory
-// or file that the server can operate on.
+// ListRootsResult is the client's response to a roots/list request from the server. This
+// result contains an array of Root objects, each representing a root directory or file that
+// the server can operate on.
 type ListRootsResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta  json.RawMessage `json:"_meta,omitempty"`
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequest is #/definitions/ListToolsRequest.
-//
 // Sent from the client to request a list of tools the server has.
 //
 // Its "method" member is always "tools/list"; the type writes it.
@@ -3129,40 +1191,10 @@ type ListToolsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
+// ListToolsRequestParams is the type of the params member of [ListToolsRequest].
 type ListToolsRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3176,43 +1208,13 @@ func (v *ListToolsRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListToolsResult is the server's response to a tools/list request from the client.
 type ListToolsResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3225,36 +1227,6 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -3275,40 +1247,8 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingLevel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotification is #/definitions/LoggingMessageNotification.
-//
-// Notification of a log message passed from server to client. If no logging/setLevel request has been
-// sent from the client, the server MAY decide which messages to send automatically.
+// Notification of a log message passed from server to client. If no logging/setLevel request
+// has been sent from the client, the server MAY decide which messages to send automatically.
 //
 // Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
@@ -3317,41 +1257,11 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotificationParams is the schema at
-// #/definitions/LoggingMessageNotification/properties/params.
+// LoggingMessageNotificationParams is the type of the params member of
+// [LoggingMessageNotification].
 type LoggingMessageNotificationParams struct {
-	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
-	// here.
+	// The data to be logged, such as a string message or an object. Any JSON serializable type
+	// is allowed here.
 	Data json.RawMessage `json:"data"`
 	// The severity of this log message.
 	Level LoggingLevel `json:"level"`
@@ -3369,53 +1279,21 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelHint is #/definitions/ModelHint.
-//
 // Hints to use for model selection.
 //
-// Keys not declared here are currently left unspecified by the spec and are up
-// to the client to interpret.
+// Keys not declared here are currently left unspecified by the spec and are up to the client
+// to interpret.
 type ModelHint struct {
 	// A hint for a model name.
 	//
 	// The client SHOULD treat this as a substring of a model name; for example:
-	//  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-	//  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-	//  - `claude` should match any Claude model
+	//   - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+	//   - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+	//   - `claude` should match any Claude model
 	//
-	// The client MAY also map the string to a different provider's model name or a different model
-	// family, as long as it fills a similar niche; for example:
-	//  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+	// The client MAY also map the string to a different provider's model name or a different
+	// model family, as long as it fills a similar niche; for example:
+	//   - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3429,68 +1307,36 @@ func (v *ModelHint) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelPreferences is the server's preferences for model selection, requested of the client during
-// sampling.
+// ModelPreferences is the server's preferences for model selection, requested of the client
+// during sampling.
 //
-// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-// rarely straightforward.  Different models excel in different areas—some are
-// faster but less capable, others are more capable but more expensive, and so
-// on. This interface allows servers to express their priorities across multiple
-// dimensions to help clients make an appropriate selection for their use case.
+// Because LLMs can vary along multiple dimensions, choosing the "best" model is rarely
+// straightforward. Different models excel in different areas—some are faster but less
+// capable, others are more capable but more expensive, and so on. This interface allows
+// servers to express their priorities across multiple dimensions to help clients make an
+// appropriate selection for their use case.
 //
-// These preferences are always advisory. The client MAY ignore them. It is also
-// up to the client to decide how to interpret these preferences and how to
-// balance them against other considerations.
+// These preferences are always advisory. The client MAY ignore them. It is also up to the
+// client to decide how to interpret these preferences and how to balance them against other
+// considerations.
 type ModelPreferences struct {
-	// How much to prioritize cost when selecting a model. A value of 0 means cost
-	// is not important, while a value of 1 means cost is the most important
-	// factor.
+	// How much to prioritize cost when selecting a model. A value of 0 means cost is not
+	// important, while a value of 1 means cost is the most important factor.
 	CostPriority *float64 `json:"costPriority,omitempty"`
 	// Optional hints to use for model selection.
 	//
-	// If multiple hints are specified, the client MUST evaluate them in order
-	// (such that the first match is taken).
+	// If multiple hints are specified, the client MUST evaluate them in order (such that the
+	// first match is taken).
 	//
-	// The client SHOULD prioritize these hints over the numeric priorities, but
-	// MAY still use the priorities to select from ambiguous matches.
+	// The client SHOULD prioritize these hints over the numeric priorities, but MAY still use
+	// the priorities to select from ambiguous matches.
 	Hints []ModelHint `json:"hints,omitempty"`
-	// How much to prioritize intelligence and capabilities when selecting a
-	// model. A value of 0 means intelligence is not important, while a value of 1
-	// means intelligence is the most important factor.
+	// How much to prioritize intelligence and capabilities when selecting a model. A value of 0
+	// means intelligence is not important, while a value of 1 means intelligence is the most
+	// important factor.
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
-	// How much to prioritize sampling speed (latency) when selecting a model. A
-	// value of 0 means speed is not important, while a value of 1 means speed is
-	// the most important factor.
+	// How much to prioritize sampling speed (latency) when selecting a model. A value of 0 means
+	// speed is not important, while a value of 1 means speed is the most important factor.
 	SpeedPriority *float64 `json:"speedPriority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3513,42 +1359,13 @@ func (v *ModelPreferences) GetIntelligencePriority() float64 {
 	return *v.IntelligencePriority
 }
 
-// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is
+// nil.
 func (v *ModelPreferences) GetSpeedPriority() float64 {
 	if v == nil || v.SpeedPriority == nil {
 		return 0
 	}
 	return *v.SpeedPriority
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -3559,73 +1376,13 @@ type Notification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Notification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NotificationParams is the schema at #/definitions/Notification/properties/params.
+// NotificationParams is the type of the params member of [Notification].
 type NotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -3636,40 +1393,10 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
+// PaginatedRequestParams is the type of the params member of [PaginatedRequest].
 type PaginatedRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3683,43 +1410,13 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PaginatedResult is the PaginatedResult definition of the schema.
 type PaginatedResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3733,38 +1430,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequest is a ping, issued by either the server or the client, to check that the other party is
-// still alive. The receiver must promptly respond, or else may be disconnected.
+// PingRequest is a ping, issued by either the server or the client, to check that the other
+// party is still alive. The receiver must promptly respond, or else may be disconnected.
 //
 // Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
@@ -3773,116 +1440,26 @@ type PingRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
+// PingRequestParams is the type of the params member of [PingRequest].
 type PingRequestParams struct {
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequestParamsMeta is the schema at #/definitions/PingRequest/properties/params/properties/_meta.
+// PingRequestParamsMeta is the type of the _meta member of [PingRequestParams].
 type PingRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressNotification is an out-of-band notification used to inform the receiver of a progress
-// update for a long-running request.
+// ProgressNotification is an out-of-band notification used to inform the receiver of a
+// progress update for a long-running request.
 //
 // Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
@@ -3891,45 +1468,15 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
+// ProgressNotificationParams is the type of the params member of [ProgressNotification].
 type ProgressNotificationParams struct {
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
-	// The progress thus far. This should increase every time progress is made, even if the total is
-	// unknown.
+	// The progress thus far. This should increase every time progress is made, even if the total
+	// is unknown.
 	Progress float64 `json:"progress"`
-	// The progress token which was given in the initial request, used to associate this notification with
-	// the request that is proceeding.
+	// The progress token which was given in the initial request, used to associate this
+	// notification with the request that is proceeding.
 	ProgressToken ProgressToken `json:"progressToken"`
 	// Total number of items to process (or total progress required), if known.
 	Total *float64 `json:"total,omitempty"`
@@ -3953,43 +1500,13 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressToken is a progress token, used to associate progress notifications with the original
-// request.
+// ProgressToken is a progress token, used to associate progress notifications with the
+// original request.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -4028,36 +1545,6 @@ func (v ProgressToken) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Prompt is a prompt or prompt template that the server offers.
 type Prompt struct {
 	// A list of arguments to use for templating the prompt.
@@ -4076,36 +1563,6 @@ func (v *Prompt) GetDescription() string {
 		return ""
 	}
 	return *v.Description
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -4136,39 +1593,9 @@ func (v *PromptArgument) GetRequired() bool {
 	return *v.Required
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotification is an optional notification from the server to the client, informing
-// it that the list of prompts it offers has changed. This may be issued by servers without any
-// previous subscription from the client.
+// PromptListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of prompts it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
@@ -4177,80 +1604,20 @@ type PromptListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotificationParams is the schema at
-// #/definitions/PromptListChangedNotification/properties/params.
+// PromptListChangedNotificationParams is the type of the params member of
+// [PromptListChangedNotification].
 type PromptListChangedNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptMessage describes a message returned as part of a prompt.
 //
-// This is similar to `SamplingMessage`, but also supports the embedding of
-// resources from the MCP server.
+// This is similar to `SamplingMessage`, but also supports the embedding of resources from
+// the MCP server.
 type PromptMessage struct {
 	Content PromptMessageContent `json:"content"`
 	Role    Role                 `json:"role"`
@@ -4258,42 +1625,13 @@ type PromptMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptMessageContent is the schema at #/definitions/PromptMessage/properties/content.
+// PromptMessageContent is the type of the content member of [PromptMessage].
 //
-// A JSON value is a PromptMessageContent when it matches at least one of its branches (anyOf).
-// PromptMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
-// *EmbeddedResource; a nil PromptMessageContent is no value. UnmarshalPromptMessageContent decodes
-// one on its own, and PromptMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a PromptMessageContent when it matches at least one of its branches
+// (anyOf). PromptMessageContent is implemented by *TextContent, *ImageContent,
+// *AudioContent, *EmbeddedResource; a nil PromptMessageContent is no value.
+// [UnmarshalPromptMessageContent] decodes one on its own, and [PromptMessageContentHolder]
+// holds one for [NewValue] and [UnmarshalAndValidate].
 type PromptMessageContent interface {
 	isPromptMessageContent()
 	MarshalJSON() ([]byte, error)
@@ -4303,50 +1641,24 @@ type PromptMessageContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isPromptMessageContent()      {}
-func (*ImageContent) isPromptMessageContent()     {}
-func (*AudioContent) isPromptMessageContent()     {}
+func (*TextContent) isPromptMessageContent() {}
+
+func (*ImageContent) isPromptMessageContent() {}
+
+func (*AudioContent) isPromptMessageContent() {}
+
 func (*EmbeddedResource) isPromptMessageContent() {}
 
-// PromptMessageContentHolder holds a PromptMessageContent on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the PromptMessageContent definition).
+// PromptMessageContentHolder holds a [PromptMessageContent] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// PromptMessageContent definition).
 type PromptMessageContentHolder struct {
 	Value PromptMessageContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalPromptMessageContent decodes a PromptMessageContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// PromptMessageContent cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a PromptMessageContent cannot hold.
 func UnmarshalPromptMessageContent(b []byte) (PromptMessageContent, error) {
 	var h PromptMessageContentHolder
 	err := h.UnmarshalJSON(b)
@@ -4363,38 +1675,6 @@ type PromptReference struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequest is #/definitions/ReadResourceRequest.
-//
 // Sent from the client to the server, to read a specific resource URI.
 //
 // Its "method" member is always "resources/read"; the type writes it.
@@ -4404,123 +1684,34 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
+// ReadResourceRequestParams is the type of the params member of [ReadResourceRequest].
 type ReadResourceRequestParams struct {
-	// The URI of the resource to read. The URI can use any protocol; it is up to the server how to
-	// interpret it.
+	// The URI of the resource to read. The URI can use any protocol; it is up to the server how
+	// to interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResult is the server's response to a resources/read request from the client.
 type ReadResourceResult struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta     json.RawMessage                  `json:"_meta,omitempty"`
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResultContentsItem is the schema at
 // #/definitions/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its
+// branches (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
 // *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
-// UnmarshalReadResourceResultContentsItem decodes one on its own, and
-// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+// [UnmarshalReadResourceResultContentsItem] decodes one on its own, and
+// [ReadResourceResultContentsItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
 	MarshalJSON() ([]byte, error)
@@ -4531,48 +1722,19 @@ type ReadResourceResultContentsItem interface {
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
+
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
-// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
-// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItemHolder holds a [ReadResourceResultContentsItem] on its own,
+// so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // ReadResourceResultContentsItem definition).
 type ReadResourceResultContentsItemHolder struct {
 	Value ReadResourceResultContentsItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
-// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
-// values a ReadResourceResultContentsItem cannot hold.
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from
+// JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a ReadResourceResultContentsItem cannot hold.
 func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
 	var h ReadResourceResultContentsItemHolder
 	err := h.UnmarshalJSON(b)
@@ -4587,42 +1749,12 @@ type Request struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Request) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -4661,112 +1793,22 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParams is the schema at #/definitions/Request/properties/params.
+// RequestParams is the type of the params member of [Request].
 type RequestParams struct {
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParamsMeta is the schema at #/definitions/Request/properties/params/properties/_meta.
+// RequestParamsMeta is the type of the _meta member of [RequestParams].
 type RequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -4775,8 +1817,8 @@ type Resource struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -4784,8 +1826,8 @@ type Resource struct {
 	//
 	// This can be used by clients to populate UI elements.
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
@@ -4819,36 +1861,6 @@ func (v *Resource) GetSize() int64 {
 	return *v.Size
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
 	// The MIME type of this resource, if known.
@@ -4867,39 +1879,9 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceListChangedNotification is an optional notification from the server to the client,
-// informing it that the list of resources it can read from has changed. This may be issued by servers
-// without any previous subscription from the client.
+// informing it that the list of resources it can read from has changed. This may be issued
+// by servers without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
@@ -4908,74 +1890,14 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceListChangedNotificationParams is the schema at
-// #/definitions/ResourceListChangedNotification/properties/params.
+// ResourceListChangedNotificationParams is the type of the params member of
+// [ResourceListChangedNotification].
 type ResourceListChangedNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
@@ -4988,47 +1910,17 @@ type ResourceReference struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplate is a template description for resources available on the server.
 type ResourceTemplate struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this template is for.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
-	// The MIME type for all resources that match this template. This should only be included if all
-	// resources matching this template have the same type.
+	// The MIME type for all resources that match this template. This should only be included if
+	// all resources matching this template have the same type.
 	MIMEType *string `json:"mimeType,omitempty"`
 	// A human-readable name for the type of resource this template refers to.
 	//
@@ -5056,39 +1948,9 @@ func (v *ResourceTemplate) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotification is a notification from the server to the client, informing it that a
-// resource has changed and may need to be read again. This should only be sent if the client
-// previously sent a resources/subscribe request.
+// ResourceUpdatedNotification is a notification from the server to the client, informing it
+// that a resource has changed and may need to be read again. This should only be sent if the
+// client previously sent a resources/subscribe request.
 //
 // Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
@@ -5097,113 +1959,23 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotificationParams is the schema at
-// #/definitions/ResourceUpdatedNotification/properties/params.
+// ResourceUpdatedNotificationParams is the type of the params member of
+// [ResourceUpdatedNotification].
 type ResourceUpdatedNotificationParams struct {
-	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
-	// client actually subscribed to.
+	// The URI of the resource that has been updated. This might be a sub-resource of the one
+	// that the client actually subscribed to.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Result is the Result definition of the schema.
 type Result struct {
-	// This result property is reserved by the protocol to allow clients and servers to attach additional
-	// metadata to their responses.
+	// This result property is reserved by the protocol to allow clients and servers to attach
+	// additional metadata to their responses.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -5215,45 +1987,14 @@ const (
 	RoleUser      Role = "user"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Root represents a root directory or file that the server can operate on.
 type Root struct {
-	// An optional name for the root. This can be used to provide a human-readable
-	// identifier for the root, which may be useful for display purposes or for
-	// referencing the root in other parts of the application.
+	// An optional name for the root. This can be used to provide a human-readable identifier for
+	// the root, which may be useful for display purposes or for referencing the root in other
+	// parts of the application.
 	Name *string `json:"name,omitempty"`
-	// The URI identifying the root. This *must* start with file:// for now.
-	// This restriction may be relaxed in future versions of the protocol to allow
-	// other URI schemes.
+	// The URI identifying the root. This *must* start with file:// for now. This restriction may
+	// be relaxed in future versions of the protocol to allow other URI schemes.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5267,40 +2008,10 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RootsListChangedNotification is a notification from the client to the server, informing it that the
-// list of roots has changed.
-// This notification should be sent whenever the client adds, removes, or modifies any root.
-// The server should then request an updated list of roots using the ListRootsRequest.
+// RootsListChangedNotification is a notification from the client to the server, informing it
+// that the list of roots has changed. This notification should be sent whenever the client
+// adds, removes, or modifies any root. The server should then request an updated list of
+// roots using the ListRootsRequest.
 //
 // Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
@@ -5309,74 +2020,14 @@ type RootsListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RootsListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RootsListChangedNotificationParams is the schema at
-// #/definitions/RootsListChangedNotification/properties/params.
+// RootsListChangedNotificationParams is the type of the params member of
+// [RootsListChangedNotification].
 type RootsListChangedNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RootsListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -5387,42 +2038,13 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
+// SamplingMessageContent is the type of the content member of [SamplingMessage].
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
-// SamplingMessageContent is no value. UnmarshalSamplingMessageContent decodes one on its own, and
-// SamplingMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches
+// (anyOf). SamplingMessageContent is implemented by *TextContent, *ImageContent,
+// *AudioContent; a nil SamplingMessageContent is no value. [UnmarshalSamplingMessageContent]
+// decodes one on its own, and [SamplingMessageContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
 	MarshalJSON() ([]byte, error)
@@ -5432,59 +2054,31 @@ type SamplingMessageContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContent()  {}
+func (*TextContent) isSamplingMessageContent() {}
+
 func (*ImageContent) isSamplingMessageContent() {}
+
 func (*AudioContent) isSamplingMessageContent() {}
 
-// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+// SamplingMessageContentHolder holds a [SamplingMessageContent] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContent definition).
 type SamplingMessageContentHolder struct {
 	Value SamplingMessageContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContent cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SamplingMessageContent cannot hold.
 func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	var h SamplingMessageContentHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ServerCapabilities is #/definitions/ServerCapabilities.
-//
-// Capabilities that a server may support. Known capabilities are defined here, in this schema, but
-// this is not a closed set: any server can define its own, additional capabilities.
+// Capabilities that a server may support. Known capabilities are defined here, in this
+// schema, but this is not a closed set: any server can define its own, additional
+// capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -5502,114 +2096,18 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesCompletions is #/definitions/ServerCapabilities/properties/completions.
-//
 // Present if the server supports argument autocompletion suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesLogging is #/definitions/ServerCapabilities/properties/logging.
-//
 // Present if the server supports sending log messages to the client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
-//
 // Present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
@@ -5626,38 +2124,6 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesResources is #/definitions/ServerCapabilities/properties/resources.
-//
 // Present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
@@ -5684,38 +2150,6 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTools is #/definitions/ServerCapabilities/properties/tools.
-//
 // Present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
@@ -5732,44 +2166,14 @@ func (v *ServerCapabilitiesTools) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ServerNotification is the ServerNotification definition of the schema.
 //
 // A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
 // ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
-// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
-// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no value.
-// UnmarshalServerNotification decodes one on its own, and ServerNotificationHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// *ResourceListChangedNotification, *ResourceUpdatedNotification,
+// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification;
+// a nil ServerNotification is no value. [UnmarshalServerNotification] decodes one on its
+// own, and [ServerNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerNotification interface {
 	isServerNotification()
 	MarshalJSON() ([]byte, error)
@@ -5779,53 +2183,30 @@ type ServerNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isServerNotification()           {}
-func (*ProgressNotification) isServerNotification()            {}
-func (*ResourceListChangedNotification) isServerNotification() {}
-func (*ResourceUpdatedNotification) isServerNotification()     {}
-func (*PromptListChangedNotification) isServerNotification()   {}
-func (*ToolListChangedNotification) isServerNotification()     {}
-func (*LoggingMessageNotification) isServerNotification()      {}
+func (*CancelledNotification) isServerNotification() {}
 
-// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+func (*ProgressNotification) isServerNotification() {}
+
+func (*ResourceListChangedNotification) isServerNotification() {}
+
+func (*ResourceUpdatedNotification) isServerNotification() {}
+
+func (*PromptListChangedNotification) isServerNotification() {}
+
+func (*ToolListChangedNotification) isServerNotification() {}
+
+func (*LoggingMessageNotification) isServerNotification() {}
+
+// ServerNotificationHolder holds a [ServerNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ServerNotification definition).
 type ServerNotificationHolder struct {
 	Value ServerNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
-// cannot hold.
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ServerNotification cannot hold.
 func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 	var h ServerNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -5834,10 +2215,10 @@ func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
-// is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest; a nil ServerRequest is no
-// value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf).
+// ServerRequest is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest; a
+// nil ServerRequest is no value. [UnmarshalServerRequest] decodes one on its own, and
+// [ServerRequestHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerRequest interface {
 	isServerRequest()
 	MarshalJSON() ([]byte, error)
@@ -5847,48 +2228,21 @@ type ServerRequest interface {
 	validate(s *vstate)
 }
 
-func (*PingRequest) isServerRequest()          {}
-func (*CreateMessageRequest) isServerRequest() {}
-func (*ListRootsRequest) isServerRequest()     {}
+func (*PingRequest) isServerRequest() {}
 
-// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerRequest definition).
+func (*CreateMessageRequest) isServerRequest() {}
+
+func (*ListRootsRequest) isServerRequest() {}
+
+// ServerRequestHolder holds a [ServerRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ServerRequest definition).
 type ServerRequestHolder struct {
 	Value ServerRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ServerRequest cannot hold.
 func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 	var h ServerRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -5897,11 +2251,12 @@ func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 
 // ServerResult is the ServerResult definition of the schema.
 //
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
-// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *CompleteResult; a nil ServerResult is no value. UnmarshalServerResult decodes one on its own, and
-// ServerResultHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf).
+// ServerResult is implemented by *Result, *InitializeResult, *ListResourcesResult,
+// *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult,
+// *ListToolsResult, *CallToolResult, *CompleteResult; a nil ServerResult is no value.
+// [UnmarshalServerResult] decodes one on its own, and [ServerResultHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ServerResult interface {
 	isServerResult()
 	MarshalJSON() ([]byte, error)
@@ -5911,55 +2266,35 @@ type ServerResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isServerResult()                      {}
-func (*InitializeResult) isServerResult()            {}
-func (*ListResourcesResult) isServerResult()         {}
-func (*ListResourceTemplatesResult) isServerResult() {}
-func (*ReadResourceResult) isServerResult()          {}
-func (*ListPromptsResult) isServerResult()           {}
-func (*GetPromptResult) isServerResult()             {}
-func (*ListToolsResult) isServerResult()             {}
-func (*CallToolResult) isServerResult()              {}
-func (*CompleteResult) isServerResult()              {}
+func (*Result) isServerResult() {}
 
-// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerResult definition).
+func (*InitializeResult) isServerResult() {}
+
+func (*ListResourcesResult) isServerResult() {}
+
+func (*ListResourceTemplatesResult) isServerResult() {}
+
+func (*ReadResourceResult) isServerResult() {}
+
+func (*ListPromptsResult) isServerResult() {}
+
+func (*GetPromptResult) isServerResult() {}
+
+func (*ListToolsResult) isServerResult() {}
+
+func (*CallToolResult) isServerResult() {}
+
+func (*CompleteResult) isServerResult() {}
+
+// ServerResultHolder holds a [ServerResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ServerResult definition).
 type ServerResultHolder struct {
 	Value ServerResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult
+// cannot hold.
 func UnmarshalServerResult(b []byte) (ServerResult, error) {
 	var h ServerResultHolder
 	err := h.UnmarshalJSON(b)
@@ -5975,77 +2310,16 @@ type SetLevelRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
+// SetLevelRequestParams is the type of the params member of [SetLevelRequest].
 type SetLevelRequestParams struct {
-	// The level of logging that the client wants to receive from the server. The server should send all
-	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
+	// The level of logging that the client wants to receive from the server. The server should
+	// send all logs at this level and higher (i.e., more severe) to the client as
+	// notifications/message.
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequest is #/definitions/SubscribeRequest.
-//
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
 //
@@ -6056,77 +2330,15 @@ type SubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
+// SubscribeRequestParams is the type of the params member of [SubscribeRequest].
 type SubscribeRequestParams struct {
-	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how
-	// to interpret it.
+	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the
+	// server how to interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TextContent is #/definitions/TextContent.
-//
 // Text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
@@ -6139,42 +2351,12 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// The text of the item. This must only be set if the item can actually be represented as text (not
-	// binary data).
+	// The text of the item. This must only be set if the item can actually be represented as
+	// text (not binary data).
 	Text string `json:"text"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -6190,46 +2372,14 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Tool is #/definitions/Tool.
-//
 // Definition for a tool the client can call.
 type Tool struct {
 	// Optional additional tool information.
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	// A human-readable description of the tool.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available tools. It can
+	// be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// A JSON Schema object defining the expected parameters for the tool.
 	InputSchema ToolInputSchema `json:"inputSchema"`
@@ -6247,65 +2397,31 @@ func (v *Tool) GetDescription() string {
 	return *v.Description
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolAnnotations is #/definitions/ToolAnnotations.
-//
 // Additional properties describing a Tool to clients.
 //
-// NOTE: all properties in ToolAnnotations are **hints**.
-// They are not guaranteed to provide a faithful description of
-// tool behavior (including descriptive properties like `title`).
+// NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
+// a faithful description of tool behavior (including descriptive properties like `title`).
 //
-// Clients should never make tool use decisions based on ToolAnnotations
-// received from untrusted servers.
+// Clients should never make tool use decisions based on ToolAnnotations received from
+// untrusted servers.
 type ToolAnnotations struct {
-	// If true, the tool may perform destructive updates to its environment.
-	// If false, the tool performs only additive updates.
+	// If true, the tool may perform destructive updates to its environment. If false, the tool
+	// performs only additive updates.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: true
 	DestructiveHint *bool `json:"destructiveHint,omitempty"`
-	// If true, calling the tool repeatedly with the same arguments
-	// will have no additional effect on the its environment.
+	// If true, calling the tool repeatedly with the same arguments will have no additional
+	// effect on the its environment.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: false
 	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-	// If true, this tool may interact with an "open world" of external
-	// entities. If false, the tool's domain of interaction is closed.
-	// For example, the world of a web search tool is open, whereas that
-	// of a memory tool is not.
+	// If true, this tool may interact with an "open world" of external entities. If false, the
+	// tool's domain of interaction is closed. For example, the world of a web search tool is
+	// open, whereas that of a memory tool is not.
 	//
 	// Default: true
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
@@ -6319,8 +2435,8 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
-// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
-// nil.
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or
+// v.DestructiveHint is nil.
 func (v *ToolAnnotations) GetDestructiveHint() bool {
 	if v == nil || v.DestructiveHint == nil {
 		return false
@@ -6328,7 +2444,8 @@ func (v *ToolAnnotations) GetDestructiveHint() bool {
 	return *v.DestructiveHint
 }
 
-// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint
+// is nil.
 func (v *ToolAnnotations) GetIdempotentHint() bool {
 	if v == nil || v.IdempotentHint == nil {
 		return false
@@ -6336,7 +2453,8 @@ func (v *ToolAnnotations) GetIdempotentHint() bool {
 	return *v.IdempotentHint
 }
 
-// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is
+// nil.
 func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	if v == nil || v.OpenWorldHint == nil {
 		return false
@@ -6344,7 +2462,8 @@ func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	return *v.OpenWorldHint
 }
 
-// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is
+// nil.
 func (v *ToolAnnotations) GetReadOnlyHint() bool {
 	if v == nil || v.ReadOnlyHint == nil {
 		return false
@@ -6360,36 +2479,6 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
 //
 // Its "type" member is always "object"; the type writes it.
@@ -6400,39 +2489,9 @@ type ToolInputSchema struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotification is an optional notification from the server to the client, informing it
-// that the list of tools it offers has changed. This may be issued by servers without any previous
-// subscription from the client.
+// ToolListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of tools it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
@@ -6441,80 +2500,18 @@ type ToolListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotificationParams is the schema at
-// #/definitions/ToolListChangedNotification/properties/params.
+// ToolListChangedNotificationParams is the type of the params member of
+// [ToolListChangedNotification].
 type ToolListChangedNotificationParams struct {
-	// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata
-	// to their notifications.
+	// This parameter name is reserved by MCP to allow clients and servers to attach additional
+	// metadata to their notifications.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequest is #/definitions/UnsubscribeRequest.
-//
-// Sent from the client to request cancellation of resources/updated notifications from the server.
-// This should follow a previous resources/subscribe request.
+// Sent from the client to request cancellation of resources/updated notifications from the
+// server. This should follow a previous resources/subscribe request.
 //
 // Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
@@ -6523,37 +2520,7 @@ type UnsubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
+// UnsubscribeRequestParams is the type of the params member of [UnsubscribeRequest].
 type UnsubscribeRequestParams struct {
 	// The URI of the resource to unsubscribe from.
 	URI string `json:"uri"`
@@ -6561,38 +2528,8 @@ type UnsubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Value is implemented by a pointer to every type of this package but the
-// unions, which are interfaces; their holders stand for them.
+// Value is implemented by a pointer to every type of this package but the unions, which are
+// interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -6687,9 +2624,8 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-// NewValue returns a pointer to a new zero value of the Go type of the named
-// schema definition (for a union, to its holder), and false if there is no
-// such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named schema
+// definition (for a union, to its holder), and false if there is no such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

@@ -4,6 +4,13 @@ package mcp20250326
 
 import "strconv"
 
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Annotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Annotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -25,6 +32,14 @@ func (v *Annotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *AudioContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *AudioContent) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -39,6 +54,14 @@ func (v *AudioContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BlobResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BlobResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -55,6 +78,14 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -62,6 +93,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
@@ -76,6 +115,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		s.at(m, "arguments")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -99,6 +146,14 @@ func (v *CallToolResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResultContentItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CallToolResultContentItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource")
@@ -106,6 +161,14 @@ func (v CallToolResultContentItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -113,6 +176,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
@@ -122,6 +193,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		s.at(m, "requestId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -144,8 +223,32 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
-func (v *ClientCapabilitiesRoots) validate(s *vstate)    {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
@@ -153,6 +256,14 @@ func (v ClientNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
@@ -160,6 +271,14 @@ func (v ClientRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult")
@@ -167,6 +286,14 @@ func (v ClientResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -174,6 +301,14 @@ func (v *CompleteRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParams) validate(s *vstate) {
 	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
@@ -183,7 +318,23 @@ func (v *CompleteRequestParams) validate(s *vstate) {
 		s.at(m, "ref")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsRefHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceReference")
@@ -191,6 +342,14 @@ func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -205,7 +364,23 @@ func (v *CompleteResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultCompletion) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultCompletion) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -213,6 +388,14 @@ func (v *CreateMessageRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParams) validate(s *vstate) {
 	if v.IncludeContext != nil {
 		m := s.mark()
@@ -246,6 +429,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		s.at(m, "modelPreferences")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageRequestParamsIncludeContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
@@ -253,6 +444,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -279,6 +478,14 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResultContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
@@ -286,7 +493,23 @@ func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Cursor) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Cursor) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -301,6 +524,14 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		s.at(m, "resource")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceResourceHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -308,8 +539,32 @@ func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
-func (v *GetPromptRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *GetPromptRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -333,6 +588,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 		s.at(m, "messages")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContent) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -347,7 +610,23 @@ func (v *ImageContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Implementation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Implementation) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -355,6 +634,14 @@ func (v *InitializeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -362,6 +649,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -381,6 +676,14 @@ func (v *InitializeResult) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -388,6 +691,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -402,6 +713,14 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v JSONRPCBatchRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCBatchRequest) validate(s *vstate) {
 	u := []JSONRPCBatchRequestItem(v)
 	for i0 := range u {
@@ -410,6 +729,14 @@ func (v JSONRPCBatchRequest) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCBatchRequestItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCBatchRequestItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification")
@@ -417,6 +744,14 @@ func (v JSONRPCBatchRequestItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v JSONRPCBatchResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCBatchResponse) validate(s *vstate) {
 	u := []JSONRPCBatchResponseItem(v)
 	for i0 := range u {
@@ -425,6 +760,14 @@ func (v JSONRPCBatchResponse) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCBatchResponseItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCBatchResponseItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCResponse, *JSONRPCError")
@@ -432,6 +775,14 @@ func (v JSONRPCBatchResponseItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCError) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -441,7 +792,23 @@ func (v *JSONRPCError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCErrorError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCMessageHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse")
@@ -449,6 +816,14 @@ func (v JSONRPCMessageHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -456,6 +831,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -470,6 +853,14 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -484,6 +875,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -491,6 +890,14 @@ func (v *JSONRPCRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -498,6 +905,14 @@ func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -512,8 +927,32 @@ func (v *JSONRPCResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
-func (v *ListPromptsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListPromptsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -528,8 +967,32 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
-func (v *ListResourceTemplatesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourceTemplatesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -553,8 +1016,32 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		s.at(m, "resourceTemplates")
 	}
 }
-func (v *ListResourcesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourcesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -578,6 +1065,14 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		s.at(m, "resources")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -585,6 +1080,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -592,6 +1095,14 @@ func (v *ListRootsRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -599,6 +1110,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -622,8 +1141,32 @@ func (v *ListRootsResult) validate(s *vstate) {
 		s.at(m, "roots")
 	}
 }
-func (v *ListToolsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListToolsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -647,6 +1190,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v LoggingLevel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v LoggingLevel) validate(s *vstate) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
@@ -654,6 +1205,14 @@ func (v LoggingLevel) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -661,6 +1220,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -668,7 +1235,23 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelHint) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelHint) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelPreferences) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelPreferences) validate(s *vstate) {
 	if v.CostPriority != nil {
 		m := s.mark()
@@ -701,6 +1284,14 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Notification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Notification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -708,6 +1299,14 @@ func (v *Notification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -722,8 +1321,32 @@ func (v *NotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
-func (v *PaginatedRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *PaginatedRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -738,6 +1361,14 @@ func (v *PaginatedResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -745,6 +1376,14 @@ func (v *PingRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -752,6 +1391,14 @@ func (v *PingRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -759,6 +1406,14 @@ func (v *PingRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -766,6 +1421,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
@@ -775,6 +1438,14 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ProgressToken) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ProgressToken) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -785,8 +1456,32 @@ func (v ProgressToken) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
-func (v *Prompt) validate(s *vstate)         {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Prompt) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *Prompt) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -794,6 +1489,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -808,6 +1511,14 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -822,6 +1533,14 @@ func (v *PromptMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v PromptMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource")
@@ -829,7 +1548,23 @@ func (v PromptMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptReference) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -837,6 +1572,14 @@ func (v *ReadResourceRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -846,6 +1589,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -869,6 +1620,14 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "contents")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -876,6 +1635,14 @@ func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Request) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Request) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -883,6 +1650,14 @@ func (v *Request) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v RequestId) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v RequestId) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -893,6 +1668,14 @@ func (v RequestId) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -900,6 +1683,14 @@ func (v *RequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -907,6 +1698,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Resource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Resource) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -921,6 +1720,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -930,6 +1737,14 @@ func (v *ResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -937,6 +1752,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -951,6 +1774,14 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceReference) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -960,6 +1791,14 @@ func (v *ResourceReference) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -974,6 +1813,14 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		s.at(m, "uriTemplate")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -981,6 +1828,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -990,6 +1845,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Result) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1004,6 +1867,14 @@ func (v *Result) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Role) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Role) validate(s *vstate) {
 	switch v {
 	case RoleAssistant, RoleUser:
@@ -1011,6 +1882,14 @@ func (v Role) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Root) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Root) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1020,6 +1899,14 @@ func (v *Root) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1027,6 +1914,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1041,6 +1936,14 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -1055,6 +1958,14 @@ func (v *SamplingMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
@@ -1062,6 +1973,14 @@ func (v SamplingMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -1084,11 +2003,59 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesCompletions) validate(s *vstate) {}
-func (v *ServerCapabilitiesLogging) validate(s *vstate)     {}
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)     {}
-func (v *ServerCapabilitiesResources) validate(s *vstate)   {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesLogging) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesPrompts) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesResources) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesResources) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
@@ -1096,6 +2063,14 @@ func (v ServerNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest")
@@ -1103,6 +2078,14 @@ func (v ServerRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
@@ -1110,6 +2093,14 @@ func (v ServerResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1117,6 +2108,14 @@ func (v *SetLevelRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1124,6 +2123,14 @@ func (v *SetLevelRequestParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1131,6 +2138,14 @@ func (v *SubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1140,6 +2155,14 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContent) validate(s *vstate) {
 	if v.Annotations != nil {
 		m := s.mark()
@@ -1147,6 +2170,14 @@ func (v *TextContent) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextResourceContents) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1156,6 +2187,14 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Tool) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Tool) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1163,7 +2202,23 @@ func (v *Tool) validate(s *vstate) {
 		s.at(m, "inputSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolAnnotations) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolInputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolInputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -1186,6 +2241,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1193,6 +2256,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1207,6 +2278,14 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1214,6 +2293,14 @@ func (v *UnsubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1352,7 +2439,8 @@ func rawCheck5(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck6 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
+// rawCheck6 checks one JSON value against
+// #/definitions/CreateMessageResult/properties/_meta.
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1504,7 +2592,8 @@ func rawCheck11(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck12 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
+// rawCheck12 checks one JSON value against
+// #/definitions/ListResourceTemplatesResult/properties/_meta.
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1529,7 +2618,8 @@ func rawCheck12(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck13 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
+// rawCheck13 checks one JSON value against
+// #/definitions/ListResourcesResult/properties/_meta.
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1681,7 +2771,8 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
+// rawCheck19 checks one JSON value against
+// #/definitions/ReadResourceResult/properties/_meta.
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1969,7 +3060,8 @@ func rawCheck43(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck44 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
+// rawCheck44 checks one JSON value against
+// #/definitions/Result/properties/_meta/additionalProperties.
 func rawCheck44(d *decoder, s *vstate) {
 	d.skip()
 }

@@ -8,6 +8,28 @@ import (
 	"slices"
 )
 
+// MarshalJSON encodes v as JSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Annotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Annotations) decodeJSON(d *decoder) {
 	*v = Annotations{}
 	if !d.object() {
@@ -48,6 +70,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Annotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -73,9 +96,33 @@ func (v *Annotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Annotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *AudioContent) decodeJSON(d *decoder) {
 	*v = AudioContent{}
 	if !d.object() {
@@ -130,6 +177,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *AudioContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -151,9 +199,33 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *AudioContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BaseMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BaseMetadata) decodeJSON(d *decoder) {
 	*v = BaseMetadata{}
 	if !d.object() {
@@ -186,6 +258,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -200,9 +273,33 @@ func (v *BaseMetadata) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BaseMetadata) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	*v = BlobResourceContents{}
 	if !d.object() {
@@ -248,6 +345,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -268,9 +366,33 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BlobResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BooleanSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BooleanSchema) decodeJSON(d *decoder) {
 	*v = BooleanSchema{}
 	if !d.object() {
@@ -313,6 +435,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BooleanSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -334,9 +457,33 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BooleanSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequest) decodeJSON(d *decoder) {
 	*v = CallToolRequest{}
 	if !d.object() {
@@ -372,6 +519,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/call\"")
@@ -383,9 +531,33 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	*v = CallToolRequestParams{}
 	if !d.object() {
@@ -418,6 +590,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -432,9 +605,33 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResult) decodeJSON(d *decoder) {
 	*v = CallToolResult{}
 	if !d.object() {
@@ -488,6 +685,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -515,9 +713,33 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotification) decodeJSON(d *decoder) {
 	*v = CancelledNotification{}
 	if !d.object() {
@@ -553,6 +775,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/cancelled\"")
@@ -564,9 +787,33 @@ func (v *CancelledNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	*v = CancelledNotificationParams{}
 	if !d.object() {
@@ -599,6 +846,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Reason != nil {
@@ -615,9 +863,33 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilities) decodeJSON(d *decoder) {
 	*v = ClientCapabilities{}
 	if !d.object() {
@@ -670,6 +942,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Elicitation != nil {
@@ -699,9 +972,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitation{}
 	if !d.object() {
@@ -717,6 +1014,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -725,9 +1023,33 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesRoots{}
 	if !d.object() {
@@ -749,6 +1071,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -761,9 +1084,33 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -779,6 +1126,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -787,9 +1135,33 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -797,6 +1169,7 @@ func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -833,6 +1206,29 @@ func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -840,6 +1236,7 @@ func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -912,6 +1309,29 @@ func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -919,6 +1339,7 @@ func (v ClientResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1236,6 +1657,29 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequest) decodeJSON(d *decoder) {
 	*v = CompleteRequest{}
 	if !d.object() {
@@ -1271,6 +1715,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"completion/complete\"")
@@ -1282,9 +1727,33 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	*v = CompleteRequestParams{}
 	if !d.object() {
@@ -1328,6 +1797,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"argument\":")
@@ -1346,9 +1816,33 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsArgument{}
 	if !d.object() {
@@ -1384,6 +1878,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -1396,9 +1891,33 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsContext{}
 	if !d.object() {
@@ -1433,6 +1952,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -1450,9 +1970,33 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1460,6 +2004,7 @@ func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1488,6 +2033,29 @@ func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResult) decodeJSON(d *decoder) {
 	*v = CompleteResult{}
 	if !d.object() {
@@ -1520,6 +2088,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1534,9 +2103,33 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	*v = CompleteResultCompletion{}
 	if !d.object() {
@@ -1583,6 +2176,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.HasMore != nil {
@@ -1606,9 +2200,33 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1616,6 +2234,7 @@ func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1656,6 +2275,29 @@ func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	*v = CreateMessageRequest{}
 	if !d.object() {
@@ -1691,6 +2333,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"sampling/createMessage\"")
@@ -1702,9 +2345,33 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParams{}
 	if !d.object() {
@@ -1790,6 +2457,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.IncludeContext != nil {
@@ -1836,18 +2504,66 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
+
 func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	*v = CreateMessageResult{}
 	if !d.object() {
@@ -1903,6 +2619,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1927,9 +2644,33 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1937,6 +2678,7 @@ func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1969,15 +2711,62 @@ func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Cursor) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Cursor) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Cursor) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Cursor(u)
 }
+
 func (v Cursor) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequest) decodeJSON(d *decoder) {
 	*v = ElicitRequest{}
 	if !d.object() {
@@ -2013,6 +2802,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"elicitation/create\"")
@@ -2024,9 +2814,33 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 	*v = ElicitRequestParams{}
 	if !d.object() {
@@ -2062,6 +2876,7 @@ func (v *ElicitRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"message\":")
@@ -2074,9 +2889,33 @@ func (v *ElicitRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestParamsRequestedSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestParamsRequestedSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 	*v = ElicitRequestParamsRequestedSchema{}
 	if !d.object() {
@@ -2141,6 +2980,7 @@ func (v *ElicitRequestParamsRequestedSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestParamsRequestedSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"properties\":")
@@ -2166,9 +3006,33 @@ func (v *ElicitRequestParamsRequestedSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResult) decodeJSON(d *decoder) {
 	*v = ElicitResult{}
 	if !d.object() {
@@ -2219,6 +3083,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2242,18 +3107,66 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultAction) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ElicitResultAction(u)
 }
+
 func (v ElicitResultAction) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
@@ -2270,6 +3183,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 		d.mismatch("string or integer or boolean")
 	}
 }
+
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -2282,6 +3196,29 @@ func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	*v = EmbeddedResource{}
 	if !d.object() {
@@ -2330,6 +3267,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2351,9 +3289,33 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2361,6 +3323,7 @@ func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2403,6 +3366,29 @@ func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EnumSchema) decodeJSON(d *decoder) {
 	*v = EnumSchema{}
 	if !d.object() {
@@ -2471,6 +3457,7 @@ func (v *EnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -2504,9 +3491,33 @@ func (v *EnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	*v = GetPromptRequest{}
 	if !d.object() {
@@ -2542,6 +3553,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/get\"")
@@ -2553,9 +3565,33 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParams{}
 	if !d.object() {
@@ -2601,6 +3637,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -2620,9 +3657,33 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResult) decodeJSON(d *decoder) {
 	*v = GetPromptResult{}
 	if !d.object() {
@@ -2669,6 +3730,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2692,9 +3754,33 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContent) decodeJSON(d *decoder) {
 	*v = ImageContent{}
 	if !d.object() {
@@ -2749,6 +3835,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2770,9 +3857,33 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Implementation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Implementation) decodeJSON(d *decoder) {
 	*v = Implementation{}
 	if !d.object() {
@@ -2813,6 +3924,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -2829,9 +3941,33 @@ func (v *Implementation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequest) decodeJSON(d *decoder) {
 	*v = InitializeRequest{}
 	if !d.object() {
@@ -2867,6 +4003,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"initialize\"")
@@ -2878,9 +4015,33 @@ func (v *InitializeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	*v = InitializeRequestParams{}
 	if !d.object() {
@@ -2924,6 +4085,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"capabilities\":")
@@ -2938,9 +4100,33 @@ func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeResult) decodeJSON(d *decoder) {
 	*v = InitializeResult{}
 	if !d.object() {
@@ -2994,6 +4180,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3016,9 +4203,33 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotification) decodeJSON(d *decoder) {
 	*v = InitializedNotification{}
 	if !d.object() {
@@ -3052,6 +4263,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/initialized\"")
@@ -3065,9 +4277,33 @@ func (v *InitializedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 	*v = InitializedNotificationParams{}
 	if !d.object() {
@@ -3089,6 +4325,7 @@ func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3101,9 +4338,33 @@ func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCError) decodeJSON(d *decoder) {
 	*v = JSONRPCError{}
 	if !d.object() {
@@ -3147,6 +4408,7 @@ func (v *JSONRPCError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -3162,9 +4424,33 @@ func (v *JSONRPCError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 	*v = JSONRPCErrorError{}
 	if !d.object() {
@@ -3205,6 +4491,7 @@ func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":")
@@ -3221,9 +4508,33 @@ func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3231,6 +4542,7 @@ func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3299,6 +4611,29 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	*v = JSONRPCNotification{}
 	if !d.object() {
@@ -3340,6 +4675,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -3355,9 +4691,33 @@ func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 	*v = JSONRPCNotificationParams{}
 	if !d.object() {
@@ -3379,6 +4739,7 @@ func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3391,9 +4752,33 @@ func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	*v = JSONRPCRequest{}
 	if !d.object() {
@@ -3443,6 +4828,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3462,9 +4848,33 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParams{}
 	if !d.object() {
@@ -3487,6 +4897,7 @@ func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3499,9 +4910,33 @@ func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = JSONRPCRequestParamsMeta{}
 	if !d.object() {
@@ -3523,6 +4958,7 @@ func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3535,9 +4971,33 @@ func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCResponse{}
 	if !d.object() {
@@ -3581,6 +5041,7 @@ func (v *JSONRPCResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3596,9 +5057,33 @@ func (v *JSONRPCResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	*v = ListPromptsRequest{}
 	if !d.object() {
@@ -3632,6 +5117,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"prompts/list\"")
@@ -3645,9 +5131,33 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 	*v = ListPromptsRequestParams{}
 	if !d.object() {
@@ -3669,6 +5179,7 @@ func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3681,9 +5192,33 @@ func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	*v = ListPromptsResult{}
 	if !d.object() {
@@ -3730,6 +5265,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3753,9 +5289,33 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequest{}
 	if !d.object() {
@@ -3789,6 +5349,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/templates/list\"")
@@ -3802,9 +5363,33 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequestParams{}
 	if !d.object() {
@@ -3826,6 +5411,7 @@ func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3838,9 +5424,33 @@ func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResult{}
 	if !d.object() {
@@ -3887,6 +5497,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3910,9 +5521,33 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	*v = ListResourcesRequest{}
 	if !d.object() {
@@ -3946,6 +5581,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/list\"")
@@ -3959,9 +5595,33 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 	*v = ListResourcesRequestParams{}
 	if !d.object() {
@@ -3983,6 +5643,7 @@ func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -3995,9 +5656,33 @@ func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	*v = ListResourcesResult{}
 	if !d.object() {
@@ -4044,6 +5729,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4067,9 +5753,33 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	*v = ListRootsRequest{}
 	if !d.object() {
@@ -4103,6 +5813,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"roots/list\"")
@@ -4116,9 +5827,33 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParams{}
 	if !d.object() {
@@ -4141,6 +5876,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4153,9 +5889,33 @@ func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParamsMeta{}
 	if !d.object() {
@@ -4177,6 +5937,7 @@ func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -4189,9 +5950,33 @@ func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsResult) decodeJSON(d *decoder) {
 	*v = ListRootsResult{}
 	if !d.object() {
@@ -4233,6 +6018,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4252,9 +6038,33 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	*v = ListToolsRequest{}
 	if !d.object() {
@@ -4288,6 +6098,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"tools/list\"")
@@ -4301,9 +6112,33 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 	*v = ListToolsRequestParams{}
 	if !d.object() {
@@ -4325,6 +6160,7 @@ func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -4337,9 +6173,33 @@ func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResult) decodeJSON(d *decoder) {
 	*v = ListToolsResult{}
 	if !d.object() {
@@ -4386,6 +6246,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4409,18 +6270,66 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingLevel) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = LoggingLevel(u)
 }
+
 func (v LoggingLevel) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotification{}
 	if !d.object() {
@@ -4456,6 +6365,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/message\"")
@@ -4467,9 +6377,33 @@ func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotificationParams{}
 	if !d.object() {
@@ -4510,6 +6444,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"data\":")
@@ -4526,9 +6461,33 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelHint) decodeJSON(d *decoder) {
 	*v = ModelHint{}
 	if !d.object() {
@@ -4550,6 +6509,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelHint) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -4562,9 +6522,33 @@ func (v *ModelHint) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelHint) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelPreferences) decodeJSON(d *decoder) {
 	*v = ModelPreferences{}
 	if !d.object() {
@@ -4610,6 +6594,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelPreferences) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CostPriority != nil {
@@ -4639,9 +6624,33 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Notification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Notification) decodeJSON(d *decoder) {
 	*v = Notification{}
 	if !d.object() {
@@ -4675,6 +6684,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4689,9 +6699,33 @@ func (v *Notification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Notification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationParams) decodeJSON(d *decoder) {
 	*v = NotificationParams{}
 	if !d.object() {
@@ -4713,6 +6747,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4725,9 +6760,33 @@ func (v *NotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchema) decodeJSON(d *decoder) {
 	*v = NumberSchema{}
 	if !d.object() {
@@ -4775,6 +6834,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NumberSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -4801,18 +6861,66 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NumberSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchemaType) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = NumberSchemaType(u)
 }
+
 func (v NumberSchemaType) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	*v = PaginatedRequest{}
 	if !d.object() {
@@ -4846,6 +6954,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -4860,9 +6969,33 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParams{}
 	if !d.object() {
@@ -4884,6 +7017,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cursor != nil {
@@ -4896,9 +7030,33 @@ func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedResult) decodeJSON(d *decoder) {
 	*v = PaginatedResult{}
 	if !d.object() {
@@ -4925,6 +7083,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4941,9 +7100,33 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequest) decodeJSON(d *decoder) {
 	*v = PingRequest{}
 	if !d.object() {
@@ -4977,6 +7160,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"ping\"")
@@ -4990,9 +7174,33 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParams) decodeJSON(d *decoder) {
 	*v = PingRequestParams{}
 	if !d.object() {
@@ -5015,6 +7223,7 @@ func (v *PingRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5027,9 +7236,33 @@ func (v *PingRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = PingRequestParamsMeta{}
 	if !d.object() {
@@ -5051,6 +7284,7 @@ func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -5063,9 +7297,33 @@ func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5073,6 +7331,7 @@ func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5140,6 +7399,29 @@ func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotification) decodeJSON(d *decoder) {
 	*v = ProgressNotification{}
 	if !d.object() {
@@ -5175,6 +7457,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/progress\"")
@@ -5186,9 +7469,33 @@ func (v *ProgressNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	*v = ProgressNotificationParams{}
 	if !d.object() {
@@ -5234,6 +7541,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Message != nil {
@@ -5256,9 +7564,33 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressToken) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressToken) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
@@ -5272,6 +7604,7 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v ProgressToken) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -5282,6 +7615,29 @@ func (v ProgressToken) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Prompt) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Prompt) decodeJSON(d *decoder) {
 	*v = Prompt{}
 	if !d.object() {
@@ -5338,6 +7694,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Prompt) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5369,9 +7726,33 @@ func (v *Prompt) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Prompt) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptArgument) decodeJSON(d *decoder) {
 	*v = PromptArgument{}
 	if !d.object() {
@@ -5414,6 +7795,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -5436,9 +7818,33 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotification{}
 	if !d.object() {
@@ -5472,6 +7878,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/prompts/list_changed\"")
@@ -5485,9 +7892,33 @@ func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotificationParams{}
 	if !d.object() {
@@ -5509,6 +7940,7 @@ func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5521,9 +7953,33 @@ func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptMessage) decodeJSON(d *decoder) {
 	*v = PromptMessage{}
 	if !d.object() {
@@ -5561,6 +8017,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -5575,9 +8032,33 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptReference) decodeJSON(d *decoder) {
 	*v = PromptReference{}
 	if !d.object() {
@@ -5618,6 +8099,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -5633,9 +8115,33 @@ func (v *PromptReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	*v = ReadResourceRequest{}
 	if !d.object() {
@@ -5671,6 +8177,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/read\"")
@@ -5682,9 +8189,33 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParams{}
 	if !d.object() {
@@ -5712,6 +8243,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -5722,9 +8254,33 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	*v = ReadResourceResult{}
 	if !d.object() {
@@ -5768,6 +8324,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5787,9 +8344,33 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5797,6 +8378,7 @@ func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5839,6 +8421,29 @@ func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Request) decodeJSON(d *decoder) {
 	*v = Request{}
 	if !d.object() {
@@ -5872,6 +8477,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -5886,9 +8492,33 @@ func (v *Request) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Request) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestId) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestId) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
@@ -5902,6 +8532,7 @@ func (v *RequestId) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v RequestId) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -5912,6 +8543,29 @@ func (v RequestId) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParams) decodeJSON(d *decoder) {
 	*v = RequestParams{}
 	if !d.object() {
@@ -5934,6 +8588,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5946,9 +8601,33 @@ func (v *RequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 	*v = RequestParamsMeta{}
 	if !d.object() {
@@ -5970,6 +8649,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -5982,9 +8662,33 @@ func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Resource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Resource) decodeJSON(d *decoder) {
 	*v = Resource{}
 	if !d.object() {
@@ -6051,6 +8755,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Resource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6087,9 +8792,33 @@ func (v *Resource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Resource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceContents) decodeJSON(d *decoder) {
 	*v = ResourceContents{}
 	if !d.object() {
@@ -6127,6 +8856,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6145,9 +8875,33 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceLink) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceLink) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceLink) decodeJSON(d *decoder) {
 	*v = ResourceLink{}
 	if !d.object() {
@@ -6222,6 +8976,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceLink) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6259,9 +9014,33 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceLink) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotification{}
 	if !d.object() {
@@ -6295,6 +9074,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/list_changed\"")
@@ -6308,9 +9088,33 @@ func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotificationParams{}
 	if !d.object() {
@@ -6332,6 +9136,7 @@ func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6344,9 +9149,33 @@ func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	*v = ResourceTemplate{}
 	if !d.object() {
@@ -6408,6 +9237,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6440,9 +9270,33 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	*v = ResourceTemplateReference{}
 	if !d.object() {
@@ -6478,6 +9332,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"type\":\"ref/resource\"")
@@ -6489,9 +9344,33 @@ func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplateReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotification{}
 	if !d.object() {
@@ -6527,6 +9406,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/resources/updated\"")
@@ -6538,9 +9418,33 @@ func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotificationParams{}
 	if !d.object() {
@@ -6568,6 +9472,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -6578,9 +9483,33 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Result) decodeJSON(d *decoder) {
 	*v = Result{}
 	if !d.object() {
@@ -6602,6 +9531,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Result) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6614,18 +9544,66 @@ func (v *Result) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Result) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Role) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Role) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Role(u)
 }
+
 func (v Role) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Root) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Root) decodeJSON(d *decoder) {
 	*v = Root{}
 	if !d.object() {
@@ -6663,6 +9641,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Root) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6681,9 +9660,33 @@ func (v *Root) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Root) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotification{}
 	if !d.object() {
@@ -6717,6 +9720,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/roots/list_changed\"")
@@ -6730,9 +9734,33 @@ func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotificationParams{}
 	if !d.object() {
@@ -6754,6 +9782,7 @@ func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6766,9 +9795,33 @@ func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessage) decodeJSON(d *decoder) {
 	*v = SamplingMessage{}
 	if !d.object() {
@@ -6806,6 +9859,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -6820,9 +9874,33 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6830,6 +9908,7 @@ func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6862,6 +9941,29 @@ func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilities) decodeJSON(d *decoder) {
 	*v = ServerCapabilities{}
 	if !d.object() {
@@ -6926,6 +10028,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
@@ -6963,9 +10066,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesCompletions{}
 	if !d.object() {
@@ -6981,6 +10108,7 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -6989,9 +10117,33 @@ func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesCompletions) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesLogging{}
 	if !d.object() {
@@ -7007,6 +10159,7 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -7015,9 +10168,33 @@ func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesPrompts{}
 	if !d.object() {
@@ -7039,6 +10216,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -7051,9 +10229,33 @@ func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesPrompts) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesResources{}
 	if !d.object() {
@@ -7080,6 +10282,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -7096,9 +10299,33 @@ func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesResources) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTools{}
 	if !d.object() {
@@ -7120,6 +10347,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -7132,9 +10360,33 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7142,6 +10394,7 @@ func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7190,6 +10443,29 @@ func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7197,6 +10473,7 @@ func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7233,6 +10510,29 @@ func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7240,6 +10540,7 @@ func (v ServerResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7382,6 +10683,29 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	*v = SetLevelRequest{}
 	if !d.object() {
@@ -7417,6 +10741,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"logging/setLevel\"")
@@ -7428,9 +10753,33 @@ func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	*v = SetLevelRequestParams{}
 	if !d.object() {
@@ -7458,6 +10807,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"level\":")
@@ -7468,9 +10818,33 @@ func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchema) decodeJSON(d *decoder) {
 	*v = StringSchema{}
 	if !d.object() {
@@ -7524,6 +10898,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *StringSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -7553,18 +10928,66 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *StringSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchemaFormat) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = StringSchemaFormat(u)
 }
+
 func (v StringSchemaFormat) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	*v = SubscribeRequest{}
 	if !d.object() {
@@ -7600,6 +11023,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/subscribe\"")
@@ -7611,9 +11035,33 @@ func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = SubscribeRequestParams{}
 	if !d.object() {
@@ -7641,6 +11089,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -7651,9 +11100,33 @@ func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContent) decodeJSON(d *decoder) {
 	*v = TextContent{}
 	if !d.object() {
@@ -7700,6 +11173,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7719,9 +11193,33 @@ func (v *TextContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextResourceContents) decodeJSON(d *decoder) {
 	*v = TextResourceContents{}
 	if !d.object() {
@@ -7767,6 +11265,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7787,9 +11286,33 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Tool) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Tool) decodeJSON(d *decoder) {
 	*v = Tool{}
 	if !d.object() {
@@ -7852,6 +11375,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Tool) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7884,9 +11408,33 @@ func (v *Tool) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Tool) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolAnnotations) decodeJSON(d *decoder) {
 	*v = ToolAnnotations{}
 	if !d.object() {
@@ -7928,6 +11476,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.DestructiveHint != nil {
@@ -7956,9 +11505,33 @@ func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	*v = ToolInputSchema{}
 	if !d.object() {
@@ -8018,6 +11591,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
@@ -8045,9 +11619,33 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolInputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotification{}
 	if !d.object() {
@@ -8081,6 +11679,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"notifications/tools/list_changed\"")
@@ -8094,9 +11693,33 @@ func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotificationParams{}
 	if !d.object() {
@@ -8118,6 +11741,7 @@ func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8130,9 +11754,33 @@ func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 	*v = ToolOutputSchema{}
 	if !d.object() {
@@ -8192,6 +11840,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
@@ -8219,9 +11868,33 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolOutputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequest{}
 	if !d.object() {
@@ -8257,6 +11930,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"resources/unsubscribe\"")
@@ -8268,9 +11942,33 @@ func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequestParams{}
 	if !d.object() {
@@ -8298,6 +11996,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"uri\":")
@@ -8308,6 +12007,7 @@ func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }

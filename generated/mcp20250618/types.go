@@ -4,28 +4,25 @@ package mcp20250618
 
 import "encoding/json"
 
-// Annotations is #/definitions/Annotations.
-//
-// Optional annotations for the client. The client can use annotations to inform how objects are used
-// or displayed
+// Optional annotations for the client. The client can use annotations to inform how objects
+// are used or displayed
 type Annotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
-	// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user",
-	// "assistant"]`).
+	// It can include multiple entries to indicate content useful for multiple audiences (e.g.,
+	// `["user", "assistant"]`).
 	Audience []Role `json:"audience,omitempty"`
 	// The moment the resource was last modified, as an ISO 8601 formatted string.
 	//
 	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 	//
-	// Examples: last activity timestamp in an open file, timestamp when the resource
-	// was attached, etc.
+	// Examples: last activity timestamp in an open file, timestamp when the resource was
+	// attached, etc.
 	LastModified *string `json:"lastModified,omitempty"`
 	// Describes how important this data is for operating the server.
 	//
-	// A value of 1 means "most important," and indicates that the data is
-	// effectively required, while 0 means "least important," and indicates that
-	// the data is entirely optional.
+	// A value of 1 means "most important," and indicates that the data is effectively required,
+	// while 0 means "least important," and indicates that the data is entirely optional.
 	Priority *float64 `json:"priority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -47,44 +44,12 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// AudioContent is #/definitions/AudioContent.
-//
 // Audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -96,49 +61,16 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// BaseMetadata is #/definitions/BaseMetadata.
-//
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -152,40 +84,10 @@ func (v *BaseMetadata) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BaseMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BaseMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // BlobResourceContents is the BlobResourceContents definition of the schema.
 type BlobResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A base64-encoded string representing the binary data of the item.
 	Blob string `json:"blob"`
@@ -203,36 +105,6 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
-}
-
-// MarshalJSON encodes v as JSON.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -270,38 +142,6 @@ func (v *BooleanSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BooleanSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BooleanSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequest is #/definitions/CallToolRequest.
-//
 // Used by the client to invoke a tool provided by the server.
 //
 // Its "method" member is always "tools/call"; the type writes it.
@@ -311,37 +151,7 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequestParams is the schema at #/definitions/CallToolRequest/properties/params.
+// CallToolRequestParams is the type of the params member of [CallToolRequest].
 type CallToolRequestParams struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Name      string          `json:"name"`
@@ -349,40 +159,10 @@ type CallToolRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CallToolResult is the server's response to a tool call.
 type CallToolResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
@@ -390,14 +170,13 @@ type CallToolResult struct {
 	//
 	// If not set, this is assumed to be false (the call was successful).
 	//
-	// Any errors that originate from the tool SHOULD be reported inside the result
-	// object, with `isError` set to true, _not_ as an MCP protocol-level error
-	// response. Otherwise, the LLM would not be able to see that an error occurred
-	// and self-correct.
+	// Any errors that originate from the tool SHOULD be reported inside the result object, with
+	// `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM
+	// would not be able to see that an error occurred and self-correct.
 	//
-	// However, any errors in _finding_ the tool, an error indicating that the
-	// server does not support tool calls, or any other exceptional conditions,
-	// should be reported as an MCP error response.
+	// However, any errors in _finding_ the tool, an error indicating that the server does not
+	// support tool calls, or any other exceptional conditions, should be reported as an MCP
+	// error response.
 	IsError *bool `json:"isError,omitempty"`
 	// An optional JSON object that represents the structured result of the tool call.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
@@ -413,46 +192,14 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotification is #/definitions/CancelledNotification.
+// This notification can be sent by either side to indicate that it is cancelling a
+// previously-issued request.
 //
-// This notification can be sent by either side to indicate that it is cancelling a previously-issued
-// request.
+// The request SHOULD still be in-flight, but due to communication latency, it is always
+// possible that this notification MAY arrive after the request has already finished.
 //
-// The request SHOULD still be in-flight, but due to communication latency, it is always possible that
-// this notification MAY arrive after the request has already finished.
-//
-// This notification indicates that the result will be unused, so any associated processing SHOULD
-// cease.
+// This notification indicates that the result will be unused, so any associated processing
+// SHOULD cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
 //
@@ -463,40 +210,10 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotificationParams is the schema at #/definitions/CancelledNotification/properties/params.
+// CancelledNotificationParams is the type of the params member of [CancelledNotification].
 type CancelledNotificationParams struct {
-	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
-	// the user.
+	// An optional string describing the reason for the cancellation. This MAY be logged or
+	// presented to the user.
 	Reason *string `json:"reason,omitempty"`
 	// The ID of the request to cancel.
 	//
@@ -514,40 +231,8 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilities is #/definitions/ClientCapabilities.
-//
-// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is
-// not a closed set: any client can define its own, additional capabilities.
+// Capabilities a client may support. Known capabilities are defined here, in this schema,
+// but this is not a closed set: any client can define its own, additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
@@ -561,76 +246,12 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitation is #/definitions/ClientCapabilities/properties/elicitation.
-//
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesRoots is #/definitions/ClientCapabilities/properties/roots.
-//
 // Present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
@@ -647,81 +268,19 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSampling is #/definitions/ClientCapabilities/properties/sampling.
-//
 // Present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ClientNotification is the ClientNotification definition of the schema.
 //
 // A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
 // ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
-// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no value.
-// UnmarshalClientNotification decodes one on its own, and ClientNotificationHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// *ProgressNotification, *RootsListChangedNotification; a nil ClientNotification is no
+// value. [UnmarshalClientNotification] decodes one on its own, and
+// [ClientNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientNotification interface {
 	isClientNotification()
 	MarshalJSON() ([]byte, error)
@@ -731,50 +290,24 @@ type ClientNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isClientNotification()        {}
-func (*InitializedNotification) isClientNotification()      {}
-func (*ProgressNotification) isClientNotification()         {}
+func (*CancelledNotification) isClientNotification() {}
+
+func (*InitializedNotification) isClientNotification() {}
+
+func (*ProgressNotification) isClientNotification() {}
+
 func (*RootsListChangedNotification) isClientNotification() {}
 
-// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+// ClientNotificationHolder holds a [ClientNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ClientNotification definition).
 type ClientNotificationHolder struct {
 	Value ClientNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
-// cannot hold.
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ClientNotification cannot hold.
 func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 	var h ClientNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -783,12 +316,13 @@ func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
-// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest,
-// *CompleteRequest; a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own,
-// and ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf).
+// ClientRequest is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest,
+// *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *SetLevelRequest, *CompleteRequest; a nil ClientRequest is no value.
+// [UnmarshalClientRequest] decodes one on its own, and [ClientRequestHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ClientRequest interface {
 	isClientRequest()
 	MarshalJSON() ([]byte, error)
@@ -798,58 +332,41 @@ type ClientRequest interface {
 	validate(s *vstate)
 }
 
-func (*InitializeRequest) isClientRequest()            {}
-func (*PingRequest) isClientRequest()                  {}
-func (*ListResourcesRequest) isClientRequest()         {}
-func (*ListResourceTemplatesRequest) isClientRequest() {}
-func (*ReadResourceRequest) isClientRequest()          {}
-func (*SubscribeRequest) isClientRequest()             {}
-func (*UnsubscribeRequest) isClientRequest()           {}
-func (*ListPromptsRequest) isClientRequest()           {}
-func (*GetPromptRequest) isClientRequest()             {}
-func (*ListToolsRequest) isClientRequest()             {}
-func (*CallToolRequest) isClientRequest()              {}
-func (*SetLevelRequest) isClientRequest()              {}
-func (*CompleteRequest) isClientRequest()              {}
+func (*InitializeRequest) isClientRequest() {}
 
-// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientRequest definition).
+func (*PingRequest) isClientRequest() {}
+
+func (*ListResourcesRequest) isClientRequest() {}
+
+func (*ListResourceTemplatesRequest) isClientRequest() {}
+
+func (*ReadResourceRequest) isClientRequest() {}
+
+func (*SubscribeRequest) isClientRequest() {}
+
+func (*UnsubscribeRequest) isClientRequest() {}
+
+func (*ListPromptsRequest) isClientRequest() {}
+
+func (*GetPromptRequest) isClientRequest() {}
+
+func (*ListToolsRequest) isClientRequest() {}
+
+func (*CallToolRequest) isClientRequest() {}
+
+func (*SetLevelRequest) isClientRequest() {}
+
+func (*CompleteRequest) isClientRequest() {}
+
+// ClientRequestHolder holds a [ClientRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ClientRequest definition).
 type ClientRequestHolder struct {
 	Value ClientRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ClientRequest cannot hold.
 func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 	var h ClientRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -858,10 +375,10 @@ func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 
 // ClientResult is the ClientResult definition of the schema.
 //
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
-// is implemented by *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil
-// ClientResult is no value. UnmarshalClientResult decodes one on its own, and ClientResultHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf).
+// ClientResult is implemented by *Result, *CreateMessageResult, *ListRootsResult,
+// *ElicitResult; a nil ClientResult is no value. [UnmarshalClientResult] decodes one on its
+// own, and [ClientResultHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientResult interface {
 	isClientResult()
 	MarshalJSON() ([]byte, error)
@@ -871,49 +388,23 @@ type ClientResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isClientResult()              {}
-func (*CreateMessageResult) isClientResult() {}
-func (*ListRootsResult) isClientResult()     {}
-func (*ElicitResult) isClientResult()        {}
+func (*Result) isClientResult() {}
 
-// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientResult definition).
+func (*CreateMessageResult) isClientResult() {}
+
+func (*ListRootsResult) isClientResult() {}
+
+func (*ElicitResult) isClientResult() {}
+
+// ClientResultHolder holds a [ClientResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ClientResult definition).
 type ClientResultHolder struct {
 	Value ClientResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult
+// cannot hold.
 func UnmarshalClientResult(b []byte) (ClientResult, error) {
 	var h ClientResultHolder
 	err := h.UnmarshalJSON(b)
@@ -929,37 +420,7 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParams is the schema at #/definitions/CompleteRequest/properties/params.
+// CompleteRequestParams is the type of the params member of [CompleteRequest].
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
@@ -968,36 +429,6 @@ type CompleteRequestParams struct {
 	Ref     CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -1010,38 +441,6 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsContext is #/definitions/CompleteRequest/properties/params/properties/context.
-//
 // Additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
@@ -1050,43 +449,13 @@ type CompleteRequestParamsContext struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsRef is the schema at
-// #/definitions/CompleteRequest/properties/params/properties/ref.
+// CompleteRequestParamsRef is the type of the ref member of [CompleteRequestParams].
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
-// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
-// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches
+// (anyOf). CompleteRequestParamsRef is implemented by *PromptReference,
+// *ResourceTemplateReference; a nil CompleteRequestParamsRef is no value.
+// [UnmarshalCompleteRequestParamsRef] decodes one on its own, and
+// [CompleteRequestParamsRefHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
 	MarshalJSON() ([]byte, error)
@@ -1096,49 +465,20 @@ type CompleteRequestParamsRef interface {
 	validate(s *vstate)
 }
 
-func (*PromptReference) isCompleteRequestParamsRef()           {}
+func (*PromptReference) isCompleteRequestParamsRef() {}
+
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
-// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
-// definition).
+// CompleteRequestParamsRefHolder holds a [CompleteRequestParamsRef] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CompleteRequestParamsRef definition).
 type CompleteRequestParamsRefHolder struct {
 	Value CompleteRequestParamsRef
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CompleteRequestParamsRef cannot hold.
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a CompleteRequestParamsRef cannot hold.
 func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
 	var h CompleteRequestParamsRefHolder
 	err := h.UnmarshalJSON(b)
@@ -1147,51 +487,21 @@ func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, erro
 
 // CompleteResult is the server's response to a completion/complete request
 type CompleteResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta       json.RawMessage          `json:"_meta,omitempty"`
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteResultCompletion is the schema at #/definitions/CompleteResult/properties/completion.
+// CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
-	// Indicates whether there are additional completion options beyond those provided in the current
-	// response, even if the exact total is unknown.
+	// Indicates whether there are additional completion options beyond those provided in the
+	// current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
-	// The total number of completion options available. This can exceed the number of values actually
-	// sent in the response.
+	// The total number of completion options available. This can exceed the number of values
+	// actually sent in the response.
 	Total *int64 `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
@@ -1215,42 +525,12 @@ func (v *CompleteResultCompletion) GetTotal() int64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
-// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
-// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf).
+// ContentBlock is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink,
+// *EmbeddedResource; a nil ContentBlock is no value. [UnmarshalContentBlock] decodes one on
+// its own, and [ContentBlockHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ContentBlock interface {
 	isContentBlock()
 	MarshalJSON() ([]byte, error)
@@ -1260,59 +540,35 @@ type ContentBlock interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isContentBlock()      {}
-func (*ImageContent) isContentBlock()     {}
-func (*AudioContent) isContentBlock()     {}
-func (*ResourceLink) isContentBlock()     {}
+func (*TextContent) isContentBlock() {}
+
+func (*ImageContent) isContentBlock() {}
+
+func (*AudioContent) isContentBlock() {}
+
+func (*ResourceLink) isContentBlock() {}
+
 func (*EmbeddedResource) isContentBlock() {}
 
-// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ContentBlock definition).
+// ContentBlockHolder holds a [ContentBlock] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ContentBlock definition).
 type ContentBlockHolder struct {
 	Value ContentBlock
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock
+// cannot hold.
 func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
 	var h ContentBlockHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
-// full discretion over which model to select. The client should also inform the user before beginning
-// sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+// CreateMessageRequest is a request from the server to sample an LLM via the client. The
+// client has full discretion over which model to select. The client should also inform the
+// user before beginning sampling, to allow them to inspect the request (human in the loop)
+// and decide whether to approve it.
 //
 // Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
@@ -1321,40 +577,10 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParams is the schema at #/definitions/CreateMessageRequest/properties/params.
+// CreateMessageRequestParams is the type of the params member of [CreateMessageRequest].
 type CreateMessageRequestParams struct {
-	// A request to include context from one or more MCP servers (including the caller), to be attached to
-	// the prompt. The client MAY ignore this request.
+	// A request to include context from one or more MCP servers (including the caller), to be
+	// attached to the prompt. The client MAY ignore this request.
 	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
@@ -1364,18 +590,20 @@ type CreateMessageRequestParams struct {
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is
 	// provider-specific.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
-	// The server's preferences for which model to select. The client MAY ignore these preferences.
+	// The server's preferences for which model to select. The client MAY ignore these
+	// preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	StopSequences    []string          `json:"stopSequences,omitempty"`
-	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this
-	// prompt.
+	// An optional system prompt the server wants to use for sampling. The client MAY modify or
+	// omit this prompt.
 	SystemPrompt *string  `json:"systemPrompt,omitempty"`
 	Temperature  *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is
+// nil.
 func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
 	if v == nil || v.IncludeContext == nil {
 		return ""
@@ -1399,38 +627,9 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
-// servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+// CreateMessageRequestParamsIncludeContext is a request to include context from one or more
+// MCP servers (including the caller), to be attached to the prompt. The client MAY ignore
+// this request.
 type CreateMessageRequestParamsIncludeContext string
 
 // The values of CreateMessageRequestParamsIncludeContext.
@@ -1440,42 +639,13 @@ const (
 	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResult is the client's response to a sampling/create_message request from the server.
-// The client should inform the user before returning the sampled message, to allow them to inspect
-// the response (human in the loop) and decide whether to allow the server to see it.
+// CreateMessageResult is the client's response to a sampling/create_message request from the
+// server. The client should inform the user before returning the sampled message, to allow
+// them to inspect the response (human in the loop) and decide whether to allow the server to
+// see it.
 type CreateMessageResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta    json.RawMessage            `json:"_meta,omitempty"`
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
@@ -1495,42 +665,13 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResultContent is the schema at #/definitions/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
-// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
-// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches
+// (anyOf). CreateMessageResultContent is implemented by *TextContent, *ImageContent,
+// *AudioContent; a nil CreateMessageResultContent is no value.
+// [UnmarshalCreateMessageResultContent] decodes one on its own, and
+// [CreateMessageResultContentHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
 	MarshalJSON() ([]byte, error)
@@ -1540,50 +681,22 @@ type CreateMessageResultContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isCreateMessageResultContent()  {}
+func (*TextContent) isCreateMessageResultContent() {}
+
 func (*ImageContent) isCreateMessageResultContent() {}
+
 func (*AudioContent) isCreateMessageResultContent() {}
 
-// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
-// definition).
+// CreateMessageResultContentHolder holds a [CreateMessageResultContent] on its own, so that
+// it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CreateMessageResultContent definition).
 type CreateMessageResultContentHolder struct {
 	Value CreateMessageResultContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CreateMessageResultContent cannot hold.
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a CreateMessageResultContent cannot hold.
 func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
 	var h CreateMessageResultContentHolder
 	err := h.UnmarshalJSON(b)
@@ -1593,38 +706,8 @@ func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, 
 // Cursor is an opaque token used to represent a cursor for pagination.
 type Cursor string
 
-// MarshalJSON encodes v as JSON.
-func (v Cursor) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequest is a request from the server to elicit additional information from the user via the
-// client.
+// ElicitRequest is a request from the server to elicit additional information from the user
+// via the client.
 //
 // Its "method" member is always "elicitation/create"; the type writes it.
 type ElicitRequest struct {
@@ -1633,79 +716,19 @@ type ElicitRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestParams is the schema at #/definitions/ElicitRequest/properties/params.
+// ElicitRequestParams is the type of the params member of [ElicitRequest].
 type ElicitRequestParams struct {
 	// The message to present to the user.
 	Message string `json:"message"`
-	// A restricted subset of JSON Schema.
-	// Only top-level properties are allowed, without nesting.
+	// A restricted subset of JSON Schema. Only top-level properties are allowed, without
+	// nesting.
 	RequestedSchema ElicitRequestParamsRequestedSchema `json:"requestedSchema"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestParamsRequestedSchema is a restricted subset of JSON Schema.
-// Only top-level properties are allowed, without nesting.
+// ElicitRequestParamsRequestedSchema is a restricted subset of JSON Schema. Only top-level
+// properties are allowed, without nesting.
 //
 // Its "type" member is always "object"; the type writes it.
 type ElicitRequestParamsRequestedSchema struct {
@@ -1715,87 +738,27 @@ type ElicitRequestParamsRequestedSchema struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParamsRequestedSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestParamsRequestedSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResult is the client's response to an elicitation request.
 type ElicitResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The user action in response to the elicitation.
-	// - "accept": User submitted the form/confirmed the action
-	// - "decline": User explicitly declined the action
-	// - "cancel": User dismissed without making an explicit choice
+	//   - "accept": User submitted the form/confirmed the action
+	//   - "decline": User explicitly declined the action
+	//   - "cancel": User dismissed without making an explicit choice
 	Action ElicitResultAction `json:"action"`
-	// The submitted form data, only present when action is "accept".
-	// Contains values matching the requested schema.
+	// The submitted form data, only present when action is "accept". Contains values matching
+	// the requested schema.
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultAction is the user action in response to the elicitation.
-// - "accept": User submitted the form/confirmed the action
-// - "decline": User explicitly declined the action
-// - "cancel": User dismissed without making an explicit choice
+//   - "accept": User submitted the form/confirmed the action
+//   - "decline": User explicitly declined the action
+//   - "cancel": User dismissed without making an explicit choice
 type ElicitResultAction string
 
 // The values of ElicitResultAction.
@@ -1805,43 +768,14 @@ const (
 	ElicitResultActionDecline ElicitResultAction = "decline"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultAction) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultContentValue is the schema at
 // #/definitions/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON string or integer or boolean. The zero value holds nothing (an absent member).
+// It holds a JSON string or integer or boolean. The zero value holds nothing (an absent
+// member).
 type ElicitResultContentValue struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger or KindBoolean. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger or KindBoolean. The zero
+	// Kind means no value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -1851,7 +785,8 @@ type ElicitResultContentValue struct {
 	Bool bool
 }
 
-// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
+// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON
+// string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
@@ -1861,7 +796,8 @@ func (v ElicitResultContentValue) AsString() (string, bool) {
 	return v.Str, v.Kind == KindString
 }
 
-// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
+// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON
+// integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
@@ -1871,7 +807,8 @@ func (v ElicitResultContentValue) AsInteger() (int64, bool) {
 	return v.Int, v.Kind == KindInteger
 }
 
-// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
+// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON
+// boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
@@ -1892,45 +829,16 @@ func (v ElicitResultContentValue) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultContentValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call
+// result.
 //
-// It is up to the client how best to render embedded resources for the benefit
-// of the LLM and/or the user.
+// It is up to the client how best to render embedded resources for the benefit of the LLM
+// and/or the user.
 //
 // Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
@@ -1939,42 +847,13 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResourceResource is the schema at #/definitions/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
-// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
-// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
+// (anyOf). EmbeddedResourceResource is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil EmbeddedResourceResource is no value.
+// [UnmarshalEmbeddedResourceResource] decodes one on its own, and
+// [EmbeddedResourceResourceHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 	MarshalJSON() ([]byte, error)
@@ -1985,48 +864,19 @@ type EmbeddedResourceResource interface {
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
+
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
-// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
-// definition).
+// EmbeddedResourceResourceHolder holds a [EmbeddedResourceResource] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// EmbeddedResourceResource definition).
 type EmbeddedResourceResourceHolder struct {
 	Value EmbeddedResourceResource
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// EmbeddedResourceResource cannot hold.
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a EmbeddedResourceResource cannot hold.
 func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
 	var h EmbeddedResourceResourceHolder
 	err := h.UnmarshalJSON(b)
@@ -2064,38 +914,6 @@ func (v *EnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequest is #/definitions/GetPromptRequest.
-//
 // Used by the client to get a prompt provided by the server.
 //
 // Its "method" member is always "prompts/get"; the type writes it.
@@ -2105,37 +923,7 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequestParams is the schema at #/definitions/GetPromptRequest/properties/params.
+// GetPromptRequestParams is the type of the params member of [GetPromptRequest].
 type GetPromptRequestParams struct {
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -2145,40 +933,10 @@ type GetPromptRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // GetPromptResult is the server's response to a prompts/get request from the client.
 type GetPromptResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// An optional description for the prompt.
 	Description *string         `json:"description,omitempty"`
@@ -2195,42 +953,12 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ImageContent is an image provided to or from an LLM.
 //
 // Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -2242,48 +970,17 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Implementation describes the name and version of an MCP implementation, with an optional title for
-// UI representation.
+// Implementation describes the name and version of an MCP implementation, with an optional
+// title for UI representation.
 type Implementation struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title   *string `json:"title,omitempty"`
 	Version string  `json:"version"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2298,40 +995,8 @@ func (v *Implementation) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequest is #/definitions/InitializeRequest.
-//
-// This request is sent from the client to the server when it first connects, asking it to begin
-// initialization.
+// This request is sent from the client to the server when it first connects, asking it to
+// begin initialization.
 //
 // Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
@@ -2340,93 +1005,32 @@ type InitializeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequestParams is the schema at #/definitions/InitializeRequest/properties/params.
+// InitializeRequestParams is the type of the params member of [InitializeRequest].
 type InitializeRequestParams struct {
 	Capabilities ClientCapabilities `json:"capabilities"`
 	ClientInfo   Implementation     `json:"clientInfo"`
-	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to
-	// support older versions as well.
+	// The latest version of the Model Context Protocol that the client supports. The client MAY
+	// decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeResult is #/definitions/InitializeResult.
-//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta         json.RawMessage    `json:"_meta,omitempty"`
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools, resources, etc.
-	// It can be thought of like a "hint" to the model. For example, this information MAY be added to the
-	// system prompt.
+	// This can be used by clients to improve the LLM's understanding of available tools,
+	// resources, etc. It can be thought of like a "hint" to the model. For example, this
+	// information MAY be added to the system prompt.
 	Instructions *string `json:"instructions,omitempty"`
-	// The version of the Model Context Protocol that the server wants to use. This may not match the
-	// version that the client requested. If the client cannot support this version, it MUST disconnect.
+	// The version of the Model Context Protocol that the server wants to use. This may not match
+	// the version that the client requested. If the client cannot support this version, it MUST
+	// disconnect.
 	ProtocolVersion string         `json:"protocolVersion"`
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2441,38 +1045,6 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializedNotification is #/definitions/InitializedNotification.
-//
 // This notification is sent from the client to the server after initialization has finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
@@ -2482,74 +1054,14 @@ type InitializedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializedNotificationParams is the schema at
-// #/definitions/InitializedNotification/properties/params.
+// InitializedNotificationParams is the type of the params member of
+// [InitializedNotification].
 type InitializedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -2562,87 +1074,27 @@ type JSONRPCError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCErrorError is the schema at #/definitions/JSONRPCError/properties/error.
+// JSONRPCErrorError is the type of the error member of [JSONRPCError].
 type JSONRPCErrorError struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCMessage is #/definitions/JSONRPCMessage.
-//
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
+// sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
 // JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse,
-// *JSONRPCError; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its own,
-// and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+// *JSONRPCError; a nil JSONRPCMessage is no value. [UnmarshalJSONRPCMessage] decodes one on
+// its own, and [JSONRPCMessageHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type JSONRPCMessage interface {
 	isJSONRPCMessage()
 	MarshalJSON() ([]byte, error)
@@ -2652,49 +1104,24 @@ type JSONRPCMessage interface {
 	validate(s *vstate)
 }
 
-func (*JSONRPCRequest) isJSONRPCMessage()      {}
-func (*JSONRPCNotification) isJSONRPCMessage() {}
-func (*JSONRPCResponse) isJSONRPCMessage()     {}
-func (*JSONRPCError) isJSONRPCMessage()        {}
+func (*JSONRPCRequest) isJSONRPCMessage() {}
 
-// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+func (*JSONRPCNotification) isJSONRPCMessage() {}
+
+func (*JSONRPCResponse) isJSONRPCMessage() {}
+
+func (*JSONRPCError) isJSONRPCMessage() {}
+
+// JSONRPCMessageHolder holds a [JSONRPCMessage] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCMessage
+// definition).
 type JSONRPCMessageHolder struct {
 	Value JSONRPCMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCMessage cannot hold.
 func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
 	var h JSONRPCMessageHolder
 	err := h.UnmarshalJSON(b)
@@ -2711,73 +1138,13 @@ type JSONRPCNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCNotificationParams is the schema at #/definitions/JSONRPCNotification/properties/params.
+// JSONRPCNotificationParams is the type of the params member of [JSONRPCNotification].
 type JSONRPCNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -2791,117 +1158,25 @@ type JSONRPCRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCRequestParams is the schema at #/definitions/JSONRPCRequest/properties/params.
+// JSONRPCRequestParams is the type of the params member of [JSONRPCRequest].
 type JSONRPCRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCRequestParamsMeta is #/definitions/JSONRPCRequest/properties/params/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+// `_meta` usage.
 type JSONRPCRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCResponse is a successful (non-error) response to a request.
@@ -2914,38 +1189,6 @@ type JSONRPCResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequest is #/definitions/ListPromptsRequest.
-//
 // Sent from the client to request a list of prompts and prompt templates the server has.
 //
 // Its "method" member is always "prompts/list"; the type writes it.
@@ -2955,40 +1198,10 @@ type ListPromptsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequestParams is the schema at #/definitions/ListPromptsRequest/properties/params.
+// ListPromptsRequestParams is the type of the params member of [ListPromptsRequest].
 type ListPromptsRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3002,43 +1215,13 @@ func (v *ListPromptsRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListPromptsResult is the server's response to a prompts/list request from the client.
 type ListPromptsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string  `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3053,38 +1236,6 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequest is #/definitions/ListResourceTemplatesRequest.
-//
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
@@ -3094,41 +1245,11 @@ type ListResourceTemplatesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequestParams is the schema at
-// #/definitions/ListResourceTemplatesRequest/properties/params.
+// ListResourceTemplatesRequestParams is the type of the params member of
+// [ListResourceTemplatesRequest].
 type ListResourceTemplatesRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3142,44 +1263,14 @@ func (v *ListResourceTemplatesRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
-// client.
+// ListResourceTemplatesResult is the server's response to a resources/templates/list request
+// from the client.
 type ListResourceTemplatesResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor        *string            `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3194,38 +1285,6 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequest is #/definitions/ListResourcesRequest.
-//
 // Sent from the client to request a list of resources the server has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
@@ -3235,40 +1294,10 @@ type ListResourcesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequestParams is the schema at #/definitions/ListResourcesRequest/properties/params.
+// ListResourcesRequestParams is the type of the params member of [ListResourcesRequest].
 type ListResourcesRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3282,43 +1311,13 @@ func (v *ListResourcesRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListResourcesResult is the server's response to a resources/list request from the client.
 type ListResourcesResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string    `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3333,42 +1332,9 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequest is #/definitions/ListRootsRequest.
-//
-// Sent from the server to request a list of root URIs from the client. Roots allow
-// servers to ask for specific directories or files to operate on. A common example
-// for roots is providing a set of repositories or directories a server should operate
-// on.
+// Sent from the server to request a list of root URIs from the client. Roots allow servers
+// to ask for specific directories or files to operate on. A common example for roots is
+// providing a set of repositories or directories a server should operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -3380,163 +1346,39 @@ type ListRootsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequestParams is the schema at #/definitions/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the type of the params member of [ListRootsRequest].
 type ListRootsRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequestParamsMeta is #/definitions/ListRootsRequest/properties/params/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+// `_meta` usage.
 type ListRootsRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsResult is the client's response to a roots/list request from the server.
-// This result contains an array of Root objects, each representing a root directory
-// or file that the server can operate on.
+// ListRootsResult is the client's response to a roots/list request from the server. This
+// result contains an array of Root objects, each representing a root directory or file that
+// the server can operate on.
 type ListRootsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta  json.RawMessage `json:"_meta,omitempty"`
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequest is #/definitions/ListToolsRequest.
-//
 // Sent from the client to request a list of tools the server has.
 //
 // Its "method" member is always "tools/list"; the type writes it.
@@ -3546,40 +1388,10 @@ type ListToolsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequestParams is the schema at #/definitions/ListToolsRequest/properties/params.
+// ListToolsRequestParams is the type of the params member of [ListToolsRequest].
 type ListToolsRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3593,43 +1405,13 @@ func (v *ListToolsRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListToolsResult is the server's response to a tools/list request from the client.
 type ListToolsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3642,36 +1424,6 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -3692,40 +1444,8 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingLevel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotification is #/definitions/LoggingMessageNotification.
-//
-// Notification of a log message passed from server to client. If no logging/setLevel request has been
-// sent from the client, the server MAY decide which messages to send automatically.
+// Notification of a log message passed from server to client. If no logging/setLevel request
+// has been sent from the client, the server MAY decide which messages to send automatically.
 //
 // Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
@@ -3734,41 +1454,11 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotificationParams is the schema at
-// #/definitions/LoggingMessageNotification/properties/params.
+// LoggingMessageNotificationParams is the type of the params member of
+// [LoggingMessageNotification].
 type LoggingMessageNotificationParams struct {
-	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
-	// here.
+	// The data to be logged, such as a string message or an object. Any JSON serializable type
+	// is allowed here.
 	Data json.RawMessage `json:"data"`
 	// The severity of this log message.
 	Level LoggingLevel `json:"level"`
@@ -3786,53 +1476,21 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelHint is #/definitions/ModelHint.
-//
 // Hints to use for model selection.
 //
-// Keys not declared here are currently left unspecified by the spec and are up
-// to the client to interpret.
+// Keys not declared here are currently left unspecified by the spec and are up to the client
+// to interpret.
 type ModelHint struct {
 	// A hint for a model name.
 	//
 	// The client SHOULD treat this as a substring of a model name; for example:
-	//  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-	//  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-	//  - `claude` should match any Claude model
+	//   - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+	//   - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+	//   - `claude` should match any Claude model
 	//
-	// The client MAY also map the string to a different provider's model name or a different model
-	// family, as long as it fills a similar niche; for example:
-	//  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+	// The client MAY also map the string to a different provider's model name or a different
+	// model family, as long as it fills a similar niche; for example:
+	//   - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3846,68 +1504,36 @@ func (v *ModelHint) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelPreferences is the server's preferences for model selection, requested of the client during
-// sampling.
+// ModelPreferences is the server's preferences for model selection, requested of the client
+// during sampling.
 //
-// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-// rarely straightforward.  Different models excel in different areas—some are
-// faster but less capable, others are more capable but more expensive, and so
-// on. This interface allows servers to express their priorities across multiple
-// dimensions to help clients make an appropriate selection for their use case.
+// Because LLMs can vary along multiple dimensions, choosing the "best" model is rarely
+// straightforward. Different models excel in different areas—some are faster but less
+// capable, others are more capable but more expensive, and so on. This interface allows
+// servers to express their priorities across multiple dimensions to help clients make an
+// appropriate selection for their use case.
 //
-// These preferences are always advisory. The client MAY ignore them. It is also
-// up to the client to decide how to interpret these preferences and how to
-// balance them against other considerations.
+// These preferences are always advisory. The client MAY ignore them. It is also up to the
+// client to decide how to interpret these preferences and how to balance them against other
+// considerations.
 type ModelPreferences struct {
-	// How much to prioritize cost when selecting a model. A value of 0 means cost
-	// is not important, while a value of 1 means cost is the most important
-	// factor.
+	// How much to prioritize cost when selecting a model. A value of 0 means cost is not
+	// important, while a value of 1 means cost is the most important factor.
 	CostPriority *float64 `json:"costPriority,omitempty"`
 	// Optional hints to use for model selection.
 	//
-	// If multiple hints are specified, the client MUST evaluate them in order
-	// (such that the first match is taken).
+	// If multiple hints are specified, the client MUST evaluate them in order (such that the
+	// first match is taken).
 	//
-	// The client SHOULD prioritize these hints over the numeric priorities, but
-	// MAY still use the priorities to select from ambiguous matches.
+	// The client SHOULD prioritize these hints over the numeric priorities, but MAY still use
+	// the priorities to select from ambiguous matches.
 	Hints []ModelHint `json:"hints,omitempty"`
-	// How much to prioritize intelligence and capabilities when selecting a
-	// model. A value of 0 means intelligence is not important, while a value of 1
-	// means intelligence is the most important factor.
+	// How much to prioritize intelligence and capabilities when selecting a model. A value of 0
+	// means intelligence is not important, while a value of 1 means intelligence is the most
+	// important factor.
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
-	// How much to prioritize sampling speed (latency) when selecting a model. A
-	// value of 0 means speed is not important, while a value of 1 means speed is
-	// the most important factor.
+	// How much to prioritize sampling speed (latency) when selecting a model. A value of 0 means
+	// speed is not important, while a value of 1 means speed is the most important factor.
 	SpeedPriority *float64 `json:"speedPriority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3930,42 +1556,13 @@ func (v *ModelPreferences) GetIntelligencePriority() float64 {
 	return *v.IntelligencePriority
 }
 
-// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is
+// nil.
 func (v *ModelPreferences) GetSpeedPriority() float64 {
 	if v == nil || v.SpeedPriority == nil {
 		return 0
 	}
 	return *v.SpeedPriority
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Notification is the Notification definition of the schema.
@@ -3976,73 +1573,13 @@ type Notification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Notification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NotificationParams is the schema at #/definitions/Notification/properties/params.
+// NotificationParams is the type of the params member of [Notification].
 type NotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -4088,37 +1625,7 @@ func (v *NumberSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v NumberSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NumberSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NumberSchemaType is the schema at #/definitions/NumberSchema/properties/type.
+// NumberSchemaType is the type of the type member of [NumberSchema].
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -4126,36 +1633,6 @@ const (
 	NumberSchemaTypeInteger NumberSchemaType = "integer"
 	NumberSchemaTypeNumber  NumberSchemaType = "number"
 )
-
-// MarshalJSON encodes v as JSON.
-func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v NumberSchemaType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
 type PaginatedRequest struct {
@@ -4165,40 +1642,10 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PaginatedRequestParams is the schema at #/definitions/PaginatedRequest/properties/params.
+// PaginatedRequestParams is the type of the params member of [PaginatedRequest].
 type PaginatedRequestParams struct {
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4212,43 +1659,13 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PaginatedResult is the PaginatedResult definition of the schema.
 type PaginatedResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4262,38 +1679,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequest is a ping, issued by either the server or the client, to check that the other party is
-// still alive. The receiver must promptly respond, or else may be disconnected.
+// PingRequest is a ping, issued by either the server or the client, to check that the other
+// party is still alive. The receiver must promptly respond, or else may be disconnected.
 //
 // Its "method" member is always "ping"; the type writes it.
 type PingRequest struct {
@@ -4302,129 +1689,35 @@ type PingRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequestParams is the schema at #/definitions/PingRequest/properties/params.
+// PingRequestParams is the type of the params member of [PingRequest].
 type PingRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequestParamsMeta is #/definitions/PingRequest/properties/params/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+// `_meta` usage.
 type PingRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PrimitiveSchemaDefinition is #/definitions/PrimitiveSchemaDefinition.
+// Restricted schema definitions that only allow primitive types without nested objects or
+// arrays.
 //
-// Restricted schema definitions that only allow primitive types
-// without nested objects or arrays.
-//
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
-// *EnumSchema; a nil PrimitiveSchemaDefinition is no value. UnmarshalPrimitiveSchemaDefinition
-// decodes one on its own, and PrimitiveSchemaDefinitionHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
+// (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
+// *BooleanSchema, *EnumSchema; a nil PrimitiveSchemaDefinition is no value.
+// [UnmarshalPrimitiveSchemaDefinition] decodes one on its own, and
+// [PrimitiveSchemaDefinitionHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
 	MarshalJSON() ([]byte, error)
@@ -4434,59 +1727,32 @@ type PrimitiveSchemaDefinition interface {
 	validate(s *vstate)
 }
 
-func (*StringSchema) isPrimitiveSchemaDefinition()  {}
-func (*NumberSchema) isPrimitiveSchemaDefinition()  {}
-func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
-func (*EnumSchema) isPrimitiveSchemaDefinition()    {}
+func (*StringSchema) isPrimitiveSchemaDefinition() {}
 
-// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
-// definition).
+func (*NumberSchema) isPrimitiveSchemaDefinition() {}
+
+func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
+
+func (*EnumSchema) isPrimitiveSchemaDefinition() {}
+
+// PrimitiveSchemaDefinitionHolder holds a [PrimitiveSchemaDefinition] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// PrimitiveSchemaDefinition definition).
 type PrimitiveSchemaDefinitionHolder struct {
 	Value PrimitiveSchemaDefinition
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// PrimitiveSchemaDefinition cannot hold.
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a PrimitiveSchemaDefinition cannot hold.
 func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
 	var h PrimitiveSchemaDefinitionHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ProgressNotification is an out-of-band notification used to inform the receiver of a progress
-// update for a long-running request.
+// ProgressNotification is an out-of-band notification used to inform the receiver of a
+// progress update for a long-running request.
 //
 // Its "method" member is always "notifications/progress"; the type writes it.
 type ProgressNotification struct {
@@ -4495,45 +1761,15 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressNotificationParams is the schema at #/definitions/ProgressNotification/properties/params.
+// ProgressNotificationParams is the type of the params member of [ProgressNotification].
 type ProgressNotificationParams struct {
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
-	// The progress thus far. This should increase every time progress is made, even if the total is
-	// unknown.
+	// The progress thus far. This should increase every time progress is made, even if the total
+	// is unknown.
 	Progress float64 `json:"progress"`
-	// The progress token which was given in the initial request, used to associate this notification with
-	// the request that is proceeding.
+	// The progress token which was given in the initial request, used to associate this
+	// notification with the request that is proceeding.
 	ProgressToken ProgressToken `json:"progressToken"`
 	// Total number of items to process (or total progress required), if known.
 	Total *float64 `json:"total,omitempty"`
@@ -4557,43 +1793,13 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressToken is a progress token, used to associate progress notifications with the original
-// request.
+// ProgressToken is a progress token, used to associate progress notifications with the
+// original request.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -4632,54 +1838,23 @@ func (v ProgressToken) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Prompt is a prompt or prompt template that the server offers.
 type Prompt struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A list of arguments to use for templating the prompt.
 	Arguments []PromptArgument `json:"arguments,omitempty"`
 	// An optional description of what this prompt provides
 	Description *string `json:"description,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4701,51 +1876,20 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptArgument describes an argument that a prompt can accept.
 type PromptArgument struct {
 	// A human-readable description of the argument.
 	Description *string `json:"description,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
 	// Whether this argument must be provided.
 	Required *bool `json:"required,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4775,39 +1919,9 @@ func (v *PromptArgument) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotification is an optional notification from the server to the client, informing
-// it that the list of prompts it offers has changed. This may be issued by servers without any
-// previous subscription from the client.
+// PromptListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of prompts it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/prompts/list_changed"; the type writes it.
 type PromptListChangedNotification struct {
@@ -4816,80 +1930,20 @@ type PromptListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotificationParams is the schema at
-// #/definitions/PromptListChangedNotification/properties/params.
+// PromptListChangedNotificationParams is the type of the params member of
+// [PromptListChangedNotification].
 type PromptListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptMessage describes a message returned as part of a prompt.
 //
-// This is similar to `SamplingMessage`, but also supports the embedding of
-// resources from the MCP server.
+// This is similar to `SamplingMessage`, but also supports the embedding of resources from
+// the MCP server.
 type PromptMessage struct {
 	Content ContentBlock `json:"content"`
 	Role    Role         `json:"role"`
@@ -4897,49 +1951,18 @@ type PromptMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptReference identifies a prompt.
 //
 // Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4953,38 +1976,6 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequest is #/definitions/ReadResourceRequest.
-//
 // Sent from the client to the server, to read a specific resource URI.
 //
 // Its "method" member is always "resources/read"; the type writes it.
@@ -4994,123 +1985,34 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequestParams is the schema at #/definitions/ReadResourceRequest/properties/params.
+// ReadResourceRequestParams is the type of the params member of [ReadResourceRequest].
 type ReadResourceRequestParams struct {
-	// The URI of the resource to read. The URI can use any protocol; it is up to the server how to
-	// interpret it.
+	// The URI of the resource to read. The URI can use any protocol; it is up to the server how
+	// to interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResult is the server's response to a resources/read request from the client.
 type ReadResourceResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta     json.RawMessage                  `json:"_meta,omitempty"`
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResultContentsItem is the schema at
 // #/definitions/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its
+// branches (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
 // *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
-// UnmarshalReadResourceResultContentsItem decodes one on its own, and
-// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+// [UnmarshalReadResourceResultContentsItem] decodes one on its own, and
+// [ReadResourceResultContentsItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
 	MarshalJSON() ([]byte, error)
@@ -5121,48 +2023,19 @@ type ReadResourceResultContentsItem interface {
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
+
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
-// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
-// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItemHolder holds a [ReadResourceResultContentsItem] on its own,
+// so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // ReadResourceResultContentsItem definition).
 type ReadResourceResultContentsItemHolder struct {
 	Value ReadResourceResultContentsItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
-// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
-// values a ReadResourceResultContentsItem cannot hold.
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from
+// JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a ReadResourceResultContentsItem cannot hold.
 func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
 	var h ReadResourceResultContentsItemHolder
 	err := h.UnmarshalJSON(b)
@@ -5177,42 +2050,12 @@ type Request struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Request) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -5251,147 +2094,54 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParams is the schema at #/definitions/Request/properties/params.
+// RequestParams is the type of the params member of [Request].
 type RequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParamsMeta is #/definitions/Request/properties/params/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+// `_meta` usage.
 type RequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Resource is a known resource that the server is capable of reading.
 type Resource struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -5431,40 +2181,10 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -5482,70 +2202,39 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
-// result.
+// ResourceLink is a resource that the server is capable of reading, included in a prompt or
+// tool call result.
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of
 // `resources/list` requests.
 //
 // Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -5585,39 +2274,9 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceLink) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceListChangedNotification is an optional notification from the server to the client,
-// informing it that the list of resources it can read from has changed. This may be issued by servers
-// without any previous subscription from the client.
+// informing it that the list of resources it can read from has changed. This may be issued
+// by servers without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/resources/list_changed"; the type writes it.
 type ResourceListChangedNotification struct {
@@ -5626,100 +2285,39 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceListChangedNotificationParams is the schema at
-// #/definitions/ResourceListChangedNotification/properties/params.
+// ResourceListChangedNotificationParams is the type of the params member of
+// [ResourceListChangedNotification].
 type ResourceListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplate is a template description for resources available on the server.
 type ResourceTemplate struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this template is for.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
-	// The MIME type for all resources that match this template. This should only be included if all
-	// resources matching this template have the same type.
+	// The MIME type for all resources that match this template. This should only be included if
+	// all resources matching this template have the same type.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// A URI template (according to RFC 6570) that can be used to construct resource URIs.
 	URITemplate string `json:"uriTemplate"`
@@ -5751,36 +2349,6 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -5791,39 +2359,9 @@ type ResourceTemplateReference struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplateReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotification is a notification from the server to the client, informing it that a
-// resource has changed and may need to be read again. This should only be sent if the client
-// previously sent a resources/subscribe request.
+// ResourceUpdatedNotification is a notification from the server to the client, informing it
+// that a resource has changed and may need to be read again. This should only be sent if the
+// client previously sent a resources/subscribe request.
 //
 // Its "method" member is always "notifications/resources/updated"; the type writes it.
 type ResourceUpdatedNotification struct {
@@ -5832,113 +2370,23 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotificationParams is the schema at
-// #/definitions/ResourceUpdatedNotification/properties/params.
+// ResourceUpdatedNotificationParams is the type of the params member of
+// [ResourceUpdatedNotification].
 type ResourceUpdatedNotificationParams struct {
-	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
-	// client actually subscribed to.
+	// The URI of the resource that has been updated. This might be a sub-resource of the one
+	// that the client actually subscribed to.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Result is the Result definition of the schema.
 type Result struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -5950,48 +2398,17 @@ const (
 	RoleUser      Role = "user"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Root represents a root directory or file that the server can operate on.
 type Root struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An optional name for the root. This can be used to provide a human-readable
-	// identifier for the root, which may be useful for display purposes or for
-	// referencing the root in other parts of the application.
+	// An optional name for the root. This can be used to provide a human-readable identifier for
+	// the root, which may be useful for display purposes or for referencing the root in other
+	// parts of the application.
 	Name *string `json:"name,omitempty"`
-	// The URI identifying the root. This *must* start with file:// for now.
-	// This restriction may be relaxed in future versions of the protocol to allow
-	// other URI schemes.
+	// The URI identifying the root. This *must* start with file:// for now. This restriction may
+	// be relaxed in future versions of the protocol to allow other URI schemes.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6005,40 +2422,10 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RootsListChangedNotification is a notification from the client to the server, informing it that the
-// list of roots has changed.
-// This notification should be sent whenever the client adds, removes, or modifies any root.
-// The server should then request an updated list of roots using the ListRootsRequest.
+// RootsListChangedNotification is a notification from the client to the server, informing it
+// that the list of roots has changed. This notification should be sent whenever the client
+// adds, removes, or modifies any root. The server should then request an updated list of
+// roots using the ListRootsRequest.
 //
 // Its "method" member is always "notifications/roots/list_changed"; the type writes it.
 type RootsListChangedNotification struct {
@@ -6047,74 +2434,14 @@ type RootsListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RootsListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RootsListChangedNotificationParams is the schema at
-// #/definitions/RootsListChangedNotification/properties/params.
+// RootsListChangedNotificationParams is the type of the params member of
+// [RootsListChangedNotification].
 type RootsListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RootsListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -6125,42 +2452,13 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SamplingMessageContent is the schema at #/definitions/SamplingMessage/properties/content.
+// SamplingMessageContent is the type of the content member of [SamplingMessage].
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent; a nil
-// SamplingMessageContent is no value. UnmarshalSamplingMessageContent decodes one on its own, and
-// SamplingMessageContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches
+// (anyOf). SamplingMessageContent is implemented by *TextContent, *ImageContent,
+// *AudioContent; a nil SamplingMessageContent is no value. [UnmarshalSamplingMessageContent]
+// decodes one on its own, and [SamplingMessageContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
 	MarshalJSON() ([]byte, error)
@@ -6170,59 +2468,31 @@ type SamplingMessageContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContent()  {}
+func (*TextContent) isSamplingMessageContent() {}
+
 func (*ImageContent) isSamplingMessageContent() {}
+
 func (*AudioContent) isSamplingMessageContent() {}
 
-// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+// SamplingMessageContentHolder holds a [SamplingMessageContent] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContent definition).
 type SamplingMessageContentHolder struct {
 	Value SamplingMessageContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContent cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SamplingMessageContent cannot hold.
 func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	var h SamplingMessageContentHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ServerCapabilities is #/definitions/ServerCapabilities.
-//
-// Capabilities that a server may support. Known capabilities are defined here, in this schema, but
-// this is not a closed set: any server can define its own, additional capabilities.
+// Capabilities that a server may support. Known capabilities are defined here, in this
+// schema, but this is not a closed set: any server can define its own, additional
+// capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -6240,114 +2510,18 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesCompletions is #/definitions/ServerCapabilities/properties/completions.
-//
 // Present if the server supports argument autocompletion suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesLogging is #/definitions/ServerCapabilities/properties/logging.
-//
 // Present if the server supports sending log messages to the client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesPrompts is #/definitions/ServerCapabilities/properties/prompts.
-//
 // Present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
@@ -6364,38 +2538,6 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesResources is #/definitions/ServerCapabilities/properties/resources.
-//
 // Present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
@@ -6422,38 +2564,6 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTools is #/definitions/ServerCapabilities/properties/tools.
-//
 // Present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
@@ -6470,44 +2580,14 @@ func (v *ServerCapabilitiesTools) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ServerNotification is the ServerNotification definition of the schema.
 //
 // A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
 // ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
-// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
-// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no value.
-// UnmarshalServerNotification decodes one on its own, and ServerNotificationHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// *ResourceListChangedNotification, *ResourceUpdatedNotification,
+// *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification;
+// a nil ServerNotification is no value. [UnmarshalServerNotification] decodes one on its
+// own, and [ServerNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerNotification interface {
 	isServerNotification()
 	MarshalJSON() ([]byte, error)
@@ -6517,53 +2597,30 @@ type ServerNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isServerNotification()           {}
-func (*ProgressNotification) isServerNotification()            {}
-func (*ResourceListChangedNotification) isServerNotification() {}
-func (*ResourceUpdatedNotification) isServerNotification()     {}
-func (*PromptListChangedNotification) isServerNotification()   {}
-func (*ToolListChangedNotification) isServerNotification()     {}
-func (*LoggingMessageNotification) isServerNotification()      {}
+func (*CancelledNotification) isServerNotification() {}
 
-// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+func (*ProgressNotification) isServerNotification() {}
+
+func (*ResourceListChangedNotification) isServerNotification() {}
+
+func (*ResourceUpdatedNotification) isServerNotification() {}
+
+func (*PromptListChangedNotification) isServerNotification() {}
+
+func (*ToolListChangedNotification) isServerNotification() {}
+
+func (*LoggingMessageNotification) isServerNotification() {}
+
+// ServerNotificationHolder holds a [ServerNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ServerNotification definition).
 type ServerNotificationHolder struct {
 	Value ServerNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
-// cannot hold.
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ServerNotification cannot hold.
 func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 	var h ServerNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -6572,10 +2629,10 @@ func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
-// is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil
-// ServerRequest is no value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf).
+// ServerRequest is implemented by *PingRequest, *CreateMessageRequest, *ListRootsRequest,
+// *ElicitRequest; a nil ServerRequest is no value. [UnmarshalServerRequest] decodes one on
+// its own, and [ServerRequestHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerRequest interface {
 	isServerRequest()
 	MarshalJSON() ([]byte, error)
@@ -6585,49 +2642,23 @@ type ServerRequest interface {
 	validate(s *vstate)
 }
 
-func (*PingRequest) isServerRequest()          {}
-func (*CreateMessageRequest) isServerRequest() {}
-func (*ListRootsRequest) isServerRequest()     {}
-func (*ElicitRequest) isServerRequest()        {}
+func (*PingRequest) isServerRequest() {}
 
-// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerRequest definition).
+func (*CreateMessageRequest) isServerRequest() {}
+
+func (*ListRootsRequest) isServerRequest() {}
+
+func (*ElicitRequest) isServerRequest() {}
+
+// ServerRequestHolder holds a [ServerRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ServerRequest definition).
 type ServerRequestHolder struct {
 	Value ServerRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ServerRequest cannot hold.
 func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 	var h ServerRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -6636,11 +2667,12 @@ func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 
 // ServerResult is the ServerResult definition of the schema.
 //
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
-// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *CompleteResult; a nil ServerResult is no value. UnmarshalServerResult decodes one on its own, and
-// ServerResultHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf).
+// ServerResult is implemented by *Result, *InitializeResult, *ListResourcesResult,
+// *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult,
+// *ListToolsResult, *CallToolResult, *CompleteResult; a nil ServerResult is no value.
+// [UnmarshalServerResult] decodes one on its own, and [ServerResultHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ServerResult interface {
 	isServerResult()
 	MarshalJSON() ([]byte, error)
@@ -6650,55 +2682,35 @@ type ServerResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isServerResult()                      {}
-func (*InitializeResult) isServerResult()            {}
-func (*ListResourcesResult) isServerResult()         {}
-func (*ListResourceTemplatesResult) isServerResult() {}
-func (*ReadResourceResult) isServerResult()          {}
-func (*ListPromptsResult) isServerResult()           {}
-func (*GetPromptResult) isServerResult()             {}
-func (*ListToolsResult) isServerResult()             {}
-func (*CallToolResult) isServerResult()              {}
-func (*CompleteResult) isServerResult()              {}
+func (*Result) isServerResult() {}
 
-// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerResult definition).
+func (*InitializeResult) isServerResult() {}
+
+func (*ListResourcesResult) isServerResult() {}
+
+func (*ListResourceTemplatesResult) isServerResult() {}
+
+func (*ReadResourceResult) isServerResult() {}
+
+func (*ListPromptsResult) isServerResult() {}
+
+func (*GetPromptResult) isServerResult() {}
+
+func (*ListToolsResult) isServerResult() {}
+
+func (*CallToolResult) isServerResult() {}
+
+func (*CompleteResult) isServerResult() {}
+
+// ServerResultHolder holds a [ServerResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ServerResult definition).
 type ServerResultHolder struct {
 	Value ServerResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult
+// cannot hold.
 func UnmarshalServerResult(b []byte) (ServerResult, error) {
 	var h ServerResultHolder
 	err := h.UnmarshalJSON(b)
@@ -6714,73 +2726,14 @@ type SetLevelRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SetLevelRequestParams is the schema at #/definitions/SetLevelRequest/properties/params.
+// SetLevelRequestParams is the type of the params member of [SetLevelRequest].
 type SetLevelRequestParams struct {
-	// The level of logging that the client wants to receive from the server. The server should send all
-	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
+	// The level of logging that the client wants to receive from the server. The server should
+	// send all logs at this level and higher (i.e., more severe) to the client as
+	// notifications/message.
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // StringSchema is the StringSchema definition of the schema.
@@ -6836,37 +2789,7 @@ func (v *StringSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *StringSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// StringSchemaFormat is the schema at #/definitions/StringSchema/properties/format.
+// StringSchemaFormat is the type of the format member of [StringSchema].
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -6877,38 +2800,6 @@ const (
 	StringSchemaFormatURI      StringSchemaFormat = "uri"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v StringSchemaFormat) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequest is #/definitions/SubscribeRequest.
-//
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
 //
@@ -6919,83 +2810,21 @@ type SubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequestParams is the schema at #/definitions/SubscribeRequest/properties/params.
+// SubscribeRequestParams is the type of the params member of [SubscribeRequest].
 type SubscribeRequestParams struct {
-	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how
-	// to interpret it.
+	// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the
+	// server how to interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TextContent is #/definitions/TextContent.
-//
 // Text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -7005,45 +2834,15 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// The text of the item. This must only be set if the item can actually be represented as text (not
-	// binary data).
+	// The text of the item. This must only be set if the item can actually be represented as
+	// text (not binary data).
 	Text string `json:"text"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -7059,42 +2858,10 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Tool is #/definitions/Tool.
-//
 // Definition for a tool the client can call.
 type Tool struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional additional tool information.
 	//
@@ -7102,23 +2869,22 @@ type Tool struct {
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	// A human-readable description of the tool.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available tools. It can
+	// be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// A JSON Schema object defining the expected parameters for the tool.
 	InputSchema ToolInputSchema `json:"inputSchema"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// An optional JSON Schema object defining the structure of the tool's output returned in
-	// the structuredContent field of a CallToolResult.
+	// An optional JSON Schema object defining the structure of the tool's output returned in the
+	// structuredContent field of a CallToolResult.
 	OutputSchema *ToolOutputSchema `json:"outputSchema,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -7140,65 +2906,31 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolAnnotations is #/definitions/ToolAnnotations.
-//
 // Additional properties describing a Tool to clients.
 //
-// NOTE: all properties in ToolAnnotations are **hints**.
-// They are not guaranteed to provide a faithful description of
-// tool behavior (including descriptive properties like `title`).
+// NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
+// a faithful description of tool behavior (including descriptive properties like `title`).
 //
-// Clients should never make tool use decisions based on ToolAnnotations
-// received from untrusted servers.
+// Clients should never make tool use decisions based on ToolAnnotations received from
+// untrusted servers.
 type ToolAnnotations struct {
-	// If true, the tool may perform destructive updates to its environment.
-	// If false, the tool performs only additive updates.
+	// If true, the tool may perform destructive updates to its environment. If false, the tool
+	// performs only additive updates.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: true
 	DestructiveHint *bool `json:"destructiveHint,omitempty"`
-	// If true, calling the tool repeatedly with the same arguments
-	// will have no additional effect on the its environment.
+	// If true, calling the tool repeatedly with the same arguments will have no additional
+	// effect on the its environment.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: false
 	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-	// If true, this tool may interact with an "open world" of external
-	// entities. If false, the tool's domain of interaction is closed.
-	// For example, the world of a web search tool is open, whereas that
-	// of a memory tool is not.
+	// If true, this tool may interact with an "open world" of external entities. If false, the
+	// tool's domain of interaction is closed. For example, the world of a web search tool is
+	// open, whereas that of a memory tool is not.
 	//
 	// Default: true
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
@@ -7212,8 +2944,8 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
-// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
-// nil.
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or
+// v.DestructiveHint is nil.
 func (v *ToolAnnotations) GetDestructiveHint() bool {
 	if v == nil || v.DestructiveHint == nil {
 		return false
@@ -7221,7 +2953,8 @@ func (v *ToolAnnotations) GetDestructiveHint() bool {
 	return *v.DestructiveHint
 }
 
-// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint
+// is nil.
 func (v *ToolAnnotations) GetIdempotentHint() bool {
 	if v == nil || v.IdempotentHint == nil {
 		return false
@@ -7229,7 +2962,8 @@ func (v *ToolAnnotations) GetIdempotentHint() bool {
 	return *v.IdempotentHint
 }
 
-// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is
+// nil.
 func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	if v == nil || v.OpenWorldHint == nil {
 		return false
@@ -7237,7 +2971,8 @@ func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	return *v.OpenWorldHint
 }
 
-// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is
+// nil.
 func (v *ToolAnnotations) GetReadOnlyHint() bool {
 	if v == nil || v.ReadOnlyHint == nil {
 		return false
@@ -7253,36 +2988,6 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
 //
 // Its "type" member is always "object"; the type writes it.
@@ -7293,39 +2998,9 @@ type ToolInputSchema struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotification is an optional notification from the server to the client, informing it
-// that the list of tools it offers has changed. This may be issued by servers without any previous
-// subscription from the client.
+// ToolListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of tools it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "method" member is always "notifications/tools/list_changed"; the type writes it.
 type ToolListChangedNotification struct {
@@ -7334,79 +3009,18 @@ type ToolListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotificationParams is the schema at
-// #/definitions/ToolListChangedNotification/properties/params.
+// ToolListChangedNotificationParams is the type of the params member of
+// [ToolListChangedNotification].
 type ToolListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
-// returned in
-// the structuredContent field of a CallToolResult.
+// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's
+// output returned in the structuredContent field of a CallToolResult.
 //
 // Its "type" member is always "object"; the type writes it.
 type ToolOutputSchema struct {
@@ -7416,40 +3030,8 @@ type ToolOutputSchema struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolOutputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequest is #/definitions/UnsubscribeRequest.
-//
-// Sent from the client to request cancellation of resources/updated notifications from the server.
-// This should follow a previous resources/subscribe request.
+// Sent from the client to request cancellation of resources/updated notifications from the
+// server. This should follow a previous resources/subscribe request.
 //
 // Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {
@@ -7458,37 +3040,7 @@ type UnsubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequestParams is the schema at #/definitions/UnsubscribeRequest/properties/params.
+// UnsubscribeRequestParams is the type of the params member of [UnsubscribeRequest].
 type UnsubscribeRequestParams struct {
 	// The URI of the resource to unsubscribe from.
 	URI string `json:"uri"`
@@ -7496,38 +3048,8 @@ type UnsubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Value is implemented by a pointer to every type of this package but the
-// unions, which are interfaces; their holders stand for them.
+// Value is implemented by a pointer to every type of this package but the unions, which are
+// interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -7630,9 +3152,8 @@ var Definitions = []string{
 	"UnsubscribeRequest",
 }
 
-// NewValue returns a pointer to a new zero value of the Go type of the named
-// schema definition (for a union, to its holder), and false if there is no
-// such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named schema
+// definition (for a union, to its holder), and false if there is no such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

@@ -4,6 +4,13 @@ package mcp20250618
 
 import "strconv"
 
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Annotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Annotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -25,6 +32,14 @@ func (v *Annotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *AudioContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *AudioContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -51,7 +66,23 @@ func (v *AudioContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BaseMetadata) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BaseMetadata) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BlobResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -80,7 +111,23 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BooleanSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BooleanSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -88,6 +135,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Arguments != nil {
 		m := s.mark()
@@ -102,6 +157,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		s.at(m, "arguments")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -137,6 +200,14 @@ func (v *CallToolResult) validate(s *vstate) {
 		s.at(m, "structuredContent")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -144,6 +215,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.RequestID.IsZero() {
 		s.add("required", "missing required member \"requestId\"")
@@ -153,6 +232,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		s.at(m, "requestId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -175,9 +262,41 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesElicitation) validate(s *vstate) {}
-func (v *ClientCapabilitiesRoots) validate(s *vstate)       {}
-func (v *ClientCapabilitiesSampling) validate(s *vstate)    {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
@@ -185,6 +304,14 @@ func (v ClientNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
@@ -192,6 +319,14 @@ func (v ClientRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult")
@@ -199,6 +334,14 @@ func (v ClientResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -206,6 +349,14 @@ func (v *CompleteRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParams) validate(s *vstate) {
 	if v.Ref == nil {
 		s.add("required", "missing required member \"ref\"")
@@ -215,8 +366,32 @@ func (v *CompleteRequestParams) validate(s *vstate) {
 		s.at(m, "ref")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
-func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *CompleteRequestParamsContext) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsRefHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
@@ -224,6 +399,14 @@ func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -238,7 +421,23 @@ func (v *CompleteResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultCompletion) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultCompletion) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ContentBlockHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
@@ -246,6 +445,14 @@ func (v ContentBlockHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -253,6 +460,14 @@ func (v *CreateMessageRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParams) validate(s *vstate) {
 	if v.IncludeContext != nil {
 		m := s.mark()
@@ -286,6 +501,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		s.at(m, "modelPreferences")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageRequestParamsIncludeContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
@@ -293,6 +516,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -319,6 +550,14 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResultContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
@@ -326,7 +565,23 @@ func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Cursor) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Cursor) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -334,6 +589,14 @@ func (v *ElicitRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -341,6 +604,14 @@ func (v *ElicitRequestParams) validate(s *vstate) {
 		s.at(m, "requestedSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestParamsRequestedSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestParamsRequestedSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -356,6 +627,14 @@ func (v *ElicitRequestParamsRequestedSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -388,6 +667,14 @@ func (v *ElicitResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultAction) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultAction) validate(s *vstate) {
 	switch v {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
@@ -395,6 +682,14 @@ func (v ElicitResultAction) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultContentValue) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultContentValue) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -406,6 +701,14 @@ func (v ElicitResultContentValue) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer or boolean")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -432,6 +735,14 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		s.at(m, "resource")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceResourceHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -439,9 +750,41 @@ func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
-func (v *EnumSchema) validate(s *vstate)             {}
-func (v *GetPromptRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *EnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *GetPromptRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -465,6 +808,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 		s.at(m, "messages")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -491,7 +842,23 @@ func (v *ImageContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Implementation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Implementation) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -499,6 +866,14 @@ func (v *InitializeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -506,6 +881,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -525,6 +908,14 @@ func (v *InitializeResult) validate(s *vstate) {
 		s.at(m, "capabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -532,6 +923,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -546,6 +945,14 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCError) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -555,7 +962,23 @@ func (v *JSONRPCError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCErrorError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCMessageHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
@@ -563,6 +986,14 @@ func (v JSONRPCMessageHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -570,6 +1001,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -584,6 +1023,14 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -598,6 +1045,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -605,6 +1060,14 @@ func (v *JSONRPCRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -612,6 +1075,14 @@ func (v *JSONRPCRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -626,8 +1097,32 @@ func (v *JSONRPCResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
-func (v *ListPromptsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListPromptsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -651,8 +1146,32 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		s.at(m, "prompts")
 	}
 }
-func (v *ListResourceTemplatesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourceTemplatesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -676,8 +1195,32 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		s.at(m, "resourceTemplates")
 	}
 }
-func (v *ListResourcesRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListResourcesRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -701,6 +1244,14 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		s.at(m, "resources")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -708,6 +1259,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -715,6 +1274,14 @@ func (v *ListRootsRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -722,6 +1289,14 @@ func (v *ListRootsRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -745,8 +1320,32 @@ func (v *ListRootsResult) validate(s *vstate) {
 		s.at(m, "roots")
 	}
 }
-func (v *ListToolsRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ListToolsRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -770,6 +1369,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v LoggingLevel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v LoggingLevel) validate(s *vstate) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
@@ -777,6 +1384,14 @@ func (v LoggingLevel) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -784,6 +1399,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -791,7 +1414,23 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelHint) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelHint) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelPreferences) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelPreferences) validate(s *vstate) {
 	if v.CostPriority != nil {
 		m := s.mark()
@@ -824,6 +1463,14 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Notification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Notification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -831,6 +1478,14 @@ func (v *Notification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -845,6 +1500,14 @@ func (v *NotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NumberSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NumberSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -852,6 +1515,14 @@ func (v *NumberSchema) validate(s *vstate) {
 		s.at(m, "type")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v NumberSchemaType) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v NumberSchemaType) validate(s *vstate) {
 	switch v {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
@@ -859,8 +1530,32 @@ func (v NumberSchemaType) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
-func (v *PaginatedRequest) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *PaginatedRequest) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -875,6 +1570,14 @@ func (v *PaginatedResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -882,6 +1585,14 @@ func (v *PingRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -889,6 +1600,14 @@ func (v *PingRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -896,6 +1615,14 @@ func (v *PingRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema")
@@ -903,6 +1630,14 @@ func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -910,6 +1645,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.ProgressToken.IsZero() {
 		s.add("required", "missing required member \"progressToken\"")
@@ -919,6 +1662,14 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ProgressToken) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ProgressToken) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -929,6 +1680,14 @@ func (v ProgressToken) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Prompt) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -943,7 +1702,23 @@ func (v *Prompt) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -951,6 +1726,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -965,6 +1748,14 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -979,7 +1770,23 @@ func (v *PromptMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptReference) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -987,6 +1794,14 @@ func (v *ReadResourceRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -996,6 +1811,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1019,6 +1842,14 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "contents")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -1026,6 +1857,14 @@ func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Request) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Request) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1033,6 +1872,14 @@ func (v *Request) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v RequestId) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v RequestId) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -1043,6 +1890,14 @@ func (v RequestId) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1050,6 +1905,14 @@ func (v *RequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1057,6 +1920,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Resource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1083,6 +1954,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1104,6 +1983,14 @@ func (v *ResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceLink) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1130,6 +2017,14 @@ func (v *ResourceLink) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1137,6 +2032,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1151,6 +2054,14 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1177,6 +2088,14 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		s.at(m, "uriTemplate")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplateReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplateReference) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1186,6 +2105,14 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1193,6 +2120,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1202,6 +2137,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Result) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1216,6 +2159,14 @@ func (v *Result) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Role) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Role) validate(s *vstate) {
 	switch v {
 	case RoleAssistant, RoleUser:
@@ -1223,6 +2174,14 @@ func (v Role) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Root) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Root) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1244,6 +2203,14 @@ func (v *Root) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1251,6 +2218,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1265,6 +2240,14 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -1279,6 +2262,14 @@ func (v *SamplingMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
@@ -1286,6 +2277,14 @@ func (v SamplingMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -1308,11 +2307,59 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesCompletions) validate(s *vstate) {}
-func (v *ServerCapabilitiesLogging) validate(s *vstate)     {}
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)     {}
-func (v *ServerCapabilitiesResources) validate(s *vstate)   {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesLogging) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesPrompts) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesResources) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesResources) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
@@ -1320,6 +2367,14 @@ func (v ServerNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
@@ -1327,6 +2382,14 @@ func (v ServerRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
@@ -1334,6 +2397,14 @@ func (v ServerResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1341,6 +2412,14 @@ func (v *SetLevelRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1348,6 +2427,14 @@ func (v *SetLevelRequestParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *StringSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *StringSchema) validate(s *vstate) {
 	if v.Format != nil {
 		m := s.mark()
@@ -1355,6 +2442,14 @@ func (v *StringSchema) validate(s *vstate) {
 		s.at(m, "format")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v StringSchemaFormat) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatURI:
@@ -1362,6 +2457,14 @@ func (v StringSchemaFormat) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1369,6 +2472,14 @@ func (v *SubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1378,6 +2489,14 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1397,6 +2516,14 @@ func (v *TextContent) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1418,6 +2545,14 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Tool) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1442,7 +2577,23 @@ func (v *Tool) validate(s *vstate) {
 		s.at(m, "outputSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolAnnotations) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolInputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolInputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -1465,6 +2616,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1472,6 +2631,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1486,6 +2653,14 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolOutputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolOutputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -1508,6 +2683,14 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1515,6 +2698,14 @@ func (v *UnsubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1550,7 +2741,8 @@ func rawCheck1(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck2 checks one JSON value against #/definitions/BlobResourceContents/properties/_meta.
+// rawCheck2 checks one JSON value against
+// #/definitions/BlobResourceContents/properties/_meta.
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1626,7 +2818,8 @@ func rawCheck4(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck5 checks one JSON value against #/definitions/CallToolResult/properties/structuredContent.
+// rawCheck5 checks one JSON value against
+// #/definitions/CallToolResult/properties/structuredContent.
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1728,7 +2921,8 @@ func rawCheck8(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck9 checks one JSON value against #/definitions/CreateMessageResult/properties/_meta.
+// rawCheck9 checks one JSON value against
+// #/definitions/CreateMessageResult/properties/_meta.
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1955,7 +3149,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck18 checks one JSON value against #/definitions/ListResourceTemplatesResult/properties/_meta.
+// rawCheck18 checks one JSON value against
+// #/definitions/ListResourceTemplatesResult/properties/_meta.
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -1980,7 +3175,8 @@ func rawCheck18(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck19 checks one JSON value against #/definitions/ListResourcesResult/properties/_meta.
+// rawCheck19 checks one JSON value against
+// #/definitions/ListResourcesResult/properties/_meta.
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2157,7 +3353,8 @@ func rawCheck25(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck26 checks one JSON value against #/definitions/ReadResourceResult/properties/_meta.
+// rawCheck26 checks one JSON value against
+// #/definitions/ReadResourceResult/properties/_meta.
 func rawCheck26(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2435,7 +3632,8 @@ func rawCheck36(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck37 checks one JSON value against #/definitions/TextResourceContents/properties/_meta.
+// rawCheck37 checks one JSON value against
+// #/definitions/TextResourceContents/properties/_meta.
 func rawCheck37(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2689,7 +3887,8 @@ func rawCheck62(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck63 checks one JSON value against #/definitions/Prompt/properties/_meta/additionalProperties.
+// rawCheck63 checks one JSON value against
+// #/definitions/Prompt/properties/_meta/additionalProperties.
 func rawCheck63(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2736,12 +3935,14 @@ func rawCheck70(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck71 checks one JSON value against #/definitions/Result/properties/_meta/additionalProperties.
+// rawCheck71 checks one JSON value against
+// #/definitions/Result/properties/_meta/additionalProperties.
 func rawCheck71(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck72 checks one JSON value against #/definitions/Root/properties/_meta/additionalProperties.
+// rawCheck72 checks one JSON value against
+// #/definitions/Root/properties/_meta/additionalProperties.
 func rawCheck72(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -2764,7 +3965,8 @@ func rawCheck75(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck76 checks one JSON value against #/definitions/Tool/properties/_meta/additionalProperties.
+// rawCheck76 checks one JSON value against
+// #/definitions/Tool/properties/_meta/additionalProperties.
 func rawCheck76(d *decoder, s *vstate) {
 	d.skip()
 }

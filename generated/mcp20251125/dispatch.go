@@ -13,83 +13,90 @@ import (
 
 // The JSON-RPC methods of the protocol.
 const (
-	// MethodComplete is the request "completion/complete" (CompleteRequest), client to server.
+	// MethodComplete is the request "completion/complete" ([CompleteRequest]), client to server.
 	MethodComplete = "completion/complete"
-	// MethodInitialize is the request "initialize" (InitializeRequest), client to server.
+	// MethodInitialize is the request "initialize" ([InitializeRequest]), client to server.
 	MethodInitialize = "initialize"
-	// MethodSetLevel is the request "logging/setLevel" (SetLevelRequest), client to server.
+	// MethodSetLevel is the request "logging/setLevel" ([SetLevelRequest]), client to server.
 	MethodSetLevel = "logging/setLevel"
-	// MethodCancelledNotification is the notification "notifications/cancelled" (CancelledNotification),
-	// client to server and server to client.
+	// MethodCancelledNotification is the notification "notifications/cancelled"
+	// ([CancelledNotification]), client to server and server to client.
 	MethodCancelledNotification = "notifications/cancelled"
 	// MethodInitializedNotification is the notification "notifications/initialized"
-	// (InitializedNotification), client to server.
+	// ([InitializedNotification]), client to server.
 	MethodInitializedNotification = "notifications/initialized"
-	// MethodProgressNotification is the notification "notifications/progress" (ProgressNotification),
-	// client to server and server to client.
+	// MethodProgressNotification is the notification "notifications/progress"
+	// ([ProgressNotification]), client to server and server to client.
 	MethodProgressNotification = "notifications/progress"
 	// MethodRootsListChangedNotification is the notification "notifications/roots/list_changed"
-	// (RootsListChangedNotification), client to server.
+	// ([RootsListChangedNotification]), client to server.
 	MethodRootsListChangedNotification = "notifications/roots/list_changed"
 	// MethodTaskStatusNotification is the notification "notifications/tasks/status"
-	// (TaskStatusNotification), client to server and server to client.
+	// ([TaskStatusNotification]), client to server and server to client.
 	MethodTaskStatusNotification = "notifications/tasks/status"
-	// MethodPing is the request "ping" (PingRequest), client to server and server to client.
+	// MethodPing is the request "ping" ([PingRequest]), client to server and server to client.
 	MethodPing = "ping"
-	// MethodGetPrompt is the request "prompts/get" (GetPromptRequest), client to server.
+	// MethodGetPrompt is the request "prompts/get" ([GetPromptRequest]), client to server.
 	MethodGetPrompt = "prompts/get"
-	// MethodListPrompts is the request "prompts/list" (ListPromptsRequest), client to server.
+	// MethodListPrompts is the request "prompts/list" ([ListPromptsRequest]), client to server.
 	MethodListPrompts = "prompts/list"
-	// MethodListResources is the request "resources/list" (ListResourcesRequest), client to server.
+	// MethodListResources is the request "resources/list" ([ListResourcesRequest]), client to
+	// server.
 	MethodListResources = "resources/list"
-	// MethodReadResource is the request "resources/read" (ReadResourceRequest), client to server.
+	// MethodReadResource is the request "resources/read" ([ReadResourceRequest]), client to
+	// server.
 	MethodReadResource = "resources/read"
-	// MethodSubscribe is the request "resources/subscribe" (SubscribeRequest), client to server.
+	// MethodSubscribe is the request "resources/subscribe" ([SubscribeRequest]), client to
+	// server.
 	MethodSubscribe = "resources/subscribe"
 	// MethodListResourceTemplates is the request "resources/templates/list"
-	// (ListResourceTemplatesRequest), client to server.
+	// ([ListResourceTemplatesRequest]), client to server.
 	MethodListResourceTemplates = "resources/templates/list"
-	// MethodUnsubscribe is the request "resources/unsubscribe" (UnsubscribeRequest), client to server.
+	// MethodUnsubscribe is the request "resources/unsubscribe" ([UnsubscribeRequest]), client to
+	// server.
 	MethodUnsubscribe = "resources/unsubscribe"
-	// MethodCancelTask is the request "tasks/cancel" (CancelTaskRequest), client to server and server to
-	// client.
-	MethodCancelTask = "tasks/cancel"
-	// MethodGetTask is the request "tasks/get" (GetTaskRequest), client to server and server to client.
-	MethodGetTask = "tasks/get"
-	// MethodListTasks is the request "tasks/list" (ListTasksRequest), client to server and server to
-	// client.
-	MethodListTasks = "tasks/list"
-	// MethodGetTaskPayload is the request "tasks/result" (GetTaskPayloadRequest), client to server and
+	// MethodCancelTask is the request "tasks/cancel" ([CancelTaskRequest]), client to server and
 	// server to client.
+	MethodCancelTask = "tasks/cancel"
+	// MethodGetTask is the request "tasks/get" ([GetTaskRequest]), client to server and server
+	// to client.
+	MethodGetTask = "tasks/get"
+	// MethodListTasks is the request "tasks/list" ([ListTasksRequest]), client to server and
+	// server to client.
+	MethodListTasks = "tasks/list"
+	// MethodGetTaskPayload is the request "tasks/result" ([GetTaskPayloadRequest]), client to
+	// server and server to client.
 	MethodGetTaskPayload = "tasks/result"
-	// MethodCallTool is the request "tools/call" (CallToolRequest), client to server.
+	// MethodCallTool is the request "tools/call" ([CallToolRequest]), client to server.
 	MethodCallTool = "tools/call"
-	// MethodListTools is the request "tools/list" (ListToolsRequest), client to server.
+	// MethodListTools is the request "tools/list" ([ListToolsRequest]), client to server.
 	MethodListTools = "tools/list"
-	// MethodElicit is the request "elicitation/create" (ElicitRequest), server to client.
+	// MethodElicit is the request "elicitation/create" ([ElicitRequest]), server to client.
 	MethodElicit = "elicitation/create"
-	// MethodElicitationCompleteNotification is the notification "notifications/elicitation/complete"
-	// (ElicitationCompleteNotification), server to client.
+	// MethodElicitationCompleteNotification is the notification
+	// "notifications/elicitation/complete" ([ElicitationCompleteNotification]), server to
+	// client.
 	MethodElicitationCompleteNotification = "notifications/elicitation/complete"
 	// MethodLoggingMessageNotification is the notification "notifications/message"
-	// (LoggingMessageNotification), server to client.
+	// ([LoggingMessageNotification]), server to client.
 	MethodLoggingMessageNotification = "notifications/message"
-	// MethodPromptListChangedNotification is the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification), server to client.
+	// MethodPromptListChangedNotification is the notification
+	// "notifications/prompts/list_changed" ([PromptListChangedNotification]), server to client.
 	MethodPromptListChangedNotification = "notifications/prompts/list_changed"
-	// MethodResourceListChangedNotification is the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification), server to client.
+	// MethodResourceListChangedNotification is the notification
+	// "notifications/resources/list_changed" ([ResourceListChangedNotification]), server to
+	// client.
 	MethodResourceListChangedNotification = "notifications/resources/list_changed"
 	// MethodResourceUpdatedNotification is the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification), server to client.
+	// ([ResourceUpdatedNotification]), server to client.
 	MethodResourceUpdatedNotification = "notifications/resources/updated"
 	// MethodToolListChangedNotification is the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification), server to client.
+	// ([ToolListChangedNotification]), server to client.
 	MethodToolListChangedNotification = "notifications/tools/list_changed"
-	// MethodListRoots is the request "roots/list" (ListRootsRequest), server to client.
+	// MethodListRoots is the request "roots/list" ([ListRootsRequest]), server to client.
 	MethodListRoots = "roots/list"
-	// MethodCreateMessage is the request "sampling/createMessage" (CreateMessageRequest), server to
-	// client.
+	// MethodCreateMessage is the request "sampling/createMessage" ([CreateMessageRequest]),
+	// server to client.
 	MethodCreateMessage = "sampling/createMessage"
 )
 
@@ -358,134 +365,156 @@ func DecodeResult(method string, result []byte) (Value, error) {
 }
 
 // ServerHandler handles what a client sends to a server. Implementations must embed
-// UnimplementedServerHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedServerHandler, so that a method a new revision adds does not break them.
 type ServerHandler interface {
-	// Complete handles the request "completion/complete" (CompleteRequest).
+	// Complete handles the request "completion/complete" ([CompleteRequest]).
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
-	// Initialize handles the request "initialize" (InitializeRequest). The ServerDispatcher answers it
-	// from its options when the handler does not implement it.
+	// Initialize handles the request "initialize" ([InitializeRequest]). The ServerDispatcher
+	// answers it from its options when the handler does not implement it.
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
-	// SetLevel handles the request "logging/setLevel" (SetLevelRequest).
+	// SetLevel handles the request "logging/setLevel" ([SetLevelRequest]).
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
-	// OnInitialized handles the notification "notifications/initialized" (InitializedNotification). An
-	// error is only logged: notifications have no response.
+	// OnInitialized handles the notification "notifications/initialized"
+	// ([InitializedNotification]). An error is only logged: notifications have no response.
 	OnInitialized(ctx context.Context, params *NotificationParams) error
-	// OnProgress handles the notification "notifications/progress" (ProgressNotification). An error is
-	// only logged: notifications have no response.
+	// OnProgress handles the notification "notifications/progress" ([ProgressNotification]). An
+	// error is only logged: notifications have no response.
 	OnProgress(ctx context.Context, params *ProgressNotificationParams) error
 	// OnRootsListChanged handles the notification "notifications/roots/list_changed"
-	// (RootsListChangedNotification). An error is only logged: notifications have no response.
+	// ([RootsListChangedNotification]). An error is only logged: notifications have no response.
 	OnRootsListChanged(ctx context.Context, params *NotificationParams) error
-	// OnTaskStatus handles the notification "notifications/tasks/status" (TaskStatusNotification). An
-	// error is only logged: notifications have no response.
+	// OnTaskStatus handles the notification "notifications/tasks/status"
+	// ([TaskStatusNotification]). An error is only logged: notifications have no response.
 	OnTaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
-	// Ping handles the request "ping" (PingRequest). The ServerDispatcher answers it from its options
-	// when the handler does not implement it.
+	// Ping handles the request "ping" ([PingRequest]). The ServerDispatcher answers it from its
+	// options when the handler does not implement it.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
-	// GetPrompt handles the request "prompts/get" (GetPromptRequest).
+	// GetPrompt handles the request "prompts/get" ([GetPromptRequest]).
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
-	// ListPrompts handles the request "prompts/list" (ListPromptsRequest).
+	// ListPrompts handles the request "prompts/list" ([ListPromptsRequest]).
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
-	// ListResources handles the request "resources/list" (ListResourcesRequest).
+	// ListResources handles the request "resources/list" ([ListResourcesRequest]).
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
-	// ReadResource handles the request "resources/read" (ReadResourceRequest).
+	// ReadResource handles the request "resources/read" ([ReadResourceRequest]).
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// Subscribe handles the request "resources/subscribe" (SubscribeRequest).
+	// Subscribe handles the request "resources/subscribe" ([SubscribeRequest]).
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
-	// ListResourceTemplates handles the request "resources/templates/list" (ListResourceTemplatesRequest).
+	// ListResourceTemplates handles the request "resources/templates/list"
+	// ([ListResourceTemplatesRequest]).
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
-	// Unsubscribe handles the request "resources/unsubscribe" (UnsubscribeRequest).
+	// Unsubscribe handles the request "resources/unsubscribe" ([UnsubscribeRequest]).
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
-	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest).
+	// CancelTask handles the request "tasks/cancel" ([CancelTaskRequest]).
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
-	// GetTask handles the request "tasks/get" (GetTaskRequest).
+	// GetTask handles the request "tasks/get" ([GetTaskRequest]).
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
-	// ListTasks handles the request "tasks/list" (ListTasksRequest).
+	// ListTasks handles the request "tasks/list" ([ListTasksRequest]).
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
-	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest).
+	// GetTaskPayload handles the request "tasks/result" ([GetTaskPayloadRequest]).
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
-	// CallTool handles the request "tools/call" (CallToolRequest).
+	// CallTool handles the request "tools/call" ([CallToolRequest]).
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
-	// ListTools handles the request "tools/list" (ListToolsRequest).
+	// ListTools handles the request "tools/list" ([ListToolsRequest]).
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
 	mustEmbedUnimplementedServerHandler()
 }
 
-// UnimplementedServerHandler answers every request with method not found (or the ServerDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ServerHandler.
+// UnimplementedServerHandler answers every request with method not found (or the
+// ServerDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ServerHandler.
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Initialize(context.Context, *InitializeRequestParams) (*InitializeResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) SetLevel(context.Context, *SetLevelRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnInitialized(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnProgress(context.Context, *ProgressNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnRootsListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) OnTaskStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) CancelTask(context.Context, *CancelTaskRequestParams) (*CancelTaskResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) GetTask(context.Context, *GetTaskRequestParams) (*GetTaskResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListTasks(context.Context, *PaginatedRequestParams) (*ListTasksResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) GetTaskPayload(context.Context, *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
 
 // ServerOptions configure a ServerDispatcher.
@@ -496,35 +525,35 @@ type ServerOptions struct {
 	Capabilities ServerCapabilities
 	// Instructions, if set, tell clients how to use the server.
 	Instructions string
-	// SupportedVersions lists the protocol versions the server accepts, preferred
-	// first; empty means []string{ProtocolVersion}.
+	// SupportedVersions lists the protocol versions the server accepts, preferred first; empty
+	// means []string{ProtocolVersion}.
 	SupportedVersions []string
-	// ExtensionMethods serve request methods this revision's schema does not
-	// define, such as an extension's, by name. A name the revision defines is a
-	// programming error: the constructor panics.
+	// ExtensionMethods serve request methods this revision's schema does not define, such as an
+	// extension's, by name. A name the revision defines is a programming error: the constructor
+	// panics.
 	ExtensionMethods map[string]ExtensionMethod
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
@@ -542,35 +571,33 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one
-// endpoint: mount it at the endpoint's path. It keeps no state between requests,
-// so any number of replicas can serve one client. See HTTPOptions for the
-// checks and limits it applies, and HTTPHandler.NewServer for an http.Server
-// with timeouts.
+// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
+// mount it at the endpoint's path. It keeps no state between requests, so any number of
+// replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
+// HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandler(&d.rpc, opts)
 }
+
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CompleteRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -583,9 +610,10 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r)
 }
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -594,6 +622,7 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, _ string) (rp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p InitializeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -609,9 +638,10 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishInitializeResult(r, "complete")
+	return d.finishInitializeResult(r)
 }
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -620,6 +650,7 @@ func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult, _ string)
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p SetLevelRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -632,9 +663,10 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
-func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -643,6 +675,7 @@ func (d *ServerDispatcher) finishResult(r *Result, _ string) (rpcResult, error) 
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -650,6 +683,7 @@ func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -657,6 +691,7 @@ func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw 
 	}
 	return nil, d.h.OnInitialized(ctx, &p)
 }
+
 func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ProgressNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -664,6 +699,7 @@ func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []b
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
+
 func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -671,6 +707,7 @@ func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context,
 	}
 	return nil, d.h.OnRootsListChanged(ctx, &p)
 }
+
 func (d *ServerDispatcher) callTaskStatusNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p TaskStatusNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -678,6 +715,7 @@ func (d *ServerDispatcher) callTaskStatusNotification(ctx context.Context, raw [
 	}
 	return nil, d.h.OnTaskStatus(ctx, &p)
 }
+
 func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p RequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -693,8 +731,9 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetPromptRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -707,9 +746,10 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r)
 }
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -718,6 +758,7 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -730,9 +771,10 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r)
 }
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -741,6 +783,7 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, _ strin
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -753,9 +796,10 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r)
 }
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -764,6 +808,7 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, _ s
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ReadResourceRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -776,9 +821,10 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r)
 }
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -787,6 +833,7 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, _ str
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p SubscribeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -799,8 +846,9 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -813,9 +861,10 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r)
 }
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -824,6 +873,7 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p UnsubscribeRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -836,8 +886,9 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
+
 func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelTaskRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -850,9 +901,10 @@ func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCancelTaskResult(r, "complete")
+	return d.finishCancelTaskResult(r)
 }
-func (d *ServerDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishCancelTaskResult(r *CancelTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -861,6 +913,7 @@ func (d *ServerDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string)
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetTaskRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -873,9 +926,10 @@ func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResu
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskResult(r, "complete")
+	return d.finishGetTaskResult(r)
 }
-func (d *ServerDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishGetTaskResult(r *GetTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -884,6 +938,7 @@ func (d *ServerDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcR
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -896,9 +951,10 @@ func (d *ServerDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListTasksResult(r, "complete")
+	return d.finishListTasksResult(r)
 }
-func (d *ServerDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListTasksResult(r *ListTasksResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -907,6 +963,7 @@ func (d *ServerDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetTaskPayloadRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -919,9 +976,10 @@ func (d *ServerDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskPayloadResult(r, "complete")
+	return d.finishGetTaskPayloadResult(r)
 }
-func (d *ServerDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -930,6 +988,7 @@ func (d *ServerDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CallToolRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -942,9 +1001,10 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r)
 }
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -953,6 +1013,7 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, _ string) (rp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -965,9 +1026,10 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r)
 }
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (rpcResult, error) {
+
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -976,6 +1038,7 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) defaultInitialize(p *InitializeRequestParams) (*InitializeResult, error) {
 	r := &InitializeResult{}
 	r.Capabilities = d.opts.Capabilities
@@ -990,143 +1053,163 @@ func (d *ServerDispatcher) defaultInitialize(p *InitializeRequestParams) (*Initi
 	r.ServerInfo = d.opts.ServerInfo
 	return r, nil
 }
+
 func (d *ServerDispatcher) defaultPing(_ *RequestParams) (*EmptyResult, error) {
 	return new(Result), nil
 }
 
 // ClientHandler handles what a server sends to a client. Implementations must embed
-// UnimplementedClientHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedClientHandler, so that a method a new revision adds does not break them.
 type ClientHandler interface {
-	// Elicit handles the request "elicitation/create" (ElicitRequest).
+	// Elicit handles the request "elicitation/create" ([ElicitRequest]).
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
 	// OnElicitationComplete handles the notification "notifications/elicitation/complete"
-	// (ElicitationCompleteNotification). An error is only logged: notifications have no response.
+	// ([ElicitationCompleteNotification]). An error is only logged: notifications have no
+	// response.
 	OnElicitationComplete(ctx context.Context, params *ElicitationCompleteNotificationParams) error
-	// OnLoggingMessage handles the notification "notifications/message" (LoggingMessageNotification). An
-	// error is only logged: notifications have no response.
+	// OnLoggingMessage handles the notification "notifications/message"
+	// ([LoggingMessageNotification]). An error is only logged: notifications have no response.
 	OnLoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// OnProgress handles the notification "notifications/progress" (ProgressNotification). An error is
-	// only logged: notifications have no response.
+	// OnProgress handles the notification "notifications/progress" ([ProgressNotification]). An
+	// error is only logged: notifications have no response.
 	OnProgress(ctx context.Context, params *ProgressNotificationParams) error
 	// OnPromptListChanged handles the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification). An error is only logged: notifications have no response.
+	// ([PromptListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnPromptListChanged(ctx context.Context, params *NotificationParams) error
 	// OnResourceListChanged handles the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification). An error is only logged: notifications have no response.
+	// ([ResourceListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnResourceListChanged(ctx context.Context, params *NotificationParams) error
 	// OnResourceUpdated handles the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification). An error is only logged: notifications have no response.
+	// ([ResourceUpdatedNotification]). An error is only logged: notifications have no response.
 	OnResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
-	// OnTaskStatus handles the notification "notifications/tasks/status" (TaskStatusNotification). An
-	// error is only logged: notifications have no response.
+	// OnTaskStatus handles the notification "notifications/tasks/status"
+	// ([TaskStatusNotification]). An error is only logged: notifications have no response.
 	OnTaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
 	// OnToolListChanged handles the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification). An error is only logged: notifications have no response.
+	// ([ToolListChangedNotification]). An error is only logged: notifications have no response.
 	OnToolListChanged(ctx context.Context, params *NotificationParams) error
-	// Ping handles the request "ping" (PingRequest). The ClientDispatcher answers it from its options
-	// when the handler does not implement it.
+	// Ping handles the request "ping" ([PingRequest]). The ClientDispatcher answers it from its
+	// options when the handler does not implement it.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
-	// ListRoots handles the request "roots/list" (ListRootsRequest).
+	// ListRoots handles the request "roots/list" ([ListRootsRequest]).
 	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
-	// CreateMessage handles the request "sampling/createMessage" (CreateMessageRequest).
+	// CreateMessage handles the request "sampling/createMessage" ([CreateMessageRequest]).
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
-	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest).
+	// CancelTask handles the request "tasks/cancel" ([CancelTaskRequest]).
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
-	// GetTask handles the request "tasks/get" (GetTaskRequest).
+	// GetTask handles the request "tasks/get" ([GetTaskRequest]).
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
-	// ListTasks handles the request "tasks/list" (ListTasksRequest).
+	// ListTasks handles the request "tasks/list" ([ListTasksRequest]).
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
-	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest).
+	// GetTaskPayload handles the request "tasks/result" ([GetTaskPayloadRequest]).
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
 	mustEmbedUnimplementedClientHandler()
 }
 
-// UnimplementedClientHandler answers every request with method not found (or the ClientDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ClientHandler.
+// UnimplementedClientHandler answers every request with method not found (or the
+// ClientDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ClientHandler.
 type UnimplementedClientHandler struct{}
 
 func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (*ElicitResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnElicitationComplete(context.Context, *ElicitationCompleteNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnLoggingMessage(context.Context, *LoggingMessageNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnProgress(context.Context, *ProgressNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnPromptListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceUpdated(context.Context, *ResourceUpdatedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnTaskStatus(context.Context, *TaskStatusNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnToolListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) Ping(context.Context, *RequestParams) (*EmptyResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) ListRoots(context.Context, *RequestParams) (*ListRootsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) CancelTask(context.Context, *CancelTaskRequestParams) (*CancelTaskResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) GetTask(context.Context, *GetTaskRequestParams) (*GetTaskResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) ListTasks(context.Context, *PaginatedRequestParams) (*ListTasksResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) GetTaskPayload(context.Context, *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
 // ClientOptions configure a ClientDispatcher.
 type ClientOptions struct {
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
@@ -1140,26 +1223,25 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
+
 func (d *ClientDispatcher) callElicit(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ElicitRequestParamsHolder
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1172,9 +1254,10 @@ func (d *ClientDispatcher) callElicit(ctx context.Context, raw []byte) (rpcResul
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishElicitResult(r, "complete")
+	return d.finishElicitResult(r)
 }
-func (d *ClientDispatcher) finishElicitResult(r *ElicitResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishElicitResult(r *ElicitResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1183,6 +1266,7 @@ func (d *ClientDispatcher) finishElicitResult(r *ElicitResult, _ string) (rpcRes
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1190,6 +1274,7 @@ func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ClientDispatcher) callElicitationCompleteNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ElicitationCompleteNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1197,6 +1282,7 @@ func (d *ClientDispatcher) callElicitationCompleteNotification(ctx context.Conte
 	}
 	return nil, d.h.OnElicitationComplete(ctx, &p)
 }
+
 func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p LoggingMessageNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1204,6 +1290,7 @@ func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, r
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
+
 func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ProgressNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1211,6 +1298,7 @@ func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []b
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
+
 func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1218,6 +1306,7 @@ func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1225,6 +1314,7 @@ func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Conte
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ResourceUpdatedNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1232,6 +1322,7 @@ func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, 
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
+
 func (d *ClientDispatcher) callTaskStatusNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p TaskStatusNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1239,6 +1330,7 @@ func (d *ClientDispatcher) callTaskStatusNotification(ctx context.Context, raw [
 	}
 	return nil, d.h.OnTaskStatus(ctx, &p)
 }
+
 func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1246,6 +1338,7 @@ func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, 
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p RequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1261,9 +1354,10 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishResult(r, "complete")
+	return d.finishResult(r)
 }
-func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishResult(r *Result) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1272,6 +1366,7 @@ func (d *ClientDispatcher) finishResult(r *Result, _ string) (rpcResult, error) 
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p RequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1284,9 +1379,10 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListRootsResult(r, "complete")
+	return d.finishListRootsResult(r)
 }
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1295,6 +1391,7 @@ func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CreateMessageRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1307,9 +1404,10 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCreateMessageResult(r, "complete")
+	return d.finishCreateMessageResult(r)
 }
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1318,6 +1416,7 @@ func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult, _ s
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelTaskRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1330,9 +1429,10 @@ func (d *ClientDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcR
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCancelTaskResult(r, "complete")
+	return d.finishCancelTaskResult(r)
 }
-func (d *ClientDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishCancelTaskResult(r *CancelTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1341,6 +1441,7 @@ func (d *ClientDispatcher) finishCancelTaskResult(r *CancelTaskResult, _ string)
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetTaskRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1353,9 +1454,10 @@ func (d *ClientDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResu
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskResult(r, "complete")
+	return d.finishGetTaskResult(r)
 }
-func (d *ClientDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishGetTaskResult(r *GetTaskResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1364,6 +1466,7 @@ func (d *ClientDispatcher) finishGetTaskResult(r *GetTaskResult, _ string) (rpcR
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p PaginatedRequestParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1376,9 +1479,10 @@ func (d *ClientDispatcher) callListTasks(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListTasksResult(r, "complete")
+	return d.finishListTasksResult(r)
 }
-func (d *ClientDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishListTasksResult(r *ListTasksResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1387,6 +1491,7 @@ func (d *ClientDispatcher) finishListTasksResult(r *ListTasksResult, _ string) (
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p GetTaskPayloadRequestParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1399,9 +1504,10 @@ func (d *ClientDispatcher) callGetTaskPayload(ctx context.Context, raw []byte) (
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetTaskPayloadResult(r, "complete")
+	return d.finishGetTaskPayloadResult(r)
 }
-func (d *ClientDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _ string) (rpcResult, error) {
+
+func (d *ClientDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult) (rpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1410,6 +1516,7 @@ func (d *ClientDispatcher) finishGetTaskPayloadResult(r *GetTaskPayloadResult, _
 	}
 	return &c, nil
 }
+
 func (d *ClientDispatcher) defaultPing(_ *RequestParams) (*EmptyResult, error) {
 	return new(Result), nil
 }

@@ -8,6 +8,28 @@ import (
 	"slices"
 )
 
+// MarshalJSON encodes v as JSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Annotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Annotations) decodeJSON(d *decoder) {
 	*v = Annotations{}
 	if !d.object() {
@@ -48,6 +70,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Annotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -73,9 +96,33 @@ func (v *Annotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Annotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *AudioContent) decodeJSON(d *decoder) {
 	*v = AudioContent{}
 	if !d.object() {
@@ -130,6 +177,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *AudioContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -151,9 +199,33 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *AudioContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BaseMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BaseMetadata) decodeJSON(d *decoder) {
 	*v = BaseMetadata{}
 	if !d.object() {
@@ -186,6 +258,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -200,9 +273,33 @@ func (v *BaseMetadata) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BaseMetadata) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	*v = BlobResourceContents{}
 	if !d.object() {
@@ -248,6 +345,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -268,9 +366,33 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BlobResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BooleanSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BooleanSchema) decodeJSON(d *decoder) {
 	*v = BooleanSchema{}
 	if !d.object() {
@@ -313,6 +435,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BooleanSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -334,9 +457,33 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BooleanSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequest) decodeJSON(d *decoder) {
 	*v = CallToolRequest{}
 	if !d.object() {
@@ -388,6 +535,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -404,9 +552,33 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	*v = CallToolRequestParams{}
 	if !d.object() {
@@ -451,6 +623,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -473,9 +646,33 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = CallToolRequestParamsMeta{}
 	if !d.object() {
@@ -497,6 +694,7 @@ func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -509,9 +707,33 @@ func (v *CallToolRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResult) decodeJSON(d *decoder) {
 	*v = CallToolResult{}
 	if !d.object() {
@@ -565,6 +787,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -592,9 +815,33 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelTaskRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelTaskRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 	*v = CancelTaskRequest{}
 	if !d.object() {
@@ -646,6 +893,7 @@ func (v *CancelTaskRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelTaskRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -662,9 +910,33 @@ func (v *CancelTaskRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelTaskRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 	*v = CancelTaskRequestParams{}
 	if !d.object() {
@@ -692,6 +964,7 @@ func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelTaskRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"taskId\":")
@@ -702,9 +975,33 @@ func (v *CancelTaskRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelTaskRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelTaskResult) decodeJSON(d *decoder) {
 	*v = CancelTaskResult{}
 	if !d.object() {
@@ -779,6 +1076,7 @@ func (v *CancelTaskResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelTaskResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -811,9 +1109,33 @@ func (v *CancelTaskResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelTaskResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelTaskResultTTL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CancelTaskResultTTL) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelTaskResultTTL) decodeJSON(d *decoder) {
 	*v = CancelTaskResultTTL{}
 	switch c := d.peek(); {
@@ -827,6 +1149,7 @@ func (v *CancelTaskResultTTL) decodeJSON(d *decoder) {
 		d.mismatch("integer or null")
 	}
 }
+
 func (v CancelTaskResultTTL) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindInteger:
@@ -837,6 +1160,29 @@ func (v CancelTaskResultTTL) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotification) decodeJSON(d *decoder) {
 	*v = CancelledNotification{}
 	if !d.object() {
@@ -880,6 +1226,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -892,9 +1239,33 @@ func (v *CancelledNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	*v = CancelledNotificationParams{}
 	if !d.object() {
@@ -926,6 +1297,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -946,9 +1318,33 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilities) decodeJSON(d *decoder) {
 	*v = ClientCapabilities{}
 	if !d.object() {
@@ -1007,6 +1403,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Elicitation != nil {
@@ -1040,9 +1437,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitation{}
 	if !d.object() {
@@ -1071,6 +1492,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Form != nil {
@@ -1087,9 +1509,33 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitationForm{}
 	if !d.object() {
@@ -1105,6 +1551,7 @@ func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1113,9 +1560,33 @@ func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitationForm) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitationURL{}
 	if !d.object() {
@@ -1131,6 +1602,7 @@ func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1139,9 +1611,33 @@ func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitationURL) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesRoots{}
 	if !d.object() {
@@ -1163,6 +1659,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -1175,9 +1672,33 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -1206,6 +1727,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Context != nil {
@@ -1222,9 +1744,33 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSamplingContext{}
 	if !d.object() {
@@ -1240,6 +1786,7 @@ func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1248,9 +1795,33 @@ func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSamplingContext) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSamplingTools{}
 	if !d.object() {
@@ -1266,6 +1837,7 @@ func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1274,9 +1846,33 @@ func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSamplingTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasks{}
 	if !d.object() {
@@ -1311,6 +1907,7 @@ func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cancel != nil {
@@ -1331,9 +1928,33 @@ func (v *ClientCapabilitiesTasks) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasks) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksCancel{}
 	if !d.object() {
@@ -1349,6 +1970,7 @@ func (v *ClientCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksCancel) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1357,9 +1979,33 @@ func (v *ClientCapabilitiesTasksCancel) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksCancel) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksList) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksList{}
 	if !d.object() {
@@ -1375,6 +2021,7 @@ func (v *ClientCapabilitiesTasksList) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksList) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1383,9 +2030,33 @@ func (v *ClientCapabilitiesTasksList) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksList) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksRequests{}
 	if !d.object() {
@@ -1414,6 +2085,7 @@ func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksRequests) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Elicitation != nil {
@@ -1430,9 +2102,33 @@ func (v *ClientCapabilitiesTasksRequests) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksRequests) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksRequestsElicitation{}
 	if !d.object() {
@@ -1455,6 +2151,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksRequestsElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Create != nil {
@@ -1467,9 +2164,33 @@ func (v *ClientCapabilitiesTasksRequestsElicitation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksRequestsElicitation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksRequestsElicitationCreate{}
 	if !d.object() {
@@ -1485,6 +2206,7 @@ func (v *ClientCapabilitiesTasksRequestsElicitationCreate) decodeJSON(d *decoder
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1493,9 +2215,33 @@ func (v *ClientCapabilitiesTasksRequestsElicitationCreate) encodeJSON(e *encoder
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksRequestsSampling{}
 	if !d.object() {
@@ -1518,6 +2264,7 @@ func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksRequestsSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CreateMessage != nil {
@@ -1530,9 +2277,33 @@ func (v *ClientCapabilitiesTasksRequestsSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksRequestsSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesTasksRequestsSamplingCreateMessage{}
 	if !d.object() {
@@ -1548,6 +2319,7 @@ func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) decodeJSON(d *dec
 		}
 	}
 }
+
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1556,9 +2328,33 @@ func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) encodeJSON(e *enc
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1566,6 +2362,7 @@ func (v ClientNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1606,6 +2403,29 @@ func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1613,6 +2433,7 @@ func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1701,6 +2522,29 @@ func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1708,6 +2552,7 @@ func (v ClientResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2508,6 +3353,29 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequest) decodeJSON(d *decoder) {
 	*v = CompleteRequest{}
 	if !d.object() {
@@ -2559,6 +3427,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2575,9 +3444,33 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	*v = CompleteRequestParams{}
 	if !d.object() {
@@ -2627,6 +3520,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2649,9 +3543,33 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsArgument{}
 	if !d.object() {
@@ -2687,6 +3605,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -2699,9 +3618,33 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsContext{}
 	if !d.object() {
@@ -2736,6 +3679,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -2753,9 +3697,33 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsMeta{}
 	if !d.object() {
@@ -2777,6 +3745,7 @@ func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -2789,9 +3758,33 @@ func (v *CompleteRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2799,6 +3792,7 @@ func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2827,6 +3821,29 @@ func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResult) decodeJSON(d *decoder) {
 	*v = CompleteResult{}
 	if !d.object() {
@@ -2859,6 +3876,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2873,9 +3891,33 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	*v = CompleteResultCompletion{}
 	if !d.object() {
@@ -2922,6 +3964,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.HasMore != nil {
@@ -2945,9 +3988,33 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2955,6 +4022,7 @@ func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2995,6 +4063,29 @@ func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	*v = CreateMessageRequest{}
 	if !d.object() {
@@ -3046,6 +4137,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3062,9 +4154,33 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParams{}
 	if !d.object() {
@@ -3182,6 +4298,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3249,18 +4366,66 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
+
 func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParamsMeta{}
 	if !d.object() {
@@ -3282,6 +4447,7 @@ func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3294,9 +4460,33 @@ func (v *CreateMessageRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	*v = CreateMessageResult{}
 	if !d.object() {
@@ -3352,6 +4542,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3376,9 +4567,33 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3386,6 +4601,7 @@ func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3430,6 +4646,29 @@ func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("array or object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
@@ -3446,6 +4685,7 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	}
 	*v = CreateMessageResultContentArray(u)
 }
+
 func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	u := []SamplingMessageContentBlock(v)
 	e.buf = append(e.buf, '[')
@@ -3455,6 +4695,29 @@ func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateTaskResult) decodeJSON(d *decoder) {
 	*v = CreateTaskResult{}
 	if !d.object() {
@@ -3487,6 +4750,7 @@ func (v *CreateTaskResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateTaskResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3501,18 +4765,66 @@ func (v *CreateTaskResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateTaskResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Cursor) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Cursor) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Cursor) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Cursor(u)
 }
+
 func (v Cursor) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequest) decodeJSON(d *decoder) {
 	*v = ElicitRequest{}
 	if !d.object() {
@@ -3566,6 +4878,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3584,9 +4897,33 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 	*v = ElicitRequestFormParams{}
 	if !d.object() {
@@ -3639,6 +4976,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3663,9 +5001,33 @@ func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestFormParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestFormParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
 	*v = ElicitRequestFormParamsMeta{}
 	if !d.object() {
@@ -3687,6 +5049,7 @@ func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestFormParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3699,9 +5062,33 @@ func (v *ElicitRequestFormParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestFormParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 	*v = ElicitRequestFormParamsRequestedSchema{}
 	if !d.object() {
@@ -3771,6 +5158,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -3800,9 +5188,33 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3810,6 +5222,7 @@ func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3840,6 +5253,29 @@ func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 	*v = ElicitRequestURLParams{}
 	if !d.object() {
@@ -3903,6 +5339,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3926,9 +5363,33 @@ func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestURLParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestURLParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
 	*v = ElicitRequestURLParamsMeta{}
 	if !d.object() {
@@ -3950,6 +5411,7 @@ func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestURLParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -3962,9 +5424,33 @@ func (v *ElicitRequestURLParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestURLParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResult) decodeJSON(d *decoder) {
 	*v = ElicitResult{}
 	if !d.object() {
@@ -4015,6 +5501,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4038,18 +5525,66 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultAction) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ElicitResultAction(u)
 }
+
 func (v ElicitResultAction) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
@@ -4078,6 +5613,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 		d.mismatch("array or string or integer or boolean")
 	}
 }
+
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindArray:
@@ -4097,6 +5633,29 @@ func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitationCompleteNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 	*v = ElicitationCompleteNotification{}
 	if !d.object() {
@@ -4140,6 +5699,7 @@ func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitationCompleteNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -4152,9 +5712,33 @@ func (v *ElicitationCompleteNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitationCompleteNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 	*v = ElicitationCompleteNotificationParams{}
 	if !d.object() {
@@ -4182,6 +5766,7 @@ func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitationCompleteNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"elicitationId\":")
@@ -4192,9 +5777,33 @@ func (v *ElicitationCompleteNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitationCompleteNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	*v = EmbeddedResource{}
 	if !d.object() {
@@ -4243,6 +5852,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4264,9 +5874,33 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4274,6 +5908,7 @@ func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4316,6 +5951,29 @@ func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4323,6 +5981,7 @@ func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4426,6 +6085,29 @@ func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Error) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Error) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Error) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Error) decodeJSON(d *decoder) {
 	*v = Error{}
 	if !d.object() {
@@ -4466,6 +6148,7 @@ func (v *Error) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Error) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":")
@@ -4482,9 +6165,33 @@ func (v *Error) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Error) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	*v = GetPromptRequest{}
 	if !d.object() {
@@ -4536,6 +6243,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -4552,9 +6260,33 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParams{}
 	if !d.object() {
@@ -4606,6 +6338,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4629,9 +6362,33 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParamsMeta{}
 	if !d.object() {
@@ -4653,6 +6410,7 @@ func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -4665,9 +6423,33 @@ func (v *GetPromptRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResult) decodeJSON(d *decoder) {
 	*v = GetPromptResult{}
 	if !d.object() {
@@ -4714,6 +6496,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4737,9 +6520,33 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskPayloadRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 	*v = GetTaskPayloadRequest{}
 	if !d.object() {
@@ -4791,6 +6598,7 @@ func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -4807,9 +6615,33 @@ func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskPayloadRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 	*v = GetTaskPayloadRequestParams{}
 	if !d.object() {
@@ -4837,6 +6669,7 @@ func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskPayloadRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"taskId\":")
@@ -4847,9 +6680,33 @@ func (v *GetTaskPayloadRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskPayloadRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
 	*v = GetTaskPayloadResult{}
 	if !d.object() {
@@ -4871,6 +6728,7 @@ func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskPayloadResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4883,9 +6741,33 @@ func (v *GetTaskPayloadResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskPayloadResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskRequest) decodeJSON(d *decoder) {
 	*v = GetTaskRequest{}
 	if !d.object() {
@@ -4937,6 +6819,7 @@ func (v *GetTaskRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -4953,9 +6836,33 @@ func (v *GetTaskRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 	*v = GetTaskRequestParams{}
 	if !d.object() {
@@ -4983,6 +6890,7 @@ func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"taskId\":")
@@ -4993,9 +6901,33 @@ func (v *GetTaskRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetTaskResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetTaskResult) decodeJSON(d *decoder) {
 	*v = GetTaskResult{}
 	if !d.object() {
@@ -5070,6 +7002,7 @@ func (v *GetTaskResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetTaskResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5102,9 +7035,33 @@ func (v *GetTaskResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetTaskResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Icon) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Icon) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Icon) decodeJSON(d *decoder) {
 	*v = Icon{}
 	if !d.object() {
@@ -5157,6 +7114,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Icon) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -5184,18 +7142,66 @@ func (v *Icon) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Icon) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v IconTheme) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *IconTheme) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *IconTheme) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = IconTheme(u)
 }
+
 func (v IconTheme) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Icons) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Icons) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Icons) decodeJSON(d *decoder) {
 	*v = Icons{}
 	if !d.object() {
@@ -5226,6 +7232,7 @@ func (v *Icons) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Icons) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Icons != nil {
@@ -5243,9 +7250,33 @@ func (v *Icons) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Icons) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContent) decodeJSON(d *decoder) {
 	*v = ImageContent{}
 	if !d.object() {
@@ -5300,6 +7331,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5321,9 +7353,33 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Implementation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Implementation) decodeJSON(d *decoder) {
 	*v = Implementation{}
 	if !d.object() {
@@ -5388,6 +7444,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -5421,9 +7478,33 @@ func (v *Implementation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequest) decodeJSON(d *decoder) {
 	*v = InitializeRequest{}
 	if !d.object() {
@@ -5475,6 +7556,7 @@ func (v *InitializeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5491,9 +7573,33 @@ func (v *InitializeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 	*v = InitializeRequestParams{}
 	if !d.object() {
@@ -5543,6 +7649,7 @@ func (v *InitializeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5561,9 +7668,33 @@ func (v *InitializeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = InitializeRequestParamsMeta{}
 	if !d.object() {
@@ -5585,6 +7716,7 @@ func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -5597,9 +7729,33 @@ func (v *InitializeRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializeResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializeResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializeResult) decodeJSON(d *decoder) {
 	*v = InitializeResult{}
 	if !d.object() {
@@ -5653,6 +7809,7 @@ func (v *InitializeResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializeResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5675,9 +7832,33 @@ func (v *InitializeResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializeResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InitializedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InitializedNotification) decodeJSON(d *decoder) {
 	*v = InitializedNotification{}
 	if !d.object() {
@@ -5719,6 +7900,7 @@ func (v *InitializedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InitializedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -5733,9 +7915,33 @@ func (v *InitializedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InitializedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCErrorResponse{}
 	if !d.object() {
@@ -5776,6 +7982,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -5791,9 +7998,33 @@ func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCErrorResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5801,6 +8032,7 @@ func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5869,6 +8101,29 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	*v = JSONRPCNotification{}
 	if !d.object() {
@@ -5909,6 +8164,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -5924,9 +8180,33 @@ func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	*v = JSONRPCRequest{}
 	if !d.object() {
@@ -5975,6 +8255,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5994,9 +8275,33 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6004,6 +8309,7 @@ func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6046,6 +8352,29 @@ func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCResultResponse{}
 	if !d.object() {
@@ -6089,6 +8418,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6104,9 +8434,33 @@ func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 	*v = LegacyTitledEnumSchema{}
 	if !d.object() {
@@ -6180,6 +8534,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -6217,9 +8572,33 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LegacyTitledEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	*v = ListPromptsRequest{}
 	if !d.object() {
@@ -6269,6 +8648,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6287,9 +8667,33 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	*v = ListPromptsResult{}
 	if !d.object() {
@@ -6336,6 +8740,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6359,9 +8764,33 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequest{}
 	if !d.object() {
@@ -6411,6 +8840,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6429,9 +8859,33 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResult{}
 	if !d.object() {
@@ -6478,6 +8932,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6501,9 +8956,33 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	*v = ListResourcesRequest{}
 	if !d.object() {
@@ -6553,6 +9032,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6571,9 +9051,33 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	*v = ListResourcesResult{}
 	if !d.object() {
@@ -6620,6 +9124,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6643,9 +9148,33 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	*v = ListRootsRequest{}
 	if !d.object() {
@@ -6695,6 +9224,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6713,9 +9243,33 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsResult) decodeJSON(d *decoder) {
 	*v = ListRootsResult{}
 	if !d.object() {
@@ -6757,6 +9311,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6776,9 +9331,33 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListTasksRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListTasksRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListTasksRequest) decodeJSON(d *decoder) {
 	*v = ListTasksRequest{}
 	if !d.object() {
@@ -6828,6 +9407,7 @@ func (v *ListTasksRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListTasksRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6846,9 +9426,33 @@ func (v *ListTasksRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListTasksRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListTasksResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListTasksResult) decodeJSON(d *decoder) {
 	*v = ListTasksResult{}
 	if !d.object() {
@@ -6895,6 +9499,7 @@ func (v *ListTasksResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListTasksResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6918,9 +9523,33 @@ func (v *ListTasksResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListTasksResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	*v = ListToolsRequest{}
 	if !d.object() {
@@ -6970,6 +9599,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6988,9 +9618,33 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResult) decodeJSON(d *decoder) {
 	*v = ListToolsResult{}
 	if !d.object() {
@@ -7037,6 +9691,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7060,18 +9715,66 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingLevel) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = LoggingLevel(u)
 }
+
 func (v LoggingLevel) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotification{}
 	if !d.object() {
@@ -7115,6 +9818,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -7127,9 +9831,33 @@ func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotificationParams{}
 	if !d.object() {
@@ -7175,6 +9903,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7195,9 +9924,33 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelHint) decodeJSON(d *decoder) {
 	*v = ModelHint{}
 	if !d.object() {
@@ -7219,6 +9972,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelHint) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -7231,9 +9985,33 @@ func (v *ModelHint) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelHint) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelPreferences) decodeJSON(d *decoder) {
 	*v = ModelPreferences{}
 	if !d.object() {
@@ -7279,6 +10057,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelPreferences) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CostPriority != nil {
@@ -7308,9 +10087,33 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7318,6 +10121,7 @@ func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7360,6 +10164,29 @@ func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Notification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Notification) decodeJSON(d *decoder) {
 	*v = Notification{}
 	if !d.object() {
@@ -7392,6 +10219,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -7406,9 +10234,33 @@ func (v *Notification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Notification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationParams) decodeJSON(d *decoder) {
 	*v = NotificationParams{}
 	if !d.object() {
@@ -7430,6 +10282,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7442,9 +10295,33 @@ func (v *NotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchema) decodeJSON(d *decoder) {
 	*v = NumberSchema{}
 	if !d.object() {
@@ -7497,6 +10374,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NumberSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -7527,18 +10405,66 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NumberSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchemaType) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = NumberSchemaType(u)
 }
+
 func (v NumberSchemaType) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	*v = PaginatedRequest{}
 	if !d.object() {
@@ -7588,6 +10514,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -7607,9 +10534,33 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParams{}
 	if !d.object() {
@@ -7637,6 +10588,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7653,9 +10605,33 @@ func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParamsMeta{}
 	if !d.object() {
@@ -7677,6 +10653,7 @@ func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -7689,9 +10666,33 @@ func (v *PaginatedRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedResult) decodeJSON(d *decoder) {
 	*v = PaginatedResult{}
 	if !d.object() {
@@ -7718,6 +10719,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7734,9 +10736,33 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PingRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PingRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PingRequest) decodeJSON(d *decoder) {
 	*v = PingRequest{}
 	if !d.object() {
@@ -7786,6 +10812,7 @@ func (v *PingRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PingRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -7804,9 +10831,33 @@ func (v *PingRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PingRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7814,6 +10865,7 @@ func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7942,6 +10994,29 @@ func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotification) decodeJSON(d *decoder) {
 	*v = ProgressNotification{}
 	if !d.object() {
@@ -7985,6 +11060,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -7997,9 +11073,33 @@ func (v *ProgressNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	*v = ProgressNotificationParams{}
 	if !d.object() {
@@ -8050,6 +11150,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8076,9 +11177,33 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressToken) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressToken) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
@@ -8092,6 +11217,7 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v ProgressToken) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -8102,6 +11228,29 @@ func (v ProgressToken) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Prompt) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Prompt) decodeJSON(d *decoder) {
 	*v = Prompt{}
 	if !d.object() {
@@ -8172,6 +11321,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Prompt) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8212,9 +11362,33 @@ func (v *Prompt) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Prompt) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptArgument) decodeJSON(d *decoder) {
 	*v = PromptArgument{}
 	if !d.object() {
@@ -8257,6 +11431,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -8279,9 +11454,33 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotification{}
 	if !d.object() {
@@ -8323,6 +11522,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -8337,9 +11537,33 @@ func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptMessage) decodeJSON(d *decoder) {
 	*v = PromptMessage{}
 	if !d.object() {
@@ -8377,6 +11601,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -8391,9 +11616,33 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptReference) decodeJSON(d *decoder) {
 	*v = PromptReference{}
 	if !d.object() {
@@ -8434,6 +11683,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -8449,9 +11699,33 @@ func (v *PromptReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	*v = ReadResourceRequest{}
 	if !d.object() {
@@ -8503,6 +11777,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -8519,9 +11794,33 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParams{}
 	if !d.object() {
@@ -8555,6 +11854,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8569,9 +11869,33 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParamsMeta{}
 	if !d.object() {
@@ -8593,6 +11917,7 @@ func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -8605,9 +11930,33 @@ func (v *ReadResourceRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	*v = ReadResourceResult{}
 	if !d.object() {
@@ -8651,6 +12000,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8670,9 +12020,33 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -8680,6 +12054,7 @@ func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -8722,6 +12097,29 @@ func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 	*v = RelatedTaskMetadata{}
 	if !d.object() {
@@ -8749,6 +12147,7 @@ func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RelatedTaskMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"taskId\":")
@@ -8759,9 +12158,33 @@ func (v *RelatedTaskMetadata) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RelatedTaskMetadata) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Request) decodeJSON(d *decoder) {
 	*v = Request{}
 	if !d.object() {
@@ -8794,6 +12217,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -8808,9 +12232,33 @@ func (v *Request) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Request) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestId) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestId) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
@@ -8824,6 +12272,7 @@ func (v *RequestId) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v RequestId) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -8834,6 +12283,29 @@ func (v RequestId) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParams) decodeJSON(d *decoder) {
 	*v = RequestParams{}
 	if !d.object() {
@@ -8856,6 +12328,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8868,9 +12341,33 @@ func (v *RequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 	*v = RequestParamsMeta{}
 	if !d.object() {
@@ -8892,6 +12389,7 @@ func (v *RequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -8904,9 +12402,33 @@ func (v *RequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Resource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Resource) decodeJSON(d *decoder) {
 	*v = Resource{}
 	if !d.object() {
@@ -8987,6 +12509,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Resource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9032,9 +12555,33 @@ func (v *Resource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Resource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceContents) decodeJSON(d *decoder) {
 	*v = ResourceContents{}
 	if !d.object() {
@@ -9072,6 +12619,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9090,9 +12638,33 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceLink) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceLink) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceLink) decodeJSON(d *decoder) {
 	*v = ResourceLink{}
 	if !d.object() {
@@ -9181,6 +12753,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceLink) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9227,9 +12800,33 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceLink) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotification{}
 	if !d.object() {
@@ -9271,6 +12868,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -9285,9 +12883,33 @@ func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ResourceRequestParams{}
 	if !d.object() {
@@ -9321,6 +12943,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9335,9 +12958,33 @@ func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = ResourceRequestParamsMeta{}
 	if !d.object() {
@@ -9359,6 +13006,7 @@ func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -9371,9 +13019,33 @@ func (v *ResourceRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	*v = ResourceTemplate{}
 	if !d.object() {
@@ -9449,6 +13121,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9490,9 +13163,33 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	*v = ResourceTemplateReference{}
 	if !d.object() {
@@ -9528,6 +13225,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"type\":\"ref/resource\"")
@@ -9539,9 +13237,33 @@ func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplateReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotification{}
 	if !d.object() {
@@ -9585,6 +13307,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -9597,9 +13320,33 @@ func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotificationParams{}
 	if !d.object() {
@@ -9632,6 +13379,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9646,9 +13394,33 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Result) decodeJSON(d *decoder) {
 	*v = Result{}
 	if !d.object() {
@@ -9670,6 +13442,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Result) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9682,18 +13455,66 @@ func (v *Result) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Result) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Role) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Role) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Role(u)
 }
+
 func (v Role) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Root) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Root) decodeJSON(d *decoder) {
 	*v = Root{}
 	if !d.object() {
@@ -9731,6 +13552,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Root) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9749,9 +13571,33 @@ func (v *Root) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Root) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 	*v = RootsListChangedNotification{}
 	if !d.object() {
@@ -9793,6 +13639,7 @@ func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -9807,9 +13654,33 @@ func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RootsListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessage) decodeJSON(d *decoder) {
 	*v = SamplingMessage{}
 	if !d.object() {
@@ -9852,6 +13723,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9870,9 +13742,33 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -9880,6 +13776,7 @@ func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -9924,6 +13821,29 @@ func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("array or object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
@@ -9940,6 +13860,7 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	}
 	*v = SamplingMessageContentArray(u)
 }
+
 func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	u := []SamplingMessageContentBlock(v)
 	e.buf = append(e.buf, '[')
@@ -9949,6 +13870,29 @@ func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -9956,6 +13900,7 @@ func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -9996,6 +13941,29 @@ func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilities) decodeJSON(d *decoder) {
 	*v = ServerCapabilities{}
 	if !d.object() {
@@ -10066,6 +14034,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
@@ -10107,9 +14076,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesCompletions{}
 	if !d.object() {
@@ -10125,6 +14118,7 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -10133,9 +14127,33 @@ func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesCompletions) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesLogging{}
 	if !d.object() {
@@ -10151,6 +14169,7 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -10159,9 +14178,33 @@ func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesPrompts{}
 	if !d.object() {
@@ -10183,6 +14226,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -10195,9 +14239,33 @@ func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesPrompts) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesResources{}
 	if !d.object() {
@@ -10224,6 +14292,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -10240,9 +14309,33 @@ func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesResources) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasks{}
 	if !d.object() {
@@ -10277,6 +14370,7 @@ func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasks) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Cancel != nil {
@@ -10297,9 +14391,33 @@ func (v *ServerCapabilitiesTasks) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasks) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasksCancel{}
 	if !d.object() {
@@ -10315,6 +14433,7 @@ func (v *ServerCapabilitiesTasksCancel) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasksCancel) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -10323,9 +14442,33 @@ func (v *ServerCapabilitiesTasksCancel) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasksCancel) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasksList) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasksList{}
 	if !d.object() {
@@ -10341,6 +14484,7 @@ func (v *ServerCapabilitiesTasksList) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasksList) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -10349,9 +14493,33 @@ func (v *ServerCapabilitiesTasksList) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasksList) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasksRequests{}
 	if !d.object() {
@@ -10374,6 +14542,7 @@ func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasksRequests) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Tools != nil {
@@ -10386,9 +14555,33 @@ func (v *ServerCapabilitiesTasksRequests) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasksRequests) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasksRequestsTools{}
 	if !d.object() {
@@ -10411,6 +14604,7 @@ func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasksRequestsTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Call != nil {
@@ -10423,9 +14617,33 @@ func (v *ServerCapabilitiesTasksRequestsTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasksRequestsTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTasksRequestsToolsCall) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTasksRequestsToolsCall{}
 	if !d.object() {
@@ -10441,6 +14659,7 @@ func (v *ServerCapabilitiesTasksRequestsToolsCall) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTasksRequestsToolsCall) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -10449,9 +14668,33 @@ func (v *ServerCapabilitiesTasksRequestsToolsCall) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTasksRequestsToolsCall) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTools{}
 	if !d.object() {
@@ -10473,6 +14716,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -10485,9 +14729,33 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -10495,6 +14763,7 @@ func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -10551,6 +14820,29 @@ func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -10558,6 +14850,7 @@ func (v ServerRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -10610,6 +14903,29 @@ func (v *ServerRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -10617,6 +14933,7 @@ func (v ServerResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -12041,6 +16358,29 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequest) decodeJSON(d *decoder) {
 	*v = SetLevelRequest{}
 	if !d.object() {
@@ -12092,6 +16432,7 @@ func (v *SetLevelRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -12108,9 +16449,33 @@ func (v *SetLevelRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 	*v = SetLevelRequestParams{}
 	if !d.object() {
@@ -12144,6 +16509,7 @@ func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12158,9 +16524,33 @@ func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SetLevelRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = SetLevelRequestParamsMeta{}
 	if !d.object() {
@@ -12182,6 +16572,7 @@ func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SetLevelRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -12194,9 +16585,33 @@ func (v *SetLevelRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SetLevelRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -12204,6 +16619,7 @@ func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -12246,6 +16662,29 @@ func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchema) decodeJSON(d *decoder) {
 	*v = StringSchema{}
 	if !d.object() {
@@ -12304,6 +16743,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *StringSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -12337,18 +16777,66 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *StringSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchemaFormat) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = StringSchemaFormat(u)
 }
+
 func (v StringSchemaFormat) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequest) decodeJSON(d *decoder) {
 	*v = SubscribeRequest{}
 	if !d.object() {
@@ -12400,6 +16888,7 @@ func (v *SubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -12416,9 +16905,33 @@ func (v *SubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = SubscribeRequestParams{}
 	if !d.object() {
@@ -12452,6 +16965,7 @@ func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12466,9 +16980,33 @@ func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = SubscribeRequestParamsMeta{}
 	if !d.object() {
@@ -12490,6 +17028,7 @@ func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscribeRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -12502,9 +17041,33 @@ func (v *SubscribeRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscribeRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Task) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Task) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Task) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Task) decodeJSON(d *decoder) {
 	*v = Task{}
 	if !d.object() {
@@ -12574,6 +17137,7 @@ func (v *Task) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Task) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"createdAt\":")
@@ -12602,9 +17166,33 @@ func (v *Task) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Task) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
 	*v = TaskAugmentedRequestParams{}
 	if !d.object() {
@@ -12633,6 +17221,7 @@ func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TaskAugmentedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12649,9 +17238,33 @@ func (v *TaskAugmentedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TaskAugmentedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TaskAugmentedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = TaskAugmentedRequestParamsMeta{}
 	if !d.object() {
@@ -12673,6 +17286,7 @@ func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TaskAugmentedRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -12685,9 +17299,33 @@ func (v *TaskAugmentedRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TaskAugmentedRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskMetadata) decodeJSON(d *decoder) {
 	*v = TaskMetadata{}
 	if !d.object() {
@@ -12709,6 +17347,7 @@ func (v *TaskMetadata) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TaskMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.TTL != nil {
@@ -12721,18 +17360,66 @@ func (v *TaskMetadata) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TaskMetadata) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskStatus) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskStatus) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskStatus) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = TaskStatus(u)
 }
+
 func (v TaskStatus) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskStatusNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TaskStatusNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 	*v = TaskStatusNotification{}
 	if !d.object() {
@@ -12776,6 +17463,7 @@ func (v *TaskStatusNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TaskStatusNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -12788,9 +17476,33 @@ func (v *TaskStatusNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TaskStatusNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 	*v = TaskStatusNotificationParams{}
 	if !d.object() {
@@ -12865,6 +17577,7 @@ func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12897,9 +17610,33 @@ func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TaskStatusNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContent) decodeJSON(d *decoder) {
 	*v = TextContent{}
 	if !d.object() {
@@ -12946,6 +17683,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12965,9 +17703,33 @@ func (v *TextContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextResourceContents) decodeJSON(d *decoder) {
 	*v = TextResourceContents{}
 	if !d.object() {
@@ -13013,6 +17775,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -13033,9 +17796,33 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchema{}
 	if !d.object() {
@@ -13105,6 +17892,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -13141,9 +17929,33 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchemaItems{}
 	if !d.object() {
@@ -13180,6 +17992,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"anyOf\":")
@@ -13195,9 +18008,33 @@ func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchemaItems) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	if !d.object() {
@@ -13233,6 +18070,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"const\":")
@@ -13245,9 +18083,33 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = TitledSingleSelectEnumSchema{}
 	if !d.object() {
@@ -13307,6 +18169,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -13335,9 +18198,33 @@ func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledSingleSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
 	if !d.object() {
@@ -13373,6 +18260,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"const\":")
@@ -13385,9 +18273,33 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Tool) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Tool) decodeJSON(d *decoder) {
 	*v = Tool{}
 	if !d.object() {
@@ -13470,6 +18382,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Tool) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -13515,9 +18428,33 @@ func (v *Tool) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Tool) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolAnnotations) decodeJSON(d *decoder) {
 	*v = ToolAnnotations{}
 	if !d.object() {
@@ -13559,6 +18496,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.DestructiveHint != nil {
@@ -13587,9 +18525,33 @@ func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolChoice) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolChoice) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolChoice) decodeJSON(d *decoder) {
 	*v = ToolChoice{}
 	if !d.object() {
@@ -13612,6 +18574,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolChoice) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Mode != nil {
@@ -13624,18 +18587,66 @@ func (v *ToolChoice) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolChoice) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolChoiceMode) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ToolChoiceMode(u)
 }
+
 func (v ToolChoiceMode) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolExecution) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolExecution) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolExecution) decodeJSON(d *decoder) {
 	*v = ToolExecution{}
 	if !d.object() {
@@ -13658,6 +18669,7 @@ func (v *ToolExecution) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolExecution) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.TaskSupport != nil {
@@ -13670,18 +18682,66 @@ func (v *ToolExecution) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolExecution) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolExecutionTaskSupport) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ToolExecutionTaskSupport) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolExecutionTaskSupport) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ToolExecutionTaskSupport(u)
 }
+
 func (v ToolExecutionTaskSupport) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	*v = ToolInputSchema{}
 	if !d.object() {
@@ -13746,6 +18806,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -13777,9 +18838,33 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolInputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotification{}
 	if !d.object() {
@@ -13821,6 +18906,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -13835,9 +18921,33 @@ func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 	*v = ToolOutputSchema{}
 	if !d.object() {
@@ -13902,6 +19012,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -13933,9 +19044,33 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolOutputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolResultContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolResultContent) decodeJSON(d *decoder) {
 	*v = ToolResultContent{}
 	if !d.object() {
@@ -14005,6 +19140,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolResultContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -14035,9 +19171,33 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolResultContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolUseContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolUseContent) decodeJSON(d *decoder) {
 	*v = ToolUseContent{}
 	if !d.object() {
@@ -14094,6 +19254,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolUseContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -14113,9 +19274,33 @@ func (v *ToolUseContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolUseContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *URLElicitationRequiredError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 	*v = URLElicitationRequiredError{}
 	if !d.object() {
@@ -14156,6 +19341,7 @@ func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *URLElicitationRequiredError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -14171,9 +19357,33 @@ func (v *URLElicitationRequiredError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *URLElicitationRequiredError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *URLElicitationRequiredErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 	*v = URLElicitationRequiredErrorError{}
 	if !d.object() {
@@ -14217,6 +19427,7 @@ func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *URLElicitationRequiredErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32042")
@@ -14230,9 +19441,33 @@ func (v *URLElicitationRequiredErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *URLElicitationRequiredErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *URLElicitationRequiredErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 	*v = URLElicitationRequiredErrorErrorData{}
 	if !d.object() {
@@ -14269,6 +19504,7 @@ func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *URLElicitationRequiredErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"elicitations\":")
@@ -14284,9 +19520,33 @@ func (v *URLElicitationRequiredErrorErrorData) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *URLElicitationRequiredErrorErrorData) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequest{}
 	if !d.object() {
@@ -14338,6 +19598,7 @@ func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -14354,9 +19615,33 @@ func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequestParams{}
 	if !d.object() {
@@ -14390,6 +19675,7 @@ func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -14404,9 +19690,33 @@ func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 	*v = UnsubscribeRequestParamsMeta{}
 	if !d.object() {
@@ -14428,6 +19738,7 @@ func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsubscribeRequestParamsMeta) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ProgressToken.IsZero() {
@@ -14440,9 +19751,33 @@ func (v *UnsubscribeRequestParamsMeta) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsubscribeRequestParamsMeta) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = UntitledMultiSelectEnumSchema{}
 	if !d.object() {
@@ -14512,6 +19847,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -14548,9 +19884,33 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledMultiSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	*v = UntitledMultiSelectEnumSchemaItems{}
 	if !d.object() {
@@ -14595,6 +19955,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"enum\":")
@@ -14611,9 +19972,33 @@ func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledMultiSelectEnumSchemaItems) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = UntitledSingleSelectEnumSchema{}
 	if !d.object() {
@@ -14673,6 +20058,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -14701,6 +20087,7 @@ func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledSingleSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }

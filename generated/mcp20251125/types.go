@@ -4,28 +4,25 @@ package mcp20251125
 
 import "encoding/json"
 
-// Annotations is #/$defs/Annotations.
-//
-// Optional annotations for the client. The client can use annotations to inform how objects are used
-// or displayed
+// Optional annotations for the client. The client can use annotations to inform how objects
+// are used or displayed
 type Annotations struct {
 	// Describes who the intended audience of this object or data is.
 	//
-	// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user",
-	// "assistant"]`).
+	// It can include multiple entries to indicate content useful for multiple audiences (e.g.,
+	// `["user", "assistant"]`).
 	Audience []Role `json:"audience,omitempty"`
 	// The moment the resource was last modified, as an ISO 8601 formatted string.
 	//
 	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 	//
-	// Examples: last activity timestamp in an open file, timestamp when the resource
-	// was attached, etc.
+	// Examples: last activity timestamp in an open file, timestamp when the resource was
+	// attached, etc.
 	LastModified *string `json:"lastModified,omitempty"`
 	// Describes how important this data is for operating the server.
 	//
-	// A value of 1 means "most important," and indicates that the data is
-	// effectively required, while 0 means "least important," and indicates that
-	// the data is entirely optional.
+	// A value of 1 means "most important," and indicates that the data is effectively required,
+	// while 0 means "least important," and indicates that the data is entirely optional.
 	Priority *float64 `json:"priority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -47,44 +44,12 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// AudioContent is #/$defs/AudioContent.
-//
 // Audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -96,49 +61,16 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// BaseMetadata is #/$defs/BaseMetadata.
-//
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -152,40 +84,10 @@ func (v *BaseMetadata) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BaseMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BaseMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // BlobResourceContents is the BlobResourceContents definition of the schema.
 type BlobResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A base64-encoded string representing the binary data of the item.
 	Blob string `json:"blob"`
@@ -203,36 +105,6 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
-}
-
-// MarshalJSON encodes v as JSON.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -270,38 +142,6 @@ func (v *BooleanSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BooleanSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BooleanSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequest is #/$defs/CallToolRequest.
-//
 // Used by the client to invoke a tool provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -314,50 +154,18 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequestParams is #/$defs/CallToolRequestParams.
-//
 // Parameters for a `tools/call` request.
 type CallToolRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *CallToolRequestParamsMeta `json:"_meta,omitempty"`
 	// Arguments to use for the tool call.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	// The name of the tool.
 	Name string `json:"name"`
-	// If specified, the caller is requesting task-augmented execution for this request.
-	// The request will return a CreateTaskResult immediately, and the actual result can be
-	// retrieved later via tasks/result.
+	// If specified, the caller is requesting task-augmented execution for this request. The
+	// request will return a CreateTaskResult immediately, and the actual result can be retrieved
+	// later via tasks/result.
 	//
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
@@ -366,84 +174,22 @@ type CallToolRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequestParamsMeta is #/$defs/CallToolRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type CallToolRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CallToolResult is the server's response to a tool call.
 type CallToolResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
@@ -451,14 +197,13 @@ type CallToolResult struct {
 	//
 	// If not set, this is assumed to be false (the call was successful).
 	//
-	// Any errors that originate from the tool SHOULD be reported inside the result
-	// object, with `isError` set to true, _not_ as an MCP protocol-level error
-	// response. Otherwise, the LLM would not be able to see that an error occurred
-	// and self-correct.
+	// Any errors that originate from the tool SHOULD be reported inside the result object, with
+	// `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM
+	// would not be able to see that an error occurred and self-correct.
 	//
-	// However, any errors in _finding_ the tool, an error indicating that the
-	// server does not support tool calls, or any other exceptional conditions,
-	// should be reported as an MCP error response.
+	// However, any errors in _finding_ the tool, an error indicating that the server does not
+	// support tool calls, or any other exceptional conditions, should be reported as an MCP
+	// error response.
 	IsError *bool `json:"isError,omitempty"`
 	// An optional JSON object that represents the structured result of the tool call.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
@@ -474,36 +219,6 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CancelTaskRequest is a request to cancel a task.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -516,37 +231,7 @@ type CancelTaskRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelTaskRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelTaskRequestParams is the schema at #/$defs/CancelTaskRequest/properties/params.
+// CancelTaskRequestParams is the type of the params member of [CancelTaskRequest].
 type CancelTaskRequestParams struct {
 	// The task identifier to cancel.
 	TaskID string `json:"taskId"`
@@ -554,40 +239,10 @@ type CancelTaskRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelTaskRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CancelTaskResult is the response to a tasks/cancel request.
 type CancelTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -597,11 +252,11 @@ type CancelTaskResult struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
-	// Optional human-readable message describing the current task state.
-	// This can provide context for any status, including:
-	// - Reasons for "cancelled" status
-	// - Summaries for "completed" status
-	// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+	// Optional human-readable message describing the current task state. This can provide
+	// context for any status, including:
+	//   - Reasons for "cancelled" status
+	//   - Summaries for "completed" status
+	//   - Diagnostic information for "failed" status (e.g., error details, what went wrong)
 	StatusMessage *string `json:"statusMessage,omitempty"`
 	// The task identifier.
 	TaskID string `json:"taskId"`
@@ -619,7 +274,8 @@ func (v *CancelTaskResult) GetPollInterval() int64 {
 	return *v.PollInterval
 }
 
-// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is
+// nil.
 func (v *CancelTaskResult) GetStatusMessage() string {
 	if v == nil || v.StatusMessage == nil {
 		return ""
@@ -627,44 +283,12 @@ func (v *CancelTaskResult) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelTaskResultTTL is #/$defs/Task/properties/ttl.
-//
 // Actual retention duration from creation in milliseconds, null for unlimited.
 //
 // It holds a JSON integer or null. The zero value holds nothing (an absent member).
 type CancelTaskResultTTL struct {
-	// Kind says which JSON kind the value is: KindInteger or KindNull. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindInteger or KindNull. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Int is the integer, when Kind is KindInteger.
 	Int int64
@@ -701,46 +325,14 @@ func (v CancelTaskResultTTL) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelTaskResultTTL) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CancelTaskResultTTL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CancelTaskResultTTL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotification is #/$defs/CancelledNotification.
+// This notification can be sent by either side to indicate that it is cancelling a
+// previously-issued request.
 //
-// This notification can be sent by either side to indicate that it is cancelling a previously-issued
-// request.
+// The request SHOULD still be in-flight, but due to communication latency, it is always
+// possible that this notification MAY arrive after the request has already finished.
 //
-// The request SHOULD still be in-flight, but due to communication latency, it is always possible that
-// this notification MAY arrive after the request has already finished.
-//
-// This notification indicates that the result will be unused, so any associated processing SHOULD
-// cease.
+// This notification indicates that the result will be unused, so any associated processing
+// SHOULD cease.
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
 //
@@ -755,51 +347,19 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotificationParams is #/$defs/CancelledNotificationParams.
-//
 // Parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
-	// the user.
+	// An optional string describing the reason for the cancellation. This MAY be logged or
+	// presented to the user.
 	Reason *string `json:"reason,omitempty"`
 	// The ID of the request to cancel.
 	//
-	// This MUST correspond to the ID of a request previously issued in the same direction.
-	// This MUST be provided for cancelling non-task requests.
-	// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
+	// This MUST correspond to the ID of a request previously issued in the same direction. This
+	// MUST be provided for cancelling non-task requests. This MUST NOT be used for cancelling
+	// tasks (use the `tasks/cancel` request instead).
 	RequestID RequestId `json:"requestId,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -813,40 +373,8 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilities is #/$defs/ClientCapabilities.
-//
-// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is
-// not a closed set: any client can define its own, additional capabilities.
+// Capabilities a client may support. Known capabilities are defined here, in this schema,
+// but this is not a closed set: any client can define its own, additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
@@ -862,38 +390,6 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitation is #/$defs/ClientCapabilities/properties/elicitation.
-//
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
@@ -902,112 +398,20 @@ type ClientCapabilitiesElicitation struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitationForm is the schema at
-// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+// ClientCapabilitiesElicitationForm is the type of the form member of
+// [ClientCapabilitiesElicitation].
 type ClientCapabilitiesElicitationForm struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitationForm) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitationURL is the schema at
-// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+// ClientCapabilitiesElicitationURL is the type of the url member of
+// [ClientCapabilitiesElicitation].
 type ClientCapabilitiesElicitationURL struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitationURL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesRoots is #/$defs/ClientCapabilities/properties/roots.
-//
 // Present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
@@ -1024,42 +428,10 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSampling is #/$defs/ClientCapabilities/properties/sampling.
-//
 // Present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
-	// Whether the client supports context inclusion via includeContext parameter.
-	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+	// Whether the client supports context inclusion via includeContext parameter. If not
+	// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 	Context *ClientCapabilitiesSamplingContext `json:"context,omitempty"`
 	// Whether the client supports tool use via tools and toolChoice parameters.
 	Tools *ClientCapabilitiesSamplingTools `json:"tools,omitempty"`
@@ -1067,116 +439,19 @@ type ClientCapabilitiesSampling struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSamplingContext is
-// #/$defs/ClientCapabilities/properties/sampling/properties/context.
-//
-// Whether the client supports context inclusion via includeContext parameter.
-// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+// Whether the client supports context inclusion via includeContext parameter. If not
+// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 type ClientCapabilitiesSamplingContext struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSamplingContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSamplingTools is #/$defs/ClientCapabilities/properties/sampling/properties/tools.
-//
 // Whether the client supports tool use via tools and toolChoice parameters.
 type ClientCapabilitiesSamplingTools struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSamplingTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasks is #/$defs/ClientCapabilities/properties/tasks.
-//
 // Present if the client supports task-augmented requests.
 type ClientCapabilitiesTasks struct {
 	// Whether this client supports tasks/cancel.
@@ -1189,110 +464,16 @@ type ClientCapabilitiesTasks struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasks) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksCancel is #/$defs/ClientCapabilities/properties/tasks/properties/cancel.
-//
 // Whether this client supports tasks/cancel.
 type ClientCapabilitiesTasksCancel struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksCancel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksList is #/$defs/ClientCapabilities/properties/tasks/properties/list.
-//
 // Whether this client supports tasks/list.
 type ClientCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksList) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ClientCapabilitiesTasksRequests specifies which request types can be augmented with tasks.
@@ -1305,39 +486,6 @@ type ClientCapabilitiesTasksRequests struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksRequestsElicitation is
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation.
-//
 // Task support for elicitation-related requests.
 type ClientCapabilitiesTasksRequestsElicitation struct {
 	// Whether the client supports task-augmented elicitation/create requests.
@@ -1346,78 +494,12 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksRequestsElicitationCreate is
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation/properties/create.
-//
 // Whether the client supports task-augmented elicitation/create requests.
 type ClientCapabilitiesTasksRequestsElicitationCreate struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksRequestsSampling is
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling.
-//
 // Task support for sampling-related requests.
 type ClientCapabilitiesTasksRequestsSampling struct {
 	// Whether the client supports task-augmented sampling/createMessage requests.
@@ -1426,73 +508,10 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesTasksRequestsSamplingCreateMessage is
-// #/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling/properties/createMessage.
-//
 // Whether the client supports task-augmented sampling/createMessage requests.
 type ClientCapabilitiesTasksRequestsSamplingCreateMessage struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ClientNotification is the ClientNotification definition of the schema.
@@ -1500,8 +519,8 @@ func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) Validate() error 
 // A JSON value is a ClientNotification when it matches at least one of its branches (anyOf).
 // ClientNotification is implemented by *CancelledNotification, *InitializedNotification,
 // *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification; a nil
-// ClientNotification is no value. UnmarshalClientNotification decodes one on its own, and
-// ClientNotificationHolder holds one for NewValue and UnmarshalAndValidate.
+// ClientNotification is no value. [UnmarshalClientNotification] decodes one on its own, and
+// [ClientNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientNotification interface {
 	isClientNotification()
 	MarshalJSON() ([]byte, error)
@@ -1511,51 +530,26 @@ type ClientNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isClientNotification()        {}
-func (*InitializedNotification) isClientNotification()      {}
-func (*ProgressNotification) isClientNotification()         {}
-func (*TaskStatusNotification) isClientNotification()       {}
+func (*CancelledNotification) isClientNotification() {}
+
+func (*InitializedNotification) isClientNotification() {}
+
+func (*ProgressNotification) isClientNotification() {}
+
+func (*TaskStatusNotification) isClientNotification() {}
+
 func (*RootsListChangedNotification) isClientNotification() {}
 
-// ClientNotificationHolder holds a ClientNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ClientNotification definition).
+// ClientNotificationHolder holds a [ClientNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ClientNotification definition).
 type ClientNotificationHolder struct {
 	Value ClientNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientNotification
-// cannot hold.
+// UnmarshalClientNotification decodes a ClientNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ClientNotification cannot hold.
 func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 	var h ClientNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -1564,13 +558,14 @@ func UnmarshalClientNotification(b []byte) (ClientNotification, error) {
 
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
-// is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
-// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest,
-// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest,
-// *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest;
-// a nil ClientRequest is no value. UnmarshalClientRequest decodes one on its own, and
-// ClientRequestHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf).
+// ClientRequest is implemented by *InitializeRequest, *PingRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest,
+// *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest,
+// *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest,
+// *ListTasksRequest, *SetLevelRequest, *CompleteRequest; a nil ClientRequest is no value.
+// [UnmarshalClientRequest] decodes one on its own, and [ClientRequestHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ClientRequest interface {
 	isClientRequest()
 	MarshalJSON() ([]byte, error)
@@ -1580,62 +575,49 @@ type ClientRequest interface {
 	validate(s *vstate)
 }
 
-func (*InitializeRequest) isClientRequest()            {}
-func (*PingRequest) isClientRequest()                  {}
-func (*ListResourcesRequest) isClientRequest()         {}
-func (*ListResourceTemplatesRequest) isClientRequest() {}
-func (*ReadResourceRequest) isClientRequest()          {}
-func (*SubscribeRequest) isClientRequest()             {}
-func (*UnsubscribeRequest) isClientRequest()           {}
-func (*ListPromptsRequest) isClientRequest()           {}
-func (*GetPromptRequest) isClientRequest()             {}
-func (*ListToolsRequest) isClientRequest()             {}
-func (*CallToolRequest) isClientRequest()              {}
-func (*GetTaskRequest) isClientRequest()               {}
-func (*GetTaskPayloadRequest) isClientRequest()        {}
-func (*CancelTaskRequest) isClientRequest()            {}
-func (*ListTasksRequest) isClientRequest()             {}
-func (*SetLevelRequest) isClientRequest()              {}
-func (*CompleteRequest) isClientRequest()              {}
+func (*InitializeRequest) isClientRequest() {}
 
-// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientRequest definition).
+func (*PingRequest) isClientRequest() {}
+
+func (*ListResourcesRequest) isClientRequest() {}
+
+func (*ListResourceTemplatesRequest) isClientRequest() {}
+
+func (*ReadResourceRequest) isClientRequest() {}
+
+func (*SubscribeRequest) isClientRequest() {}
+
+func (*UnsubscribeRequest) isClientRequest() {}
+
+func (*ListPromptsRequest) isClientRequest() {}
+
+func (*GetPromptRequest) isClientRequest() {}
+
+func (*ListToolsRequest) isClientRequest() {}
+
+func (*CallToolRequest) isClientRequest() {}
+
+func (*GetTaskRequest) isClientRequest() {}
+
+func (*GetTaskPayloadRequest) isClientRequest() {}
+
+func (*CancelTaskRequest) isClientRequest() {}
+
+func (*ListTasksRequest) isClientRequest() {}
+
+func (*SetLevelRequest) isClientRequest() {}
+
+func (*CompleteRequest) isClientRequest() {}
+
+// ClientRequestHolder holds a [ClientRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ClientRequest definition).
 type ClientRequestHolder struct {
 	Value ClientRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ClientRequest cannot hold.
 func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 	var h ClientRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -1644,11 +626,11 @@ func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 
 // ClientResult is the ClientResult definition of the schema.
 //
-// A JSON value is a ClientResult when it matches at least one of its branches (anyOf). ClientResult
-// is implemented by *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult,
-// *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil ClientResult is no
-// value. UnmarshalClientResult decodes one on its own, and ClientResultHolder holds one for NewValue
-// and UnmarshalAndValidate.
+// A JSON value is a ClientResult when it matches at least one of its branches (anyOf).
+// ClientResult is implemented by *Result, *GetTaskResult, *GetTaskPayloadResult,
+// *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult,
+// *ElicitResult; a nil ClientResult is no value. [UnmarshalClientResult] decodes one on its
+// own, and [ClientResultHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientResult interface {
 	isClientResult()
 	MarshalJSON() ([]byte, error)
@@ -1658,53 +640,31 @@ type ClientResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isClientResult()               {}
-func (*GetTaskResult) isClientResult()        {}
-func (*GetTaskPayloadResult) isClientResult() {}
-func (*CancelTaskResult) isClientResult()     {}
-func (*ListTasksResult) isClientResult()      {}
-func (*CreateMessageResult) isClientResult()  {}
-func (*ListRootsResult) isClientResult()      {}
-func (*ElicitResult) isClientResult()         {}
+func (*Result) isClientResult() {}
 
-// ClientResultHolder holds a ClientResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientResult definition).
+func (*GetTaskResult) isClientResult() {}
+
+func (*GetTaskPayloadResult) isClientResult() {}
+
+func (*CancelTaskResult) isClientResult() {}
+
+func (*ListTasksResult) isClientResult() {}
+
+func (*CreateMessageResult) isClientResult() {}
+
+func (*ListRootsResult) isClientResult() {}
+
+func (*ElicitResult) isClientResult() {}
+
+// ClientResultHolder holds a [ClientResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ClientResult definition).
 type ClientResultHolder struct {
 	Value ClientResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult cannot hold.
+// UnmarshalClientResult decodes a ClientResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ClientResult
+// cannot hold.
 func UnmarshalClientResult(b []byte) (ClientResult, error) {
 	var h ClientResultHolder
 	err := h.UnmarshalJSON(b)
@@ -1723,42 +683,10 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParams is #/$defs/CompleteRequestParams.
-//
 // Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *CompleteRequestParamsMeta `json:"_meta,omitempty"`
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
@@ -1767,36 +695,6 @@ type CompleteRequestParams struct {
 	Ref     CompleteRequestParamsRef      `json:"ref"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -1809,38 +707,6 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsContext is #/$defs/CompleteRequestParams/properties/context.
-//
 // Additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
@@ -1849,86 +715,25 @@ type CompleteRequestParamsContext struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsMeta is #/$defs/CompleteRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type CompleteRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
+// CompleteRequestParamsRef is the type of the ref member of [CompleteRequestParams].
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
-// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
-// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches
+// (anyOf). CompleteRequestParamsRef is implemented by *PromptReference,
+// *ResourceTemplateReference; a nil CompleteRequestParamsRef is no value.
+// [UnmarshalCompleteRequestParamsRef] decodes one on its own, and
+// [CompleteRequestParamsRefHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
 	MarshalJSON() ([]byte, error)
@@ -1938,49 +743,20 @@ type CompleteRequestParamsRef interface {
 	validate(s *vstate)
 }
 
-func (*PromptReference) isCompleteRequestParamsRef()           {}
+func (*PromptReference) isCompleteRequestParamsRef() {}
+
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
-// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
-// definition).
+// CompleteRequestParamsRefHolder holds a [CompleteRequestParamsRef] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CompleteRequestParamsRef definition).
 type CompleteRequestParamsRefHolder struct {
 	Value CompleteRequestParamsRef
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CompleteRequestParamsRef cannot hold.
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a CompleteRequestParamsRef cannot hold.
 func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
 	var h CompleteRequestParamsRefHolder
 	err := h.UnmarshalJSON(b)
@@ -1989,51 +765,21 @@ func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, erro
 
 // CompleteResult is the server's response to a completion/complete request
 type CompleteResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta       json.RawMessage          `json:"_meta,omitempty"`
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
+// CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
-	// Indicates whether there are additional completion options beyond those provided in the current
-	// response, even if the exact total is unknown.
+	// Indicates whether there are additional completion options beyond those provided in the
+	// current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
-	// The total number of completion options available. This can exceed the number of values actually
-	// sent in the response.
+	// The total number of completion options available. This can exceed the number of values
+	// actually sent in the response.
 	Total *int64 `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
@@ -2057,42 +803,12 @@ func (v *CompleteResultCompletion) GetTotal() int64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
-// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
-// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf).
+// ContentBlock is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink,
+// *EmbeddedResource; a nil ContentBlock is no value. [UnmarshalContentBlock] decodes one on
+// its own, and [ContentBlockHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ContentBlock interface {
 	isContentBlock()
 	MarshalJSON() ([]byte, error)
@@ -2102,59 +818,35 @@ type ContentBlock interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isContentBlock()      {}
-func (*ImageContent) isContentBlock()     {}
-func (*AudioContent) isContentBlock()     {}
-func (*ResourceLink) isContentBlock()     {}
+func (*TextContent) isContentBlock() {}
+
+func (*ImageContent) isContentBlock() {}
+
+func (*AudioContent) isContentBlock() {}
+
+func (*ResourceLink) isContentBlock() {}
+
 func (*EmbeddedResource) isContentBlock() {}
 
-// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ContentBlock definition).
+// ContentBlockHolder holds a [ContentBlock] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ContentBlock definition).
 type ContentBlockHolder struct {
 	Value ContentBlock
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock
+// cannot hold.
 func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
 	var h ContentBlockHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
-// full discretion over which model to select. The client should also inform the user before beginning
-// sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+// CreateMessageRequest is a request from the server to sample an LLM via the client. The
+// client has full discretion over which model to select. The client should also inform the
+// user before beginning sampling, to allow them to inspect the request (human in the loop)
+// and decide whether to approve it.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2166,50 +858,17 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParams is #/$defs/CreateMessageRequestParams.
-//
 // Parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *CreateMessageRequestParamsMeta `json:"_meta,omitempty"`
-	// A request to include context from one or more MCP servers (including the caller), to be attached to
-	// the prompt.
-	// The client MAY ignore this request.
+	// A request to include context from one or more MCP servers (including the caller), to be
+	// attached to the prompt. The client MAY ignore this request.
 	//
-	// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only
-	// use these values if the client
-	// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
+	// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers
+	// SHOULD only use these values if the client declares ClientCapabilities.sampling.context.
+	// These values may be removed in future spec releases.
 	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
@@ -2219,34 +878,34 @@ type CreateMessageRequestParams struct {
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is
 	// provider-specific.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
-	// The server's preferences for which model to select. The client MAY ignore these preferences.
+	// The server's preferences for which model to select. The client MAY ignore these
+	// preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	StopSequences    []string          `json:"stopSequences,omitempty"`
-	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this
-	// prompt.
+	// An optional system prompt the server wants to use for sampling. The client MAY modify or
+	// omit this prompt.
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
-	// If specified, the caller is requesting task-augmented execution for this request.
-	// The request will return a CreateTaskResult immediately, and the actual result can be
-	// retrieved later via tasks/result.
+	// If specified, the caller is requesting task-augmented execution for this request. The
+	// request will return a CreateTaskResult immediately, and the actual result can be retrieved
+	// later via tasks/result.
 	//
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
 	Task        *TaskMetadata `json:"task,omitempty"`
 	Temperature *float64      `json:"temperature,omitempty"`
-	// Controls how the model uses tools.
-	// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is
-	// not declared.
-	// Default is `{ mode: "auto" }`.
+	// Controls how the model uses tools. The client MUST return an error if this field is
+	// provided but ClientCapabilities.sampling.tools is not declared. Default is `{ mode: "auto"
+	// }`.
 	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
-	// Tools that the model may use during generation.
-	// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is
-	// not declared.
+	// Tools that the model may use during generation. The client MUST return an error if this
+	// field is provided but ClientCapabilities.sampling.tools is not declared.
 	Tools []Tool `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is
+// nil.
 func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
 	if v == nil || v.IncludeContext == nil {
 		return ""
@@ -2270,43 +929,13 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
-// servers (including the caller), to be attached to the prompt.
-// The client MAY ignore this request.
+// CreateMessageRequestParamsIncludeContext is a request to include context from one or more
+// MCP servers (including the caller), to be attached to the prompt. The client MAY ignore
+// this request.
 //
-// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only
-// use these values if the client
-// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
+// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers
+// SHOULD only use these values if the client declares ClientCapabilities.sampling.context.
+// These values may be removed in future spec releases.
 type CreateMessageRequestParamsIncludeContext string
 
 // The values of CreateMessageRequestParamsIncludeContext.
@@ -2316,86 +945,25 @@ const (
 	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParamsMeta is #/$defs/CreateMessageRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type CreateMessageRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResult is the client's response to a sampling/createMessage request from the server.
-// The client should inform the user before returning the sampled message, to allow them
-// to inspect the response (human in the loop) and decide whether to allow the server to see it.
+// CreateMessageResult is the client's response to a sampling/createMessage request from the
+// server. The client should inform the user before returning the sampled message, to allow
+// them to inspect the response (human in the loop) and decide whether to allow the server to
+// see it.
 type CreateMessageResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta    json.RawMessage            `json:"_meta,omitempty"`
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
@@ -2404,10 +972,10 @@ type CreateMessageResult struct {
 	// The reason why sampling stopped, if known.
 	//
 	// Standard values:
-	// - "endTurn": Natural end of the assistant's turn
-	// - "stopSequence": A stop sequence was encountered
-	// - "maxTokens": Maximum token limit was reached
-	// - "toolUse": The model wants to use one or more tools
+	//   - "endTurn": Natural end of the assistant's turn
+	//   - "stopSequence": A stop sequence was encountered
+	//   - "maxTokens": Maximum token limit was reached
+	//   - "toolUse": The model wants to use one or more tools
 	//
 	// This field is an open string to allow for provider-specific stop reasons.
 	StopReason *string `json:"stopReason,omitempty"`
@@ -2423,43 +991,14 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
-// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
-// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches
+// (anyOf). CreateMessageResultContent is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
+// CreateMessageResultContent is no value. [UnmarshalCreateMessageResultContent] decodes one
+// on its own, and [CreateMessageResultContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
 	MarshalJSON() ([]byte, error)
@@ -2469,53 +1008,28 @@ type CreateMessageResultContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isCreateMessageResultContent()                    {}
-func (*ImageContent) isCreateMessageResultContent()                   {}
-func (*AudioContent) isCreateMessageResultContent()                   {}
-func (*ToolUseContent) isCreateMessageResultContent()                 {}
-func (*ToolResultContent) isCreateMessageResultContent()              {}
+func (*TextContent) isCreateMessageResultContent() {}
+
+func (*ImageContent) isCreateMessageResultContent() {}
+
+func (*AudioContent) isCreateMessageResultContent() {}
+
+func (*ToolUseContent) isCreateMessageResultContent() {}
+
+func (*ToolResultContent) isCreateMessageResultContent() {}
+
 func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 
-// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
-// definition).
+// CreateMessageResultContentHolder holds a [CreateMessageResultContent] on its own, so that
+// it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CreateMessageResultContent definition).
 type CreateMessageResultContentHolder struct {
 	Value CreateMessageResultContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CreateMessageResultContent cannot hold.
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a CreateMessageResultContent cannot hold.
 func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
 	var h CreateMessageResultContentHolder
 	err := h.UnmarshalJSON(b)
@@ -2526,111 +1040,21 @@ func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, 
 // #/$defs/CreateMessageResult/properties/content/anyOf/5.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageResultContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CreateTaskResult is a response to a task-augmented request.
 type CreateTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	Task Task            `json:"task"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Cursor is an opaque token used to represent a cursor for pagination.
 type Cursor string
 
-// MarshalJSON encodes v as JSON.
-func (v Cursor) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequest is a request from the server to elicit additional information from the user via the
-// client.
+// ElicitRequest is a request from the server to elicit additional information from the user
+// via the client.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2642,41 +1066,11 @@ type ElicitRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from
-// the user via a form in the client.
+// ElicitRequestFormParams is the parameters for a request to elicit non-sensitive
+// information from the user via a form in the client.
 type ElicitRequestFormParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *ElicitRequestFormParamsMeta `json:"_meta,omitempty"`
 	// The message to present to the user describing what information is being requested.
 	Message string `json:"message"`
@@ -2684,12 +1078,12 @@ type ElicitRequestFormParams struct {
 	//
 	// When set, it must be "form".
 	Mode *string `json:"mode,omitempty"`
-	// A restricted subset of JSON Schema.
-	// Only top-level properties are allowed, without nesting.
+	// A restricted subset of JSON Schema. Only top-level properties are allowed, without
+	// nesting.
 	RequestedSchema ElicitRequestFormParamsRequestedSchema `json:"requestedSchema"`
-	// If specified, the caller is requesting task-augmented execution for this request.
-	// The request will return a CreateTaskResult immediately, and the actual result can be
-	// retrieved later via tasks/result.
+	// If specified, the caller is requesting task-augmented execution for this request. The
+	// request will return a CreateTaskResult immediately, and the actual result can be retrieved
+	// later via tasks/result.
 	//
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
@@ -2706,82 +1100,20 @@ func (v *ElicitRequestFormParams) GetMode() string {
 	return *v.Mode
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestFormParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestFormParamsMeta is #/$defs/ElicitRequestFormParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type ElicitRequestFormParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestFormParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestFormParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
-// Only top-level properties are allowed, without nesting.
+// ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema. Only
+// top-level properties are allowed, without nesting.
 //
 // Its "type" member is always "object"; the type writes it.
 type ElicitRequestFormParamsRequestedSchema struct {
@@ -2800,43 +1132,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestParams is the parameters for a request to elicit additional information from the user
-// via the client.
+// ElicitRequestParams is the parameters for a request to elicit additional information from
+// the user via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf).
-// ElicitRequestParams is implemented by *ElicitRequestURLParams, *ElicitRequestFormParams; a nil
-// ElicitRequestParams is no value. UnmarshalElicitRequestParams decodes one on its own, and
-// ElicitRequestParamsHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches
+// (anyOf). ElicitRequestParams is implemented by *ElicitRequestURLParams,
+// *ElicitRequestFormParams; a nil ElicitRequestParams is no value.
+// [UnmarshalElicitRequestParams] decodes one on its own, and [ElicitRequestParamsHolder]
+// holds one for [NewValue] and [UnmarshalAndValidate].
 type ElicitRequestParams interface {
 	isElicitRequestParams()
 	MarshalJSON() ([]byte, error)
@@ -2846,70 +1149,42 @@ type ElicitRequestParams interface {
 	validate(s *vstate)
 }
 
-func (*ElicitRequestURLParams) isElicitRequestParams()  {}
+func (*ElicitRequestURLParams) isElicitRequestParams() {}
+
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
 
-// ElicitRequestParamsHolder holds a ElicitRequestParams on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ElicitRequestParams definition).
+// ElicitRequestParamsHolder holds a [ElicitRequestParams] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ElicitRequestParams definition).
 type ElicitRequestParamsHolder struct {
 	Value ElicitRequestParams
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestParamsHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ElicitRequestParams
-// cannot hold.
+// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ElicitRequestParams cannot hold.
 func UnmarshalElicitRequestParams(b []byte) (ElicitRequestParams, error) {
 	var h ElicitRequestParamsHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
-// URL in the client.
+// ElicitRequestURLParams is the parameters for a request to elicit information from the user
+// via a URL in the client.
 //
 // Its "mode" member is always "url"; the type writes it.
 type ElicitRequestURLParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *ElicitRequestURLParamsMeta `json:"_meta,omitempty"`
-	// The ID of the elicitation, which must be unique within the context of the server.
-	// The client MUST treat this ID as an opaque value.
+	// The ID of the elicitation, which must be unique within the context of the server. The
+	// client MUST treat this ID as an opaque value.
 	ElicitationID string `json:"elicitationId"`
 	// The message to present to the user explaining why the interaction is needed.
 	Message string `json:"message"`
-	// If specified, the caller is requesting task-augmented execution for this request.
-	// The request will return a CreateTaskResult immediately, and the actual result can be
-	// retrieved later via tasks/result.
+	// If specified, the caller is requesting task-augmented execution for this request. The
+	// request will return a CreateTaskResult immediately, and the actual result can be retrieved
+	// later via tasks/result.
 	//
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
@@ -2920,132 +1195,39 @@ type ElicitRequestURLParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestURLParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestURLParamsMeta is #/$defs/ElicitRequestURLParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type ElicitRequestURLParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestURLParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestURLParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResult is the client's response to an elicitation request.
 type ElicitResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The user action in response to the elicitation.
-	// - "accept": User submitted the form/confirmed the action
-	// - "decline": User explicitly decline the action
-	// - "cancel": User dismissed without making an explicit choice
+	//   - "accept": User submitted the form/confirmed the action
+	//   - "decline": User explicitly decline the action
+	//   - "cancel": User dismissed without making an explicit choice
 	Action ElicitResultAction `json:"action"`
 	// The submitted form data, only present when action is "accept" and mode was "form".
-	// Contains values matching the requested schema.
-	// Omitted for out-of-band mode responses.
+	// Contains values matching the requested schema. Omitted for out-of-band mode responses.
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultAction is the user action in response to the elicitation.
-// - "accept": User submitted the form/confirmed the action
-// - "decline": User explicitly decline the action
-// - "cancel": User dismissed without making an explicit choice
+//   - "accept": User submitted the form/confirmed the action
+//   - "decline": User explicitly decline the action
+//   - "cancel": User dismissed without making an explicit choice
 type ElicitResultAction string
 
 // The values of ElicitResultAction.
@@ -3055,45 +1237,14 @@ const (
 	ElicitResultActionDecline ElicitResultAction = "decline"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultAction) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultContentValue is the schema at
 // #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an absent
-// member).
+// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an
+// absent member).
 type ElicitResultContentValue struct {
-	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or KindBoolean. The
-	// zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or
+	// KindBoolean. The zero Kind means no value (an absent member).
 	Kind Kind
 	// Arr is the array, when Kind is KindArray.
 	Arr []string
@@ -3115,7 +1266,8 @@ func (v ElicitResultContentValue) AsArray() ([]string, bool) {
 	return v.Arr, v.Kind == KindArray
 }
 
-// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
+// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON
+// string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
@@ -3125,7 +1277,8 @@ func (v ElicitResultContentValue) AsString() (string, bool) {
 	return v.Str, v.Kind == KindString
 }
 
-// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
+// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON
+// integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
@@ -3135,7 +1288,8 @@ func (v ElicitResultContentValue) AsInteger() (int64, bool) {
 	return v.Int, v.Kind == KindInteger
 }
 
-// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
+// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON
+// boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
@@ -3156,36 +1310,6 @@ func (v ElicitResultContentValue) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultContentValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitationCompleteNotification is an optional notification from the server to the client,
 // informing it of a completion of a out-of-band elicitation request.
 //
@@ -3198,38 +1322,8 @@ type ElicitationCompleteNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitationCompleteNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitationCompleteNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitationCompleteNotificationParams is the schema at
-// #/$defs/ElicitationCompleteNotification/properties/params.
+// ElicitationCompleteNotificationParams is the type of the params member of
+// [ElicitationCompleteNotification].
 type ElicitationCompleteNotificationParams struct {
 	// The ID of the elicitation that completed.
 	ElicitationID string `json:"elicitationId"`
@@ -3237,45 +1331,16 @@ type ElicitationCompleteNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitationCompleteNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call
+// result.
 //
-// It is up to the client how best to render embedded resources for the benefit
-// of the LLM and/or the user.
+// It is up to the client how best to render embedded resources for the benefit of the LLM
+// and/or the user.
 //
 // Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations             `json:"annotations,omitempty"`
@@ -3284,42 +1349,13 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
-// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
-// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
+// (anyOf). EmbeddedResourceResource is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil EmbeddedResourceResource is no value.
+// [UnmarshalEmbeddedResourceResource] decodes one on its own, and
+// [EmbeddedResourceResourceHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 	MarshalJSON() ([]byte, error)
@@ -3330,48 +1366,19 @@ type EmbeddedResourceResource interface {
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
+
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
-// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
-// definition).
+// EmbeddedResourceResourceHolder holds a [EmbeddedResourceResource] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// EmbeddedResourceResource definition).
 type EmbeddedResourceResourceHolder struct {
 	Value EmbeddedResourceResource
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// EmbeddedResourceResource cannot hold.
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a EmbeddedResourceResource cannot hold.
 func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
 	var h EmbeddedResourceResourceHolder
 	err := h.UnmarshalJSON(b)
@@ -3383,11 +1390,12 @@ type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
 //
-// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). EnumSchema is
-// implemented by *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil
-// EnumSchema is no value. UnmarshalEnumSchema decodes one on its own, and EnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf).
+// EnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil EnumSchema is no value.
+// [UnmarshalEnumSchema] decodes one on its own, and [EnumSchemaHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type EnumSchema interface {
 	isEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -3398,49 +1406,24 @@ type EnumSchema interface {
 }
 
 func (*UntitledSingleSelectEnumSchema) isEnumSchema() {}
-func (*TitledSingleSelectEnumSchema) isEnumSchema()   {}
-func (*UntitledMultiSelectEnumSchema) isEnumSchema()  {}
-func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
-func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
-// EnumSchemaHolder holds a EnumSchema on its own, so that it can be decoded, validated and encoded by
-// itself (NewValue returns one for the EnumSchema definition).
+func (*TitledSingleSelectEnumSchema) isEnumSchema() {}
+
+func (*UntitledMultiSelectEnumSchema) isEnumSchema() {}
+
+func (*TitledMultiSelectEnumSchema) isEnumSchema() {}
+
+func (*LegacyTitledEnumSchema) isEnumSchema() {}
+
+// EnumSchemaHolder holds a [EnumSchema] on its own, so that it can be decoded, validated and
+// encoded by itself ([NewValue] returns one for the EnumSchema definition).
 type EnumSchemaHolder struct {
 	Value EnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalEnumSchema decodes a EnumSchema from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot hold.
+// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot
+// hold.
 func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
 	var h EnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -3451,47 +1434,16 @@ func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
 type Error struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Error) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Error) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Error) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Error) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequest is #/$defs/GetPromptRequest.
-//
 // Used by the client to get a prompt provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -3504,42 +1456,10 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequestParams is #/$defs/GetPromptRequestParams.
-//
 // Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *GetPromptRequestParamsMeta `json:"_meta,omitempty"`
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -3549,84 +1469,22 @@ type GetPromptRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequestParamsMeta is #/$defs/GetPromptRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type GetPromptRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // GetPromptResult is the server's response to a prompts/get request from the client.
 type GetPromptResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// An optional description for the prompt.
 	Description *string         `json:"description,omitempty"`
@@ -3643,36 +1501,6 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // GetTaskPayloadRequest is a request to retrieve the result of a completed task.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -3685,37 +1513,7 @@ type GetTaskPayloadRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskPayloadRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskPayloadRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetTaskPayloadRequestParams is the schema at #/$defs/GetTaskPayloadRequest/properties/params.
+// GetTaskPayloadRequestParams is the type of the params member of [GetTaskPayloadRequest].
 type GetTaskPayloadRequestParams struct {
 	// The task identifier to retrieve results for.
 	TaskID string `json:"taskId"`
@@ -3723,75 +1521,15 @@ type GetTaskPayloadRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskPayloadRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetTaskPayloadResult is the response to a tasks/result request.
-// The structure matches the result type of the original request.
-// For example, a tools/call task would return the CallToolResult structure.
+// GetTaskPayloadResult is the response to a tasks/result request. The structure matches the
+// result type of the original request. For example, a tools/call task would return the
+// CallToolResult structure.
 type GetTaskPayloadResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskPayloadResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // GetTaskRequest is a request to retrieve the state of a task.
@@ -3806,37 +1544,7 @@ type GetTaskRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetTaskRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetTaskRequestParams is the schema at #/$defs/GetTaskRequest/properties/params.
+// GetTaskRequestParams is the type of the params member of [GetTaskRequest].
 type GetTaskRequestParams struct {
 	// The task identifier to query.
 	TaskID string `json:"taskId"`
@@ -3844,40 +1552,10 @@ type GetTaskRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // GetTaskResult is the response to a tasks/get request.
 type GetTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -3887,11 +1565,11 @@ type GetTaskResult struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
-	// Optional human-readable message describing the current task state.
-	// This can provide context for any status, including:
-	// - Reasons for "cancelled" status
-	// - Summaries for "completed" status
-	// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+	// Optional human-readable message describing the current task state. This can provide
+	// context for any status, including:
+	//   - Reasons for "cancelled" status
+	//   - Summaries for "completed" status
+	//   - Diagnostic information for "failed" status (e.g., error details, what went wrong)
 	StatusMessage *string `json:"statusMessage,omitempty"`
 	// The task identifier.
 	TaskID string `json:"taskId"`
@@ -3909,7 +1587,8 @@ func (v *GetTaskResult) GetPollInterval() int64 {
 	return *v.PollInterval
 }
 
-// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is
+// nil.
 func (v *GetTaskResult) GetStatusMessage() string {
 	if v == nil || v.StatusMessage == nil {
 		return ""
@@ -3917,59 +1596,29 @@ func (v *GetTaskResult) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetTaskResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
-	// Optional MIME type override if the source MIME type is missing or generic.
-	// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
+	// Optional MIME type override if the source MIME type is missing or generic. For example:
+	// `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Optional array of strings that specify sizes at which the icon can be used.
-	// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats
-	// like SVG.
+	// Optional array of strings that specify sizes at which the icon can be used. Each string
+	// should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like
+	// SVG.
 	//
 	// If not provided, the client should assume that the icon can be used at any size.
 	Sizes []string `json:"sizes,omitempty"`
-	// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
-	// `data:` URI with Base64-encoded image data.
+	// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a `data:` URI
+	// with Base64-encoded image data.
 	//
-	// Consumers SHOULD takes steps to ensure URLs serving icons are from the
-	// same domain as the client/server or a trusted domain.
+	// Consumers SHOULD takes steps to ensure URLs serving icons are from the same domain as the
+	// client/server or a trusted domain.
 	//
 	// Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
 	// executable JavaScript.
 	Src string `json:"src"`
-	// Optional specifier for the theme this icon is designed for. `light` indicates
-	// the icon is designed to be used with a light background, and `dark` indicates
-	// the icon is designed to be used with a dark background.
+	// Optional specifier for the theme this icon is designed for. `light` indicates the icon is
+	// designed to be used with a light background, and `dark` indicates the icon is designed to
+	// be used with a dark background.
 	//
 	// If not provided, the client should assume the icon can be used with any theme.
 	Theme *IconTheme `json:"theme,omitempty"`
@@ -3993,41 +1642,9 @@ func (v *Icon) GetTheme() IconTheme {
 	return *v.Theme
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Icon) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Icon) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Icon) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// IconTheme is #/$defs/Icon/properties/theme.
-//
-// Optional specifier for the theme this icon is designed for. `light` indicates
-// the icon is designed to be used with a light background, and `dark` indicates
-// the icon is designed to be used with a dark background.
+// Optional specifier for the theme this icon is designed for. `light` indicates the icon is
+// designed to be used with a light background, and `dark` indicates the icon is designed to
+// be used with a dark background.
 //
 // If not provided, the client should assume the icon can be used with any theme.
 type IconTheme string
@@ -4038,90 +1655,28 @@ const (
 	IconThemeLight IconTheme = "light"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v IconTheme) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *IconTheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v IconTheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Icons is #/$defs/Icons.
-//
 // Base interface to add `icons` property.
 type Icons struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Icons) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Icons) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Icons) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
 //
 // Its "type" member is always "image"; the type writes it.
 type ImageContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -4133,63 +1688,32 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Implementation describes the MCP implementation.
 type Implementation struct {
 	// An optional human-readable description of what this implementation does.
 	//
-	// This can be used by clients or servers to provide context about their purpose
-	// and capabilities. For example, a server might describe the types of resources
-	// or tools it provides, while a client might describe its intended use case.
+	// This can be used by clients or servers to provide context about their purpose and
+	// capabilities. For example, a server might describe the types of resources or tools it
+	// provides, while a client might describe its intended use case.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title   *string `json:"title,omitempty"`
 	Version string  `json:"version"`
 	// An optional URL of the website for this implementation.
@@ -4222,40 +1746,8 @@ func (v *Implementation) GetWebsiteURL() string {
 	return *v.WebsiteURL
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequest is #/$defs/InitializeRequest.
-//
-// This request is sent from the client to the server when it first connects, asking it to begin
-// initialization.
+// This request is sent from the client to the server when it first connects, asking it to
+// begin initialization.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -4267,142 +1759,47 @@ type InitializeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequestParams is #/$defs/InitializeRequestParams.
-//
 // Parameters for an `initialize` request.
 type InitializeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta         *InitializeRequestParamsMeta `json:"_meta,omitempty"`
 	Capabilities ClientCapabilities           `json:"capabilities"`
 	ClientInfo   Implementation               `json:"clientInfo"`
-	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to
-	// support older versions as well.
+	// The latest version of the Model Context Protocol that the client supports. The client MAY
+	// decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeRequestParamsMeta is #/$defs/InitializeRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type InitializeRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializeResult is #/$defs/InitializeResult.
-//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta         json.RawMessage    `json:"_meta,omitempty"`
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools, resources, etc.
-	// It can be thought of like a "hint" to the model. For example, this information MAY be added to the
-	// system prompt.
+	// This can be used by clients to improve the LLM's understanding of available tools,
+	// resources, etc. It can be thought of like a "hint" to the model. For example, this
+	// information MAY be added to the system prompt.
 	Instructions *string `json:"instructions,omitempty"`
-	// The version of the Model Context Protocol that the server wants to use. This may not match the
-	// version that the client requested. If the client cannot support this version, it MUST disconnect.
+	// The version of the Model Context Protocol that the server wants to use. This may not match
+	// the version that the client requested. If the client cannot support this version, it MUST
+	// disconnect.
 	ProtocolVersion string         `json:"protocolVersion"`
 	ServerInfo      Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4417,38 +1814,6 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializeResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InitializedNotification is #/$defs/InitializedNotification.
-//
 // This notification is sent from the client to the server after initialization has finished.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4458,36 +1823,6 @@ type InitializedNotification struct {
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v InitializedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InitializedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
@@ -4500,44 +1835,14 @@ type JSONRPCErrorResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCErrorResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCMessage is #/$defs/JSONRPCMessage.
-//
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
+// sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
-// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse,
-// *JSONRPCErrorResponse; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its
-// own, and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
+// *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil JSONRPCMessage is no value.
+// [UnmarshalJSONRPCMessage] decodes one on its own, and [JSONRPCMessageHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type JSONRPCMessage interface {
 	isJSONRPCMessage()
 	MarshalJSON() ([]byte, error)
@@ -4547,49 +1852,24 @@ type JSONRPCMessage interface {
 	validate(s *vstate)
 }
 
-func (*JSONRPCRequest) isJSONRPCMessage()        {}
-func (*JSONRPCNotification) isJSONRPCMessage()   {}
-func (*JSONRPCResultResponse) isJSONRPCMessage() {}
-func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
+func (*JSONRPCRequest) isJSONRPCMessage() {}
 
-// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+func (*JSONRPCNotification) isJSONRPCMessage() {}
+
+func (*JSONRPCResultResponse) isJSONRPCMessage() {}
+
+func (*JSONRPCErrorResponse) isJSONRPCMessage() {}
+
+// JSONRPCMessageHolder holds a [JSONRPCMessage] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCMessage
+// definition).
 type JSONRPCMessageHolder struct {
 	Value JSONRPCMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCMessage cannot hold.
 func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
 	var h JSONRPCMessageHolder
 	err := h.UnmarshalJSON(b)
@@ -4606,36 +1886,6 @@ type JSONRPCNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCRequest is a request that expects a response.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4647,42 +1897,12 @@ type JSONRPCRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
 // A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf).
 // JSONRPCResponse is implemented by *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil
-// JSONRPCResponse is no value. UnmarshalJSONRPCResponse decodes one on its own, and
-// JSONRPCResponseHolder holds one for NewValue and UnmarshalAndValidate.
+// JSONRPCResponse is no value. [UnmarshalJSONRPCResponse] decodes one on its own, and
+// [JSONRPCResponseHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type JSONRPCResponse interface {
 	isJSONRPCResponse()
 	MarshalJSON() ([]byte, error)
@@ -4693,46 +1913,19 @@ type JSONRPCResponse interface {
 }
 
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
-func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
-// JSONRPCResponseHolder holds a JSONRPCResponse on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCResponse definition).
+func (*JSONRPCErrorResponse) isJSONRPCResponse() {}
+
+// JSONRPCResponseHolder holds a [JSONRPCResponse] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCResponse
+// definition).
 type JSONRPCResponseHolder struct {
 	Value JSONRPCResponse
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCResponse cannot hold.
+// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCResponse cannot hold.
 func UnmarshalJSONRPCResponse(b []byte) (JSONRPCResponse, error) {
 	var h JSONRPCResponseHolder
 	err := h.UnmarshalJSON(b)
@@ -4749,48 +1942,15 @@ type JSONRPCResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LegacyTitledEnumSchema is #/$defs/LegacyTitledEnumSchema.
-//
-// Use TitledSingleSelectEnumSchema instead.
-// This interface will be removed in a future version.
+// Use TitledSingleSelectEnumSchema instead. This interface will be removed in a future
+// version.
 //
 // Its "type" member is always "string"; the type writes it.
 type LegacyTitledEnumSchema struct {
 	Default     *string  `json:"default,omitempty"`
 	Description *string  `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
-	// (Legacy) Display names for enum values.
-	// Non-standard according to JSON schema 2020-12.
+	// (Legacy) Display names for enum values. Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitempty"`
 	Title     *string  `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4821,38 +1981,6 @@ func (v *LegacyTitledEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LegacyTitledEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequest is #/$defs/ListPromptsRequest.
-//
 // Sent from the client to request a list of prompts and prompt templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4865,43 +1993,13 @@ type ListPromptsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListPromptsResult is the server's response to a prompts/list request from the client.
 type ListPromptsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string  `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4916,38 +2014,6 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
-//
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4960,44 +2026,14 @@ type ListResourceTemplatesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesResult is the server's response to a resources/templates/list request from the
-// client.
+// ListResourceTemplatesResult is the server's response to a resources/templates/list request
+// from the client.
 type ListResourceTemplatesResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor        *string            `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -5012,38 +2048,6 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequest is #/$defs/ListResourcesRequest.
-//
 // Sent from the client to request a list of resources the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -5056,43 +2060,13 @@ type ListResourcesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListResourcesResult is the server's response to a resources/list request from the client.
 type ListResourcesResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string    `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -5107,42 +2081,9 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequest is #/$defs/ListRootsRequest.
-//
-// Sent from the server to request a list of root URIs from the client. Roots allow
-// servers to ask for specific directories or files to operate on. A common example
-// for roots is providing a set of repositories or directories a server should operate
-// on.
+// Sent from the server to request a list of root URIs from the client. Roots allow servers
+// to ask for specific directories or files to operate on. A common example for roots is
+// providing a set of repositories or directories a server should operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -5157,76 +2098,16 @@ type ListRootsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsResult is the client's response to a roots/list request from the server.
-// This result contains an array of Root objects, each representing a root directory
-// or file that the server can operate on.
+// ListRootsResult is the client's response to a roots/list request from the server. This
+// result contains an array of Root objects, each representing a root directory or file that
+// the server can operate on.
 type ListRootsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta  json.RawMessage `json:"_meta,omitempty"`
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ListTasksRequest is a request to retrieve a list of tasks.
@@ -5241,43 +2122,13 @@ type ListTasksRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListTasksRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListTasksRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListTasksRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListTasksResult is the response to a tasks/list request.
 type ListTasksResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	Tasks      []Task  `json:"tasks"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -5292,38 +2143,6 @@ func (v *ListTasksResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListTasksResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListTasksResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequest is #/$defs/ListToolsRequest.
-//
 // Sent from the client to request a list of tools the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -5336,43 +2155,13 @@ type ListToolsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ListToolsResult is the server's response to a tools/list request from the client.
 type ListToolsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	Tools      []Tool  `json:"tools"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -5385,36 +2174,6 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -5435,40 +2194,9 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingLevel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotification is #/$defs/LoggingMessageNotification.
-//
-// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request
-// has been sent from the client, the server MAY decide which messages to send automatically.
+// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel
+// request has been sent from the client, the server MAY decide which messages to send
+// automatically.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -5479,45 +2207,13 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotificationParams is #/$defs/LoggingMessageNotificationParams.
-//
 // Parameters for a `notifications/message` notification.
 type LoggingMessageNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
-	// here.
+	// The data to be logged, such as a string message or an object. Any JSON serializable type
+	// is allowed here.
 	Data json.RawMessage `json:"data"`
 	// The severity of this log message.
 	Level LoggingLevel `json:"level"`
@@ -5535,53 +2231,21 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelHint is #/$defs/ModelHint.
-//
 // Hints to use for model selection.
 //
-// Keys not declared here are currently left unspecified by the spec and are up
-// to the client to interpret.
+// Keys not declared here are currently left unspecified by the spec and are up to the client
+// to interpret.
 type ModelHint struct {
 	// A hint for a model name.
 	//
 	// The client SHOULD treat this as a substring of a model name; for example:
-	//  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-	//  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-	//  - `claude` should match any Claude model
+	//   - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+	//   - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+	//   - `claude` should match any Claude model
 	//
-	// The client MAY also map the string to a different provider's model name or a different model
-	// family, as long as it fills a similar niche; for example:
-	//  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+	// The client MAY also map the string to a different provider's model name or a different
+	// model family, as long as it fills a similar niche; for example:
+	//   - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5595,68 +2259,36 @@ func (v *ModelHint) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelPreferences is the server's preferences for model selection, requested of the client during
-// sampling.
+// ModelPreferences is the server's preferences for model selection, requested of the client
+// during sampling.
 //
-// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-// rarely straightforward.  Different models excel in different areas—some are
-// faster but less capable, others are more capable but more expensive, and so
-// on. This interface allows servers to express their priorities across multiple
-// dimensions to help clients make an appropriate selection for their use case.
+// Because LLMs can vary along multiple dimensions, choosing the "best" model is rarely
+// straightforward. Different models excel in different areas—some are faster but less
+// capable, others are more capable but more expensive, and so on. This interface allows
+// servers to express their priorities across multiple dimensions to help clients make an
+// appropriate selection for their use case.
 //
-// These preferences are always advisory. The client MAY ignore them. It is also
-// up to the client to decide how to interpret these preferences and how to
-// balance them against other considerations.
+// These preferences are always advisory. The client MAY ignore them. It is also up to the
+// client to decide how to interpret these preferences and how to balance them against other
+// considerations.
 type ModelPreferences struct {
-	// How much to prioritize cost when selecting a model. A value of 0 means cost
-	// is not important, while a value of 1 means cost is the most important
-	// factor.
+	// How much to prioritize cost when selecting a model. A value of 0 means cost is not
+	// important, while a value of 1 means cost is the most important factor.
 	CostPriority *float64 `json:"costPriority,omitempty"`
 	// Optional hints to use for model selection.
 	//
-	// If multiple hints are specified, the client MUST evaluate them in order
-	// (such that the first match is taken).
+	// If multiple hints are specified, the client MUST evaluate them in order (such that the
+	// first match is taken).
 	//
-	// The client SHOULD prioritize these hints over the numeric priorities, but
-	// MAY still use the priorities to select from ambiguous matches.
+	// The client SHOULD prioritize these hints over the numeric priorities, but MAY still use
+	// the priorities to select from ambiguous matches.
 	Hints []ModelHint `json:"hints,omitempty"`
-	// How much to prioritize intelligence and capabilities when selecting a
-	// model. A value of 0 means intelligence is not important, while a value of 1
-	// means intelligence is the most important factor.
+	// How much to prioritize intelligence and capabilities when selecting a model. A value of 0
+	// means intelligence is not important, while a value of 1 means intelligence is the most
+	// important factor.
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
-	// How much to prioritize sampling speed (latency) when selecting a model. A
-	// value of 0 means speed is not important, while a value of 1 means speed is
-	// the most important factor.
+	// How much to prioritize sampling speed (latency) when selecting a model. A value of 0 means
+	// speed is not important, while a value of 1 means speed is the most important factor.
 	SpeedPriority *float64 `json:"speedPriority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5679,7 +2311,8 @@ func (v *ModelPreferences) GetIntelligencePriority() float64 {
 	return *v.IntelligencePriority
 }
 
-// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is
+// nil.
 func (v *ModelPreferences) GetSpeedPriority() float64 {
 	if v == nil || v.SpeedPriority == nil {
 		return 0
@@ -5687,43 +2320,13 @@ func (v *ModelPreferences) GetSpeedPriority() float64 {
 	return *v.SpeedPriority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf).
-// MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches
+// (anyOf). MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
 // *TitledMultiSelectEnumSchema; a nil MultiSelectEnumSchema is no value.
-// UnmarshalMultiSelectEnumSchema decodes one on its own, and MultiSelectEnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// [UnmarshalMultiSelectEnumSchema] decodes one on its own, and [MultiSelectEnumSchemaHolder]
+// holds one for [NewValue] and [UnmarshalAndValidate].
 type MultiSelectEnumSchema interface {
 	isMultiSelectEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -5734,47 +2337,19 @@ type MultiSelectEnumSchema interface {
 }
 
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
-func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
-// MultiSelectEnumSchemaHolder holds a MultiSelectEnumSchema on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the MultiSelectEnumSchema definition).
+func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
+
+// MultiSelectEnumSchemaHolder holds a [MultiSelectEnumSchema] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// MultiSelectEnumSchema definition).
 type MultiSelectEnumSchemaHolder struct {
 	Value MultiSelectEnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MultiSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalMultiSelectEnumSchema decodes a MultiSelectEnumSchema from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// MultiSelectEnumSchema cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a MultiSelectEnumSchema cannot hold.
 func UnmarshalMultiSelectEnumSchema(b []byte) (MultiSelectEnumSchema, error) {
 	var h MultiSelectEnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -5789,73 +2364,13 @@ type Notification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Notification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // NotificationParams is the NotificationParams definition of the schema.
 type NotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -5910,37 +2425,7 @@ func (v *NumberSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v NumberSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NumberSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
+// NumberSchemaType is the type of the type member of [NumberSchema].
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -5948,36 +2433,6 @@ const (
 	NumberSchemaTypeInteger NumberSchemaType = "integer"
 	NumberSchemaTypeNumber  NumberSchemaType = "number"
 )
-
-// MarshalJSON encodes v as JSON.
-func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v NumberSchemaType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
 //
@@ -5990,45 +2445,13 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PaginatedRequestParams is #/$defs/PaginatedRequestParams.
-//
 // Common parameters for paginated requests.
 type PaginatedRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *PaginatedRequestParamsMeta `json:"_meta,omitempty"`
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6042,87 +2465,25 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PaginatedRequestParamsMeta is #/$defs/PaginatedRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type PaginatedRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PaginatedResult is the PaginatedResult definition of the schema.
 type PaginatedResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6136,38 +2497,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PingRequest is a ping, issued by either the server or the client, to check that the other party is
-// still alive. The receiver must promptly respond, or else may be disconnected.
+// PingRequest is a ping, issued by either the server or the client, to check that the other
+// party is still alive. The receiver must promptly respond, or else may be disconnected.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -6179,47 +2510,16 @@ type PingRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PingRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PingRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PrimitiveSchemaDefinition is #/$defs/PrimitiveSchemaDefinition.
+// Restricted schema definitions that only allow primitive types without nested objects or
+// arrays.
 //
-// Restricted schema definitions that only allow primitive types
-// without nested objects or arrays.
-//
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
-// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
-// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil PrimitiveSchemaDefinition is no value.
-// UnmarshalPrimitiveSchemaDefinition decodes one on its own, and PrimitiveSchemaDefinitionHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
+// (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
+// *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a
+// nil PrimitiveSchemaDefinition is no value. [UnmarshalPrimitiveSchemaDefinition] decodes
+// one on its own, and [PrimitiveSchemaDefinitionHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
 	MarshalJSON() ([]byte, error)
@@ -6229,63 +2529,40 @@ type PrimitiveSchemaDefinition interface {
 	validate(s *vstate)
 }
 
-func (*StringSchema) isPrimitiveSchemaDefinition()                   {}
-func (*NumberSchema) isPrimitiveSchemaDefinition()                   {}
-func (*BooleanSchema) isPrimitiveSchemaDefinition()                  {}
-func (*UntitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
-func (*TitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition()   {}
-func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()  {}
-func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
-func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
+func (*StringSchema) isPrimitiveSchemaDefinition() {}
 
-// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
-// definition).
+func (*NumberSchema) isPrimitiveSchemaDefinition() {}
+
+func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
+
+func (*UntitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*TitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition() {}
+
+// PrimitiveSchemaDefinitionHolder holds a [PrimitiveSchemaDefinition] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// PrimitiveSchemaDefinition definition).
 type PrimitiveSchemaDefinitionHolder struct {
 	Value PrimitiveSchemaDefinition
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// PrimitiveSchemaDefinition cannot hold.
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a PrimitiveSchemaDefinition cannot hold.
 func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
 	var h PrimitiveSchemaDefinitionHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ProgressNotification is an out-of-band notification used to inform the receiver of a progress
-// update for a long-running request.
+// ProgressNotification is an out-of-band notification used to inform the receiver of a
+// progress update for a long-running request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -6296,50 +2573,18 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressNotificationParams is #/$defs/ProgressNotificationParams.
-//
 // Parameters for a `notifications/progress` notification.
 type ProgressNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
-	// The progress thus far. This should increase every time progress is made, even if the total is
-	// unknown.
+	// The progress thus far. This should increase every time progress is made, even if the total
+	// is unknown.
 	Progress float64 `json:"progress"`
-	// The progress token which was given in the initial request, used to associate this notification with
-	// the request that is proceeding.
+	// The progress token which was given in the initial request, used to associate this
+	// notification with the request that is proceeding.
 	ProgressToken ProgressToken `json:"progressToken"`
 	// Total number of items to process (or total progress required), if known.
 	Total *float64 `json:"total,omitempty"`
@@ -6363,43 +2608,13 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressToken is a progress token, used to associate progress notifications with the original
-// request.
+// ProgressToken is a progress token, used to associate progress notifications with the
+// original request.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -6438,40 +2653,10 @@ func (v ProgressToken) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Prompt is a prompt or prompt template that the server offers.
 type Prompt struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A list of arguments to use for templating the prompt.
 	Arguments []PromptArgument `json:"arguments,omitempty"`
@@ -6480,22 +2665,21 @@ type Prompt struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6517,51 +2701,20 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptArgument describes an argument that a prompt can accept.
 type PromptArgument struct {
 	// A human-readable description of the argument.
 	Description *string `json:"description,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
 	// Whether this argument must be provided.
 	Required *bool `json:"required,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6591,39 +2744,9 @@ func (v *PromptArgument) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotification is an optional notification from the server to the client, informing
-// it that the list of prompts it offers has changed. This may be issued by servers without any
-// previous subscription from the client.
+// PromptListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of prompts it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -6634,40 +2757,10 @@ type PromptListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptMessage describes a message returned as part of a prompt.
 //
-// This is similar to `SamplingMessage`, but also supports the embedding of
-// resources from the MCP server.
+// This is similar to `SamplingMessage`, but also supports the embedding of resources from
+// the MCP server.
 type PromptMessage struct {
 	Content ContentBlock `json:"content"`
 	Role    Role         `json:"role"`
@@ -6675,49 +2768,18 @@ type PromptMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptReference identifies a prompt.
 //
 // Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6731,38 +2793,6 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequest is #/$defs/ReadResourceRequest.
-//
 // Sent from the client to the server, to read a specific resource URI.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -6775,171 +2805,49 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequestParams is #/$defs/ReadResourceRequestParams.
-//
 // Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *ReadResourceRequestParamsMeta `json:"_meta,omitempty"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequestParamsMeta is #/$defs/ReadResourceRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type ReadResourceRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResult is the server's response to a resources/read request from the client.
 type ReadResourceResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta     json.RawMessage                  `json:"_meta,omitempty"`
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResultContentsItem is the schema at
 // #/$defs/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its
+// branches (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
 // *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
-// UnmarshalReadResourceResultContentsItem decodes one on its own, and
-// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+// [UnmarshalReadResourceResultContentsItem] decodes one on its own, and
+// [ReadResourceResultContentsItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
 	MarshalJSON() ([]byte, error)
@@ -6950,93 +2858,32 @@ type ReadResourceResultContentsItem interface {
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
+
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
-// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
-// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItemHolder holds a [ReadResourceResultContentsItem] on its own,
+// so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // ReadResourceResultContentsItem definition).
 type ReadResourceResultContentsItemHolder struct {
 	Value ReadResourceResultContentsItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
-// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
-// values a ReadResourceResultContentsItem cannot hold.
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from
+// JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a ReadResourceResultContentsItem cannot hold.
 func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
 	var h ReadResourceResultContentsItemHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// RelatedTaskMetadata is #/$defs/RelatedTaskMetadata.
-//
-// Metadata for associating messages with a task.
-// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
+// Metadata for associating messages with a task. Include this in the `_meta` field under the
+// key `io.modelcontextprotocol/related-task`.
 type RelatedTaskMetadata struct {
 	// The task identifier this message is associated with.
 	TaskID string `json:"taskId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RelatedTaskMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Request is the Request definition of the schema.
@@ -7047,42 +2894,12 @@ type Request struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Request) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -7121,159 +2938,64 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParams is #/$defs/RequestParams.
-//
 // Common params for any request.
 type RequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParamsMeta is #/$defs/RequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type RequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Resource is a known resource that the server is capable of reading.
 type Resource struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -7313,40 +3035,10 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -7364,80 +3056,49 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
-// result.
+// ResourceLink is a resource that the server is capable of reading, included in a prompt or
+// tool call result.
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of
 // `resources/list` requests.
 //
 // Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -7477,39 +3138,9 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceLink) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceListChangedNotification is an optional notification from the server to the client,
-// informing it that the list of resources it can read from has changed. This may be issued by servers
-// without any previous subscription from the client.
+// informing it that the list of resources it can read from has changed. This may be issued
+// by servers without any previous subscription from the client.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -7520,157 +3151,63 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceRequestParams is #/$defs/ResourceRequestParams.
-//
 // Common parameters when working with resources.
 type ResourceRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *ResourceRequestParamsMeta `json:"_meta,omitempty"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceRequestParamsMeta is #/$defs/ResourceRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type ResourceRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplate is a template description for resources available on the server.
 type ResourceTemplate struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this template is for.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// The MIME type for all resources that match this template. This should only be included if all
-	// resources matching this template have the same type.
+	// The MIME type for all resources that match this template. This should only be included if
+	// all resources matching this template have the same type.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// A URI template (according to RFC 6570) that can be used to construct resource URIs.
 	URITemplate string `json:"uriTemplate"`
@@ -7702,36 +3239,6 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -7742,39 +3249,9 @@ type ResourceTemplateReference struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplateReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotification is a notification from the server to the client, informing it that a
-// resource has changed and may need to be read again. This should only be sent if the client
-// previously sent a resources/subscribe request.
+// ResourceUpdatedNotification is a notification from the server to the client, informing it
+// that a resource has changed and may need to be read again. This should only be sent if the
+// client previously sent a resources/subscribe request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -7785,117 +3262,25 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotificationParams is #/$defs/ResourceUpdatedNotificationParams.
-//
 // Parameters for a `notifications/resources/updated` notification.
 type ResourceUpdatedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
-	// client actually subscribed to.
+	// The URI of the resource that has been updated. This might be a sub-resource of the one
+	// that the client actually subscribed to.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Result is the Result definition of the schema.
 type Result struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -7907,48 +3292,17 @@ const (
 	RoleUser      Role = "user"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Root represents a root directory or file that the server can operate on.
 type Root struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// An optional name for the root. This can be used to provide a human-readable
-	// identifier for the root, which may be useful for display purposes or for
-	// referencing the root in other parts of the application.
+	// An optional name for the root. This can be used to provide a human-readable identifier for
+	// the root, which may be useful for display purposes or for referencing the root in other
+	// parts of the application.
 	Name *string `json:"name,omitempty"`
-	// The URI identifying the root. This *must* start with file:// for now.
-	// This restriction may be relaxed in future versions of the protocol to allow
-	// other URI schemes.
+	// The URI identifying the root. This *must* start with file:// for now. This restriction may
+	// be relaxed in future versions of the protocol to allow other URI schemes.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -7962,40 +3316,10 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RootsListChangedNotification is a notification from the client to the server, informing it that the
-// list of roots has changed.
-// This notification should be sent whenever the client adds, removes, or modifies any root.
-// The server should then request an updated list of roots using the ListRootsRequest.
+// RootsListChangedNotification is a notification from the client to the server, informing it
+// that the list of roots has changed. This notification should be sent whenever the client
+// adds, removes, or modifies any root. The server should then request an updated list of
+// roots using the ListRootsRequest.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -8006,40 +3330,10 @@ type RootsListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RootsListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // SamplingMessage describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta    json.RawMessage        `json:"_meta,omitempty"`
 	Content SamplingMessageContent `json:"content"`
 	Role    Role                   `json:"role"`
@@ -8047,43 +3341,14 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
+// SamplingMessageContent is the type of the content member of [SamplingMessage].
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil SamplingMessageContent is
-// no value. UnmarshalSamplingMessageContent decodes one on its own, and SamplingMessageContentHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches
+// (anyOf). SamplingMessageContent is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil
+// SamplingMessageContent is no value. [UnmarshalSamplingMessageContent] decodes one on its
+// own, and [SamplingMessageContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
 	MarshalJSON() ([]byte, error)
@@ -8093,98 +3358,45 @@ type SamplingMessageContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContent()                {}
-func (*ImageContent) isSamplingMessageContent()               {}
-func (*AudioContent) isSamplingMessageContent()               {}
-func (*ToolUseContent) isSamplingMessageContent()             {}
-func (*ToolResultContent) isSamplingMessageContent()          {}
+func (*TextContent) isSamplingMessageContent() {}
+
+func (*ImageContent) isSamplingMessageContent() {}
+
+func (*AudioContent) isSamplingMessageContent() {}
+
+func (*ToolUseContent) isSamplingMessageContent() {}
+
+func (*ToolResultContent) isSamplingMessageContent() {}
+
 func (SamplingMessageContentArray) isSamplingMessageContent() {}
 
-// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+// SamplingMessageContentHolder holds a [SamplingMessageContent] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContent definition).
 type SamplingMessageContentHolder struct {
 	Value SamplingMessageContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContent cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SamplingMessageContent cannot hold.
 func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	var h SamplingMessageContentHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
+// SamplingMessageContentArray is the schema at
+// #/$defs/SamplingMessage/properties/content/anyOf/5.
 type SamplingMessageContentArray []SamplingMessageContentBlock
-
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v SamplingMessageContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
-// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
-// SamplingMessageContentBlock is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is no value.
-// UnmarshalSamplingMessageContentBlock decodes one on its own, and SamplingMessageContentBlockHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches
+// (anyOf). SamplingMessageContentBlock is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is
+// no value. [UnmarshalSamplingMessageContentBlock] decodes one on its own, and
+// [SamplingMessageContentBlockHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
 	MarshalJSON() ([]byte, error)
@@ -8194,62 +3406,35 @@ type SamplingMessageContentBlock interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContentBlock()       {}
-func (*ImageContent) isSamplingMessageContentBlock()      {}
-func (*AudioContent) isSamplingMessageContentBlock()      {}
-func (*ToolUseContent) isSamplingMessageContentBlock()    {}
+func (*TextContent) isSamplingMessageContentBlock() {}
+
+func (*ImageContent) isSamplingMessageContentBlock() {}
+
+func (*AudioContent) isSamplingMessageContentBlock() {}
+
+func (*ToolUseContent) isSamplingMessageContentBlock() {}
+
 func (*ToolResultContent) isSamplingMessageContentBlock() {}
 
-// SamplingMessageContentBlockHolder holds a SamplingMessageContentBlock on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the SamplingMessageContentBlock
-// definition).
+// SamplingMessageContentBlockHolder holds a [SamplingMessageContentBlock] on its own, so
+// that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContentBlock definition).
 type SamplingMessageContentBlockHolder struct {
 	Value SamplingMessageContentBlock
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContentBlock cannot hold.
+// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a SamplingMessageContentBlock cannot hold.
 func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock, error) {
 	var h SamplingMessageContentBlockHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ServerCapabilities is #/$defs/ServerCapabilities.
-//
-// Capabilities that a server may support. Known capabilities are defined here, in this schema, but
-// this is not a closed set: any server can define its own, additional capabilities.
+// Capabilities that a server may support. Known capabilities are defined here, in this
+// schema, but this is not a closed set: any server can define its own, additional
+// capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -8269,114 +3454,18 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesCompletions is #/$defs/ServerCapabilities/properties/completions.
-//
 // Present if the server supports argument autocompletion suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesLogging is #/$defs/ServerCapabilities/properties/logging.
-//
 // Present if the server supports sending log messages to the client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
-//
 // Present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
@@ -8393,38 +3482,6 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesResources is #/$defs/ServerCapabilities/properties/resources.
-//
 // Present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
@@ -8451,38 +3508,6 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTasks is #/$defs/ServerCapabilities/properties/tasks.
-//
 // Present if the server supports task-augmented requests.
 type ServerCapabilitiesTasks struct {
 	// Whether this server supports tasks/cancel.
@@ -8495,110 +3520,16 @@ type ServerCapabilitiesTasks struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasks) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTasksCancel is #/$defs/ServerCapabilities/properties/tasks/properties/cancel.
-//
 // Whether this server supports tasks/cancel.
 type ServerCapabilitiesTasksCancel struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasksCancel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTasksList is #/$defs/ServerCapabilities/properties/tasks/properties/list.
-//
 // Whether this server supports tasks/list.
 type ServerCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasksList) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ServerCapabilitiesTasksRequests specifies which request types can be augmented with tasks.
@@ -8609,39 +3540,6 @@ type ServerCapabilitiesTasksRequests struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasksRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTasksRequestsTools is
-// #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools.
-//
 // Task support for tool-related requests.
 type ServerCapabilitiesTasksRequestsTools struct {
 	// Whether the server supports task-augmented tools/call requests.
@@ -8650,77 +3548,12 @@ type ServerCapabilitiesTasksRequestsTools struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTasksRequestsToolsCall is
-// #/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools/properties/call.
-//
 // Whether the server supports task-augmented tools/call requests.
 type ServerCapabilitiesTasksRequestsToolsCall struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTasksRequestsToolsCall) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTasksRequestsToolsCall) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTools is #/$defs/ServerCapabilities/properties/tools.
-//
 // Present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
@@ -8737,45 +3570,15 @@ func (v *ServerCapabilitiesTools) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ServerNotification is the ServerNotification definition of the schema.
 //
 // A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
 // ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
-// *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification,
-// *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification,
-// *ElicitationCompleteNotification; a nil ServerNotification is no value. UnmarshalServerNotification
-// decodes one on its own, and ServerNotificationHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// *ResourceListChangedNotification, *ResourceUpdatedNotification,
+// *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification,
+// *LoggingMessageNotification, *ElicitationCompleteNotification; a nil ServerNotification is
+// no value. [UnmarshalServerNotification] decodes one on its own, and
+// [ServerNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerNotification interface {
 	isServerNotification()
 	MarshalJSON() ([]byte, error)
@@ -8785,55 +3588,34 @@ type ServerNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isServerNotification()           {}
-func (*ProgressNotification) isServerNotification()            {}
+func (*CancelledNotification) isServerNotification() {}
+
+func (*ProgressNotification) isServerNotification() {}
+
 func (*ResourceListChangedNotification) isServerNotification() {}
-func (*ResourceUpdatedNotification) isServerNotification()     {}
-func (*PromptListChangedNotification) isServerNotification()   {}
-func (*ToolListChangedNotification) isServerNotification()     {}
-func (*TaskStatusNotification) isServerNotification()          {}
-func (*LoggingMessageNotification) isServerNotification()      {}
+
+func (*ResourceUpdatedNotification) isServerNotification() {}
+
+func (*PromptListChangedNotification) isServerNotification() {}
+
+func (*ToolListChangedNotification) isServerNotification() {}
+
+func (*TaskStatusNotification) isServerNotification() {}
+
+func (*LoggingMessageNotification) isServerNotification() {}
+
 func (*ElicitationCompleteNotification) isServerNotification() {}
 
-// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+// ServerNotificationHolder holds a [ServerNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ServerNotification definition).
 type ServerNotificationHolder struct {
 	Value ServerNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
-// cannot hold.
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ServerNotification cannot hold.
 func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 	var h ServerNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -8842,11 +3624,11 @@ func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 
 // ServerRequest is the ServerRequest definition of the schema.
 //
-// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf). ServerRequest
-// is implemented by *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest,
-// *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil ServerRequest is
-// no value. UnmarshalServerRequest decodes one on its own, and ServerRequestHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerRequest when it matches at least one of its branches (anyOf).
+// ServerRequest is implemented by *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest,
+// *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest,
+// *ElicitRequest; a nil ServerRequest is no value. [UnmarshalServerRequest] decodes one on
+// its own, and [ServerRequestHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerRequest interface {
 	isServerRequest()
 	MarshalJSON() ([]byte, error)
@@ -8856,53 +3638,31 @@ type ServerRequest interface {
 	validate(s *vstate)
 }
 
-func (*PingRequest) isServerRequest()           {}
-func (*GetTaskRequest) isServerRequest()        {}
-func (*GetTaskPayloadRequest) isServerRequest() {}
-func (*CancelTaskRequest) isServerRequest()     {}
-func (*ListTasksRequest) isServerRequest()      {}
-func (*CreateMessageRequest) isServerRequest()  {}
-func (*ListRootsRequest) isServerRequest()      {}
-func (*ElicitRequest) isServerRequest()         {}
+func (*PingRequest) isServerRequest() {}
 
-// ServerRequestHolder holds a ServerRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerRequest definition).
+func (*GetTaskRequest) isServerRequest() {}
+
+func (*GetTaskPayloadRequest) isServerRequest() {}
+
+func (*CancelTaskRequest) isServerRequest() {}
+
+func (*ListTasksRequest) isServerRequest() {}
+
+func (*CreateMessageRequest) isServerRequest() {}
+
+func (*ListRootsRequest) isServerRequest() {}
+
+func (*ElicitRequest) isServerRequest() {}
+
+// ServerRequestHolder holds a [ServerRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ServerRequest definition).
 type ServerRequestHolder struct {
 	Value ServerRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerRequest cannot hold.
+// UnmarshalServerRequest decodes a ServerRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ServerRequest cannot hold.
 func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 	var h ServerRequestHolder
 	err := h.UnmarshalJSON(b)
@@ -8911,12 +3671,13 @@ func UnmarshalServerRequest(b []byte) (ServerRequest, error) {
 
 // ServerResult is the ServerResult definition of the schema.
 //
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
-// is implemented by *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult,
-// *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult,
-// *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult; a nil
-// ServerResult is no value. UnmarshalServerResult decodes one on its own, and ServerResultHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf).
+// ServerResult is implemented by *Result, *InitializeResult, *ListResourcesResult,
+// *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult,
+// *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult,
+// *CancelTaskResult, *ListTasksResult, *CompleteResult; a nil ServerResult is no value.
+// [UnmarshalServerResult] decodes one on its own, and [ServerResultHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type ServerResult interface {
 	isServerResult()
 	MarshalJSON() ([]byte, error)
@@ -8926,59 +3687,43 @@ type ServerResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isServerResult()                      {}
-func (*InitializeResult) isServerResult()            {}
-func (*ListResourcesResult) isServerResult()         {}
-func (*ListResourceTemplatesResult) isServerResult() {}
-func (*ReadResourceResult) isServerResult()          {}
-func (*ListPromptsResult) isServerResult()           {}
-func (*GetPromptResult) isServerResult()             {}
-func (*ListToolsResult) isServerResult()             {}
-func (*CallToolResult) isServerResult()              {}
-func (*GetTaskResult) isServerResult()               {}
-func (*GetTaskPayloadResult) isServerResult()        {}
-func (*CancelTaskResult) isServerResult()            {}
-func (*ListTasksResult) isServerResult()             {}
-func (*CompleteResult) isServerResult()              {}
+func (*Result) isServerResult() {}
 
-// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerResult definition).
+func (*InitializeResult) isServerResult() {}
+
+func (*ListResourcesResult) isServerResult() {}
+
+func (*ListResourceTemplatesResult) isServerResult() {}
+
+func (*ReadResourceResult) isServerResult() {}
+
+func (*ListPromptsResult) isServerResult() {}
+
+func (*GetPromptResult) isServerResult() {}
+
+func (*ListToolsResult) isServerResult() {}
+
+func (*CallToolResult) isServerResult() {}
+
+func (*GetTaskResult) isServerResult() {}
+
+func (*GetTaskPayloadResult) isServerResult() {}
+
+func (*CancelTaskResult) isServerResult() {}
+
+func (*ListTasksResult) isServerResult() {}
+
+func (*CompleteResult) isServerResult() {}
+
+// ServerResultHolder holds a [ServerResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ServerResult definition).
 type ServerResultHolder struct {
 	Value ServerResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult
+// cannot hold.
 func UnmarshalServerResult(b []byte) (ServerResult, error) {
 	var h ServerResultHolder
 	err := h.UnmarshalJSON(b)
@@ -8997,131 +3742,38 @@ type SetLevelRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SetLevelRequestParams is #/$defs/SetLevelRequestParams.
-//
 // Parameters for a `logging/setLevel` request.
 type SetLevelRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *SetLevelRequestParamsMeta `json:"_meta,omitempty"`
-	// The level of logging that the client wants to receive from the server. The server should send all
-	// logs at this level and higher (i.e., more severe) to the client as notifications/message.
+	// The level of logging that the client wants to receive from the server. The server should
+	// send all logs at this level and higher (i.e., more severe) to the client as
+	// notifications/message.
 	Level LoggingLevel `json:"level"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SetLevelRequestParamsMeta is #/$defs/SetLevelRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type SetLevelRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SetLevelRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SetLevelRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
-// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
-// SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches
+// (anyOf). SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
 // *TitledSingleSelectEnumSchema; a nil SingleSelectEnumSchema is no value.
-// UnmarshalSingleSelectEnumSchema decodes one on its own, and SingleSelectEnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// [UnmarshalSingleSelectEnumSchema] decodes one on its own, and
+// [SingleSelectEnumSchemaHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type SingleSelectEnumSchema interface {
 	isSingleSelectEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -9132,47 +3784,19 @@ type SingleSelectEnumSchema interface {
 }
 
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
-func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
-// SingleSelectEnumSchemaHolder holds a SingleSelectEnumSchema on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SingleSelectEnumSchema definition).
+func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
+
+// SingleSelectEnumSchemaHolder holds a [SingleSelectEnumSchema] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SingleSelectEnumSchema definition).
 type SingleSelectEnumSchemaHolder struct {
 	Value SingleSelectEnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SingleSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSingleSelectEnumSchema decodes a SingleSelectEnumSchema from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SingleSelectEnumSchema cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SingleSelectEnumSchema cannot hold.
 func UnmarshalSingleSelectEnumSchema(b []byte) (SingleSelectEnumSchema, error) {
 	var h SingleSelectEnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -9241,37 +3865,7 @@ func (v *StringSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *StringSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
+// StringSchemaFormat is the type of the format member of [StringSchema].
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -9282,38 +3876,6 @@ const (
 	StringSchemaFormatURI      StringSchemaFormat = "uri"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v StringSchemaFormat) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequest is #/$defs/SubscribeRequest.
-//
 // Sent from the client to request resources/updated notifications from the server whenever a
 // particular resource changes.
 //
@@ -9327,125 +3889,30 @@ type SubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequestParams is #/$defs/SubscribeRequestParams.
-//
 // Parameters for a `resources/subscribe` request.
 type SubscribeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *SubscribeRequestParamsMeta `json:"_meta,omitempty"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscribeRequestParamsMeta is #/$defs/SubscribeRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type SubscribeRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscribeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Task is #/$defs/Task.
-//
 // Data associated with a task.
 type Task struct {
 	// ISO 8601 timestamp when the task was created.
@@ -9456,11 +3923,11 @@ type Task struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
-	// Optional human-readable message describing the current task state.
-	// This can provide context for any status, including:
-	// - Reasons for "cancelled" status
-	// - Summaries for "completed" status
-	// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+	// Optional human-readable message describing the current task state. This can provide
+	// context for any status, including:
+	//   - Reasons for "cancelled" status
+	//   - Summaries for "completed" status
+	//   - Diagnostic information for "failed" status (e.g., error details, what went wrong)
 	StatusMessage *string `json:"statusMessage,omitempty"`
 	// The task identifier.
 	TaskID string `json:"taskId"`
@@ -9478,7 +3945,8 @@ func (v *Task) GetPollInterval() int64 {
 	return *v.PollInterval
 }
 
-// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is
+// nil.
 func (v *Task) GetStatusMessage() string {
 	if v == nil || v.StatusMessage == nil {
 		return ""
@@ -9486,46 +3954,14 @@ func (v *Task) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Task) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Task) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Task) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TaskAugmentedRequestParams is #/$defs/TaskAugmentedRequestParams.
-//
 // Common params for any task-augmented request.
 type TaskAugmentedRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *TaskAugmentedRequestParamsMeta `json:"_meta,omitempty"`
-	// If specified, the caller is requesting task-augmented execution for this request.
-	// The request will return a CreateTaskResult immediately, and the actual result can be
-	// retrieved later via tasks/result.
+	// If specified, the caller is requesting task-augmented execution for this request. The
+	// request will return a CreateTaskResult immediately, and the actual result can be retrieved
+	// later via tasks/result.
 	//
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
@@ -9534,84 +3970,20 @@ type TaskAugmentedRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TaskAugmentedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TaskAugmentedRequestParamsMeta is #/$defs/TaskAugmentedRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type TaskAugmentedRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TaskAugmentedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TaskAugmentedRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TaskMetadata is #/$defs/TaskMetadata.
-//
-// Metadata for augmenting a request with task execution.
-// Include this in the `task` field of the request parameters.
+// Metadata for augmenting a request with task execution. Include this in the `task` field of
+// the request parameters.
 type TaskMetadata struct {
 	// Requested duration in milliseconds to retain task from creation.
 	TTL *int64 `json:"ttl,omitempty"`
@@ -9627,36 +3999,6 @@ func (v *TaskMetadata) GetTTL() int64 {
 	return *v.TTL
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TaskMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TaskMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TaskStatus is the status of a task.
 type TaskStatus string
 
@@ -9669,38 +4011,9 @@ const (
 	TaskStatusWorking       TaskStatus = "working"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v TaskStatus) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskStatus) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v TaskStatus) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TaskStatusNotification is an optional notification from the receiver to the requestor, informing
-// them that a task's status has changed. Receivers are not required to send these notifications.
+// TaskStatusNotification is an optional notification from the receiver to the requestor,
+// informing them that a task's status has changed. Receivers are not required to send these
+// notifications.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -9711,42 +4024,10 @@ type TaskStatusNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TaskStatusNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TaskStatusNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TaskStatusNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TaskStatusNotificationParams is #/$defs/TaskStatusNotificationParams.
-//
 // Parameters for a `notifications/tasks/status` notification.
 type TaskStatusNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -9756,11 +4037,11 @@ type TaskStatusNotificationParams struct {
 	PollInterval *int64 `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
-	// Optional human-readable message describing the current task state.
-	// This can provide context for any status, including:
-	// - Reasons for "cancelled" status
-	// - Summaries for "completed" status
-	// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
+	// Optional human-readable message describing the current task state. This can provide
+	// context for any status, including:
+	//   - Reasons for "cancelled" status
+	//   - Summaries for "completed" status
+	//   - Diagnostic information for "failed" status (e.g., error details, what went wrong)
 	StatusMessage *string `json:"statusMessage,omitempty"`
 	// The task identifier.
 	TaskID string `json:"taskId"`
@@ -9778,7 +4059,8 @@ func (v *TaskStatusNotificationParams) GetPollInterval() int64 {
 	return *v.PollInterval
 }
 
-// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is nil.
+// GetStatusMessage returns the value of StatusMessage, or "" when v or v.StatusMessage is
+// nil.
 func (v *TaskStatusNotificationParams) GetStatusMessage() string {
 	if v == nil || v.StatusMessage == nil {
 		return ""
@@ -9786,44 +4068,12 @@ func (v *TaskStatusNotificationParams) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TaskStatusNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TextContent is #/$defs/TextContent.
-//
 // Text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -9833,45 +4083,15 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// The text of the item. This must only be set if the item can actually be represented as text (not
-	// binary data).
+	// The text of the item. This must only be set if the item can actually be represented as
+	// text (not binary data).
 	Text string `json:"text"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -9887,38 +4107,6 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
-//
 // Schema for multiple-selection enumeration with display titles for each option.
 //
 // Its "type" member is always "array"; the type writes it.
@@ -9971,74 +4159,12 @@ func (v *TitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledMultiSelectEnumSchemaItems is #/$defs/TitledMultiSelectEnumSchema/properties/items.
-//
 // Schema for array items with enum options and display labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
@@ -10052,38 +4178,6 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
-//
 // Schema for single-selection enumeration with display titles for each option.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -10124,36 +4218,6 @@ func (v *TitledSingleSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
 // #/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
 type TitledSingleSelectEnumSchemaOneOfItem struct {
@@ -10165,42 +4229,10 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Tool is #/$defs/Tool.
-//
 // Definition for a tool the client can call.
 type Tool struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Optional additional tool information.
 	//
@@ -10208,38 +4240,37 @@ type Tool struct {
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	// A human-readable description of the tool.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available tools. It can
+	// be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Execution-related properties for this tool.
 	Execution *ToolExecution `json:"execution,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// A JSON Schema object defining the expected parameters for the tool.
 	InputSchema ToolInputSchema `json:"inputSchema"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// An optional JSON Schema object defining the structure of the tool's output returned in
-	// the structuredContent field of a CallToolResult.
+	// An optional JSON Schema object defining the structure of the tool's output returned in the
+	// structuredContent field of a CallToolResult.
 	//
-	// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-	// Currently restricted to type: "object" at the root level.
+	// Defaults to JSON Schema 2020-12 when no explicit $schema is provided. Currently restricted
+	// to type: "object" at the root level.
 	OutputSchema *ToolOutputSchema `json:"outputSchema,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for Tool,
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for Tool, where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -10261,65 +4292,31 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolAnnotations is #/$defs/ToolAnnotations.
-//
 // Additional properties describing a Tool to clients.
 //
-// NOTE: all properties in ToolAnnotations are **hints**.
-// They are not guaranteed to provide a faithful description of
-// tool behavior (including descriptive properties like `title`).
+// NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
+// a faithful description of tool behavior (including descriptive properties like `title`).
 //
-// Clients should never make tool use decisions based on ToolAnnotations
-// received from untrusted servers.
+// Clients should never make tool use decisions based on ToolAnnotations received from
+// untrusted servers.
 type ToolAnnotations struct {
-	// If true, the tool may perform destructive updates to its environment.
-	// If false, the tool performs only additive updates.
+	// If true, the tool may perform destructive updates to its environment. If false, the tool
+	// performs only additive updates.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: true
 	DestructiveHint *bool `json:"destructiveHint,omitempty"`
-	// If true, calling the tool repeatedly with the same arguments
-	// will have no additional effect on its environment.
+	// If true, calling the tool repeatedly with the same arguments will have no additional
+	// effect on its environment.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: false
 	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-	// If true, this tool may interact with an "open world" of external
-	// entities. If false, the tool's domain of interaction is closed.
-	// For example, the world of a web search tool is open, whereas that
-	// of a memory tool is not.
+	// If true, this tool may interact with an "open world" of external entities. If false, the
+	// tool's domain of interaction is closed. For example, the world of a web search tool is
+	// open, whereas that of a memory tool is not.
 	//
 	// Default: true
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
@@ -10333,8 +4330,8 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
-// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
-// nil.
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or
+// v.DestructiveHint is nil.
 func (v *ToolAnnotations) GetDestructiveHint() bool {
 	if v == nil || v.DestructiveHint == nil {
 		return false
@@ -10342,7 +4339,8 @@ func (v *ToolAnnotations) GetDestructiveHint() bool {
 	return *v.DestructiveHint
 }
 
-// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint
+// is nil.
 func (v *ToolAnnotations) GetIdempotentHint() bool {
 	if v == nil || v.IdempotentHint == nil {
 		return false
@@ -10350,7 +4348,8 @@ func (v *ToolAnnotations) GetIdempotentHint() bool {
 	return *v.IdempotentHint
 }
 
-// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is
+// nil.
 func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	if v == nil || v.OpenWorldHint == nil {
 		return false
@@ -10358,7 +4357,8 @@ func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	return *v.OpenWorldHint
 }
 
-// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is
+// nil.
 func (v *ToolAnnotations) GetReadOnlyHint() bool {
 	if v == nil || v.ReadOnlyHint == nil {
 		return false
@@ -10374,44 +4374,12 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolChoice is #/$defs/ToolChoice.
-//
 // Controls tool selection behavior for sampling requests.
 type ToolChoice struct {
 	// Controls the tool use ability of the model:
-	// - "auto": Model decides whether to use tools (default)
-	// - "required": Model MUST use at least one tool before completing
-	// - "none": Model MUST NOT use any tools
+	//   - "auto": Model decides whether to use tools (default)
+	//   - "required": Model MUST use at least one tool before completing
+	//   - "none": Model MUST NOT use any tools
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -10425,42 +4393,10 @@ func (v *ToolChoice) GetMode() ToolChoiceMode {
 	return *v.Mode
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolChoice) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolChoiceMode is #/$defs/ToolChoice/properties/mode.
-//
 // Controls the tool use ability of the model:
-// - "auto": Model decides whether to use tools (default)
-// - "required": Model MUST use at least one tool before completing
-// - "none": Model MUST NOT use any tools
+//   - "auto": Model decides whether to use tools (default)
+//   - "required": Model MUST use at least one tool before completing
+//   - "none": Model MUST NOT use any tools
 type ToolChoiceMode string
 
 // The values of ToolChoiceMode.
@@ -10470,47 +4406,14 @@ const (
 	ToolChoiceModeRequired ToolChoiceMode = "required"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ToolChoiceMode) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolExecution is #/$defs/ToolExecution.
-//
 // Execution-related properties for a tool.
 type ToolExecution struct {
-	// Indicates whether this tool supports task-augmented execution.
-	// This allows clients to handle long-running operations through polling
-	// the task system.
+	// Indicates whether this tool supports task-augmented execution. This allows clients to
+	// handle long-running operations through polling the task system.
 	//
-	// - "forbidden": Tool does not support task-augmented execution (default when absent)
-	// - "optional": Tool may support task-augmented execution
-	// - "required": Tool requires task-augmented execution
+	//   - "forbidden": Tool does not support task-augmented execution (default when absent)
+	//   - "optional": Tool may support task-augmented execution
+	//   - "required": Tool requires task-augmented execution
 	//
 	// Default: "forbidden"
 	TaskSupport *ToolExecutionTaskSupport `json:"taskSupport,omitempty"`
@@ -10526,43 +4429,12 @@ func (v *ToolExecution) GetTaskSupport() ToolExecutionTaskSupport {
 	return *v.TaskSupport
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolExecution) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolExecution) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolExecution) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolExecutionTaskSupport indicates whether this tool supports task-augmented execution.
-// This allows clients to handle long-running operations through polling
-// the task system.
+// This allows clients to handle long-running operations through polling the task system.
 //
-// - "forbidden": Tool does not support task-augmented execution (default when absent)
-// - "optional": Tool may support task-augmented execution
-// - "required": Tool requires task-augmented execution
+//   - "forbidden": Tool does not support task-augmented execution (default when absent)
+//   - "optional": Tool may support task-augmented execution
+//   - "required": Tool requires task-augmented execution
 //
 // Default: "forbidden"
 type ToolExecutionTaskSupport string
@@ -10573,36 +4445,6 @@ const (
 	ToolExecutionTaskSupportOptional  ToolExecutionTaskSupport = "optional"
 	ToolExecutionTaskSupportRequired  ToolExecutionTaskSupport = "required"
 )
-
-// MarshalJSON encodes v as JSON.
-func (v ToolExecutionTaskSupport) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ToolExecutionTaskSupport) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ToolExecutionTaskSupport) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
 //
@@ -10623,39 +4465,9 @@ func (v *ToolInputSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotification is an optional notification from the server to the client, informing it
-// that the list of tools it offers has changed. This may be issued by servers without any previous
-// subscription from the client.
+// ToolListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of tools it offers has changed. This may be issued by servers
+// without any previous subscription from the client.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -10666,42 +4478,11 @@ type ToolListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
-// returned in
-// the structuredContent field of a CallToolResult.
+// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's
+// output returned in the structuredContent field of a CallToolResult.
 //
-// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-// Currently restricted to type: "object" at the root level.
+// Defaults to JSON Schema 2020-12 when no explicit $schema is provided. Currently restricted
+// to type: "object" at the root level.
 //
 // Its "type" member is always "object"; the type writes it.
 type ToolOutputSchema struct {
@@ -10720,55 +4501,24 @@ func (v *ToolOutputSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolOutputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
 //
 // Its "type" member is always "tool_result"; the type writes it.
 type ToolResultContent struct {
-	// Optional metadata about the tool result. Clients SHOULD preserve this field when
-	// including tool results in subsequent sampling requests to enable caching optimizations.
+	// Optional metadata about the tool result. Clients SHOULD preserve this field when including
+	// tool results in subsequent sampling requests to enable caching optimizations.
 	//
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// The unstructured result content of the tool use.
 	//
-	// This has the same format as CallToolResult.content and can include text, images,
-	// audio, resource links, and embedded resources.
+	// This has the same format as CallToolResult.content and can include text, images, audio,
+	// resource links, and embedded resources.
 	Content []ContentBlock `json:"content"`
 	// Whether the tool use resulted in an error.
 	//
-	// If true, the content typically describes the error that occurred.
-	// Default: false
+	// If true, the content typically describes the error that occurred. Default: false
 	IsError *bool `json:"isError,omitempty"`
 	// An optional structured result object.
 	//
@@ -10790,45 +4540,15 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolResultContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolUseContent is a request from the assistant to call a tool.
 //
 // Its "type" member is always "tool_use"; the type writes it.
 type ToolUseContent struct {
-	// Optional metadata about the tool use. Clients SHOULD preserve this field when
-	// including tool uses in subsequent sampling requests to enable caching optimizations.
+	// Optional metadata about the tool use. Clients SHOULD preserve this field when including
+	// tool uses in subsequent sampling requests to enable caching optimizations.
 	//
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// A unique identifier for this tool use.
 	//
@@ -10842,38 +4562,8 @@ type ToolUseContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolUseContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// URLElicitationRequiredError is an error response that indicates that the server requires the client
-// to provide additional information via an elicitation request.
+// URLElicitationRequiredError is an error response that indicates that the server requires
+// the client to provide additional information via an elicitation request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type URLElicitationRequiredError struct {
@@ -10883,76 +4573,17 @@ type URLElicitationRequiredError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *URLElicitationRequiredError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *URLElicitationRequiredError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// URLElicitationRequiredErrorError is the schema at
-// #/$defs/URLElicitationRequiredError/properties/error.
+// URLElicitationRequiredErrorError is the type of the error member of
+// [URLElicitationRequiredError].
 //
 // Its "code" member is always -32042; the type writes it.
 type URLElicitationRequiredErrorError struct {
 	Data URLElicitationRequiredErrorErrorData `json:"data"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *URLElicitationRequiredErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *URLElicitationRequiredErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // URLElicitationRequiredErrorErrorData is the schema at
@@ -10963,40 +4594,8 @@ type URLElicitationRequiredErrorErrorData struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *URLElicitationRequiredErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *URLElicitationRequiredErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequest is #/$defs/UnsubscribeRequest.
-//
-// Sent from the client to request cancellation of resources/updated notifications from the server.
-// This should follow a previous resources/subscribe request.
+// Sent from the client to request cancellation of resources/updated notifications from the
+// server. This should follow a previous resources/subscribe request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -11008,125 +4607,30 @@ type UnsubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequestParams is #/$defs/UnsubscribeRequestParams.
-//
 // Parameters for a `resources/unsubscribe` request.
 type UnsubscribeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-	// usage.
+	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+	// `_meta` usage.
 	Meta *UnsubscribeRequestParamsMeta `json:"_meta,omitempty"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsubscribeRequestParamsMeta is #/$defs/UnsubscribeRequestParams/properties/_meta.
-//
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta`
-// usage.
+// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
+// `_meta` usage.
 type UnsubscribeRequestParamsMeta struct {
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by notifications/progress). The value of this parameter is an opaque token that will be
-	// attached to any subsequent notifications. The receiver is not obligated to provide these
-	// notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress). The value of this parameter is an opaque token
+	// that will be attached to any subsequent notifications. The receiver is not obligated to
+	// provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsubscribeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
-//
 // Schema for multiple-selection enumeration without display titles for options.
 //
 // Its "type" member is always "array"; the type writes it.
@@ -11179,38 +4683,6 @@ func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
-//
 // Schema for the array items.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -11221,38 +4693,6 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
-//
 // Schema for single-selection enumeration without display titles for options.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -11293,38 +4733,8 @@ func (v *UntitledSingleSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Value is implemented by a pointer to every type of this package but the
-// unions, which are interfaces; their holders stand for them.
+// Value is implemented by a pointer to every type of this package but the unions, which are
+// interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -11481,9 +4891,8 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-// NewValue returns a pointer to a new zero value of the Go type of the named
-// schema definition (for a union, to its holder), and false if there is no
-// such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named schema
+// definition (for a union, to its holder), and false if there is no such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

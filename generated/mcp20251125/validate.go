@@ -4,6 +4,13 @@ package mcp20251125
 
 import "strconv"
 
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Annotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Annotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -25,6 +32,14 @@ func (v *Annotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *AudioContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *AudioContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -51,7 +66,23 @@ func (v *AudioContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BaseMetadata) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BaseMetadata) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BlobResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -80,7 +111,23 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BooleanSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BooleanSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -95,6 +142,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -114,6 +169,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		s.at(m, "arguments")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -121,6 +184,14 @@ func (v *CallToolRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -156,6 +227,14 @@ func (v *CallToolResult) validate(s *vstate) {
 		s.at(m, "structuredContent")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelTaskRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelTaskRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -165,7 +244,23 @@ func (v *CancelTaskRequest) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelTaskRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelTaskRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelTaskResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -192,6 +287,14 @@ func (v *CancelTaskResult) validate(s *vstate) {
 		s.at(m, "ttl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CancelTaskResultTTL) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CancelTaskResultTTL) validate(s *vstate) {
 	switch v.Kind {
 	case KindInteger:
@@ -202,6 +305,14 @@ func (v CancelTaskResultTTL) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want integer or null")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -209,6 +320,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -228,6 +347,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		s.at(m, "requestId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -250,21 +377,149 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
-func (v *ClientCapabilitiesElicitation) validate(s *vstate)                        {}
-func (v *ClientCapabilitiesElicitationForm) validate(s *vstate)                    {}
-func (v *ClientCapabilitiesElicitationURL) validate(s *vstate)                     {}
-func (v *ClientCapabilitiesRoots) validate(s *vstate)                              {}
-func (v *ClientCapabilitiesSampling) validate(s *vstate)                           {}
-func (v *ClientCapabilitiesSamplingContext) validate(s *vstate)                    {}
-func (v *ClientCapabilitiesSamplingTools) validate(s *vstate)                      {}
-func (v *ClientCapabilitiesTasks) validate(s *vstate)                              {}
-func (v *ClientCapabilitiesTasksCancel) validate(s *vstate)                        {}
-func (v *ClientCapabilitiesTasksList) validate(s *vstate)                          {}
-func (v *ClientCapabilitiesTasksRequests) validate(s *vstate)                      {}
-func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate)           {}
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) validate(s *vstate)     {}
-func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate)              {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesElicitation) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitationForm) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitationURL) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSamplingContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSamplingTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasks) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasks) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksCancel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksCancel) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksList) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksList) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksRequests) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksRequests) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
@@ -272,6 +527,14 @@ func (v ClientNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
@@ -279,6 +542,14 @@ func (v ClientRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
@@ -286,6 +557,14 @@ func (v ClientResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -300,6 +579,14 @@ func (v *CompleteRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -314,8 +601,32 @@ func (v *CompleteRequestParams) validate(s *vstate) {
 		s.at(m, "ref")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
-func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *CompleteRequestParamsContext) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -323,6 +634,14 @@ func (v *CompleteRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsRefHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
@@ -330,6 +649,14 @@ func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -344,7 +671,23 @@ func (v *CompleteResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultCompletion) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultCompletion) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ContentBlockHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
@@ -352,6 +695,14 @@ func (v ContentBlockHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -366,6 +717,14 @@ func (v *CreateMessageRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -418,6 +777,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageRequestParamsIncludeContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
@@ -425,6 +792,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -432,6 +807,14 @@ func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -458,6 +841,14 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResultContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
@@ -465,6 +856,14 @@ func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageResultContentArray) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
@@ -473,6 +872,14 @@ func (v CreateMessageResultContentArray) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateTaskResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -492,7 +899,23 @@ func (v *CreateTaskResult) validate(s *vstate) {
 		s.at(m, "task")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Cursor) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Cursor) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -509,6 +932,14 @@ func (v *ElicitRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestFormParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestFormParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -528,6 +959,14 @@ func (v *ElicitRequestFormParams) validate(s *vstate) {
 		s.at(m, "requestedSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestFormParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestFormParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -535,6 +974,14 @@ func (v *ElicitRequestFormParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -550,6 +997,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestParamsHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *ElicitRequestURLParams, *ElicitRequestFormParams")
@@ -557,6 +1012,14 @@ func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestURLParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestURLParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -571,6 +1034,14 @@ func (v *ElicitRequestURLParams) validate(s *vstate) {
 		s.at(m, "url")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestURLParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -578,6 +1049,14 @@ func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -610,6 +1089,14 @@ func (v *ElicitResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultAction) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultAction) validate(s *vstate) {
 	switch v {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
@@ -617,6 +1104,14 @@ func (v ElicitResultAction) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultContentValue) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultContentValue) validate(s *vstate) {
 	switch v.Kind {
 	case KindArray:
@@ -629,8 +1124,32 @@ func (v ElicitResultContentValue) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
 	}
 }
-func (v *ElicitationCompleteNotification) validate(s *vstate)       {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitationCompleteNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ElicitationCompleteNotification) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitationCompleteNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitationCompleteNotificationParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -657,6 +1176,14 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		s.at(m, "resource")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceResourceHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -664,6 +1191,14 @@ func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
@@ -671,7 +1206,23 @@ func (v EnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Error) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Error) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -686,6 +1237,14 @@ func (v *GetPromptRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -693,6 +1252,14 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -700,6 +1267,14 @@ func (v *GetPromptRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -723,6 +1298,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 		s.at(m, "messages")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskPayloadRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskPayloadRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -732,7 +1315,23 @@ func (v *GetTaskPayloadRequest) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskPayloadRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskPayloadRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskPayloadResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskPayloadResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -747,6 +1346,14 @@ func (v *GetTaskPayloadResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -756,7 +1363,23 @@ func (v *GetTaskRequest) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskRequestParams) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetTaskResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetTaskResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -783,6 +1406,14 @@ func (v *GetTaskResult) validate(s *vstate) {
 		s.at(m, "ttl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Icon) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Icon) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -797,6 +1428,14 @@ func (v *Icon) validate(s *vstate) {
 		s.at(m, "theme")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v IconTheme) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v IconTheme) validate(s *vstate) {
 	switch v {
 	case IconThemeDark, IconThemeLight:
@@ -804,6 +1443,14 @@ func (v IconTheme) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"dark\", \"light\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Icons) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Icons) validate(s *vstate) {
 	if v.Icons != nil {
 		m := s.mark()
@@ -815,6 +1462,14 @@ func (v *Icons) validate(s *vstate) {
 		s.at(m, "icons")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -841,6 +1496,14 @@ func (v *ImageContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Implementation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Implementation) validate(s *vstate) {
 	if v.Icons != nil {
 		m := s.mark()
@@ -859,6 +1522,14 @@ func (v *Implementation) validate(s *vstate) {
 		s.at(m, "websiteUrl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -873,6 +1544,14 @@ func (v *InitializeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -890,6 +1569,14 @@ func (v *InitializeRequestParams) validate(s *vstate) {
 		s.at(m, "clientInfo")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -897,6 +1584,14 @@ func (v *InitializeRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializeResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializeResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -921,6 +1616,14 @@ func (v *InitializeResult) validate(s *vstate) {
 		s.at(m, "serverInfo")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InitializedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InitializedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -928,6 +1631,14 @@ func (v *InitializedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCErrorResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCErrorResponse) validate(s *vstate) {
 	if !v.ID.IsZero() {
 		m := s.mark()
@@ -935,6 +1646,14 @@ func (v *JSONRPCErrorResponse) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCMessageHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
@@ -942,6 +1661,14 @@ func (v JSONRPCMessageHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -956,6 +1683,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -977,6 +1712,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResponseHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCResponseHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
@@ -984,6 +1727,14 @@ func (v JSONRPCResponseHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -998,7 +1749,23 @@ func (v *JSONRPCResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LegacyTitledEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1013,6 +1780,14 @@ func (v *ListPromptsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1036,6 +1811,14 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		s.at(m, "prompts")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1050,6 +1833,14 @@ func (v *ListResourceTemplatesRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1073,6 +1864,14 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		s.at(m, "resourceTemplates")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1087,6 +1886,14 @@ func (v *ListResourcesRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1110,6 +1917,14 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		s.at(m, "resources")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1124,6 +1939,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1147,6 +1970,14 @@ func (v *ListRootsResult) validate(s *vstate) {
 		s.at(m, "roots")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListTasksRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListTasksRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1161,6 +1992,14 @@ func (v *ListTasksRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListTasksResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListTasksResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1184,6 +2023,14 @@ func (v *ListTasksResult) validate(s *vstate) {
 		s.at(m, "tasks")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1198,6 +2045,14 @@ func (v *ListToolsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1221,6 +2076,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v LoggingLevel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v LoggingLevel) validate(s *vstate) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
@@ -1228,6 +2091,14 @@ func (v LoggingLevel) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1235,6 +2106,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1254,7 +2133,23 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelHint) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelHint) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelPreferences) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelPreferences) validate(s *vstate) {
 	if v.CostPriority != nil {
 		m := s.mark()
@@ -1287,6 +2182,14 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MultiSelectEnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
@@ -1294,6 +2197,14 @@ func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Notification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Notification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1308,6 +2219,14 @@ func (v *Notification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1322,6 +2241,14 @@ func (v *NotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NumberSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NumberSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1329,6 +2256,14 @@ func (v *NumberSchema) validate(s *vstate) {
 		s.at(m, "type")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v NumberSchemaType) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v NumberSchemaType) validate(s *vstate) {
 	switch v {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
@@ -1336,6 +2271,14 @@ func (v NumberSchemaType) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1350,6 +2293,14 @@ func (v *PaginatedRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1357,6 +2308,14 @@ func (v *PaginatedRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1364,6 +2323,14 @@ func (v *PaginatedRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1378,6 +2345,14 @@ func (v *PaginatedResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PingRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PingRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1392,6 +2367,14 @@ func (v *PingRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
@@ -1399,6 +2382,14 @@ func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1406,6 +2397,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1427,6 +2426,14 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ProgressToken) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ProgressToken) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -1437,6 +2444,14 @@ func (v ProgressToken) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Prompt) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1460,7 +2475,23 @@ func (v *Prompt) validate(s *vstate) {
 		s.at(m, "icons")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1468,6 +2499,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -1482,7 +2521,23 @@ func (v *PromptMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptReference) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1497,6 +2552,14 @@ func (v *ReadResourceRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1511,6 +2574,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1518,6 +2589,14 @@ func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1541,6 +2620,14 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "contents")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -1548,7 +2635,23 @@ func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RelatedTaskMetadata) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RelatedTaskMetadata) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Request) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Request) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1563,6 +2666,14 @@ func (v *Request) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v RequestId) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v RequestId) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -1573,6 +2684,14 @@ func (v RequestId) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1580,6 +2699,14 @@ func (v *RequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1587,6 +2714,14 @@ func (v *RequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Resource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1622,6 +2757,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1643,6 +2786,14 @@ func (v *ResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceLink) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1678,6 +2829,14 @@ func (v *ResourceLink) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1685,6 +2844,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1699,6 +2866,14 @@ func (v *ResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1706,6 +2881,14 @@ func (v *ResourceRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1741,6 +2924,14 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		s.at(m, "uriTemplate")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplateReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplateReference) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1750,6 +2941,14 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1757,6 +2956,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1778,6 +2985,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Result) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1792,6 +3007,14 @@ func (v *Result) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Role) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Role) validate(s *vstate) {
 	switch v {
 	case RoleAssistant, RoleUser:
@@ -1799,6 +3022,14 @@ func (v Role) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Root) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Root) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1820,6 +3051,14 @@ func (v *Root) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RootsListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RootsListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1827,6 +3066,14 @@ func (v *RootsListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1853,6 +3100,14 @@ func (v *SamplingMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
@@ -1860,6 +3115,14 @@ func (v SamplingMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v SamplingMessageContentArray) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
@@ -1868,6 +3131,14 @@ func (v SamplingMessageContentArray) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentBlockHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
@@ -1875,6 +3146,14 @@ func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Experimental != nil {
 		m := s.mark()
@@ -1897,17 +3176,113 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "experimental")
 	}
 }
-func (v *ServerCapabilitiesCompletions) validate(s *vstate)            {}
-func (v *ServerCapabilitiesLogging) validate(s *vstate)                {}
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)                {}
-func (v *ServerCapabilitiesResources) validate(s *vstate)              {}
-func (v *ServerCapabilitiesTasks) validate(s *vstate)                  {}
-func (v *ServerCapabilitiesTasksCancel) validate(s *vstate)            {}
-func (v *ServerCapabilitiesTasksList) validate(s *vstate)              {}
-func (v *ServerCapabilitiesTasksRequests) validate(s *vstate)          {}
-func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesCompletions) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesLogging) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesPrompts) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesResources) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesResources) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasks) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTasks) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasksCancel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTasksCancel) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasksList) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTasksList) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasksRequests) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTasksRequests) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTasksRequestsToolsCall) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesTasksRequestsToolsCall) validate(s *vstate) {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)                  {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
@@ -1915,6 +3290,14 @@ func (v ServerNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
@@ -1922,6 +3305,14 @@ func (v ServerRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
@@ -1929,6 +3320,14 @@ func (v ServerResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1943,6 +3342,14 @@ func (v *SetLevelRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1955,6 +3362,14 @@ func (v *SetLevelRequestParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SetLevelRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SetLevelRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -1962,6 +3377,14 @@ func (v *SetLevelRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SingleSelectEnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
@@ -1969,6 +3392,14 @@ func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *StringSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *StringSchema) validate(s *vstate) {
 	if v.Format != nil {
 		m := s.mark()
@@ -1976,6 +3407,14 @@ func (v *StringSchema) validate(s *vstate) {
 		s.at(m, "format")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v StringSchemaFormat) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatURI:
@@ -1983,6 +3422,14 @@ func (v StringSchemaFormat) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1997,6 +3444,14 @@ func (v *SubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2011,6 +3466,14 @@ func (v *SubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscribeRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscribeRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -2018,6 +3481,14 @@ func (v *SubscribeRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Task) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Task) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2032,6 +3503,14 @@ func (v *Task) validate(s *vstate) {
 		s.at(m, "ttl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TaskAugmentedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TaskAugmentedRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2039,6 +3518,14 @@ func (v *TaskAugmentedRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TaskAugmentedRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -2046,7 +3533,23 @@ func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TaskMetadata) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TaskMetadata) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v TaskStatus) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v TaskStatus) validate(s *vstate) {
 	switch v {
 	case TaskStatusCancelled, TaskStatusCompleted, TaskStatusFailed, TaskStatusInputRequired, TaskStatusWorking:
@@ -2054,6 +3557,14 @@ func (v TaskStatus) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"cancelled\", \"completed\", \"failed\", \"input_required\", \"working\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TaskStatusNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TaskStatusNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2061,6 +3572,14 @@ func (v *TaskStatusNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TaskStatusNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TaskStatusNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2087,6 +3606,14 @@ func (v *TaskStatusNotificationParams) validate(s *vstate) {
 		s.at(m, "ttl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2106,6 +3633,14 @@ func (v *TextContent) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2127,11 +3662,59 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate)               {}
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate)          {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate)              {}
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledSingleSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Tool) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2170,7 +3753,23 @@ func (v *Tool) validate(s *vstate) {
 		s.at(m, "outputSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolAnnotations) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolChoice) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolChoice) validate(s *vstate) {
 	if v.Mode != nil {
 		m := s.mark()
@@ -2178,6 +3777,14 @@ func (v *ToolChoice) validate(s *vstate) {
 		s.at(m, "mode")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ToolChoiceMode) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ToolChoiceMode) validate(s *vstate) {
 	switch v {
 	case ToolChoiceModeAuto, ToolChoiceModeNone, ToolChoiceModeRequired:
@@ -2185,6 +3792,14 @@ func (v ToolChoiceMode) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolExecution) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolExecution) validate(s *vstate) {
 	if v.TaskSupport != nil {
 		m := s.mark()
@@ -2192,6 +3807,14 @@ func (v *ToolExecution) validate(s *vstate) {
 		s.at(m, "taskSupport")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ToolExecutionTaskSupport) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ToolExecutionTaskSupport) validate(s *vstate) {
 	switch v {
 	case ToolExecutionTaskSupportForbidden, ToolExecutionTaskSupportOptional, ToolExecutionTaskSupportRequired:
@@ -2199,6 +3822,14 @@ func (v ToolExecutionTaskSupport) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"forbidden\", \"optional\", \"required\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolInputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolInputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -2221,6 +3852,14 @@ func (v *ToolInputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -2228,6 +3867,14 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolOutputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolOutputSchema) validate(s *vstate) {
 	if v.Properties != nil {
 		m := s.mark()
@@ -2250,6 +3897,14 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolResultContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolResultContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2285,6 +3940,14 @@ func (v *ToolResultContent) validate(s *vstate) {
 		s.at(m, "structuredContent")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolUseContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolUseContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2311,6 +3974,14 @@ func (v *ToolUseContent) validate(s *vstate) {
 		s.at(m, "input")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *URLElicitationRequiredError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *URLElicitationRequiredError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2323,6 +3994,14 @@ func (v *URLElicitationRequiredError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *URLElicitationRequiredErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *URLElicitationRequiredErrorError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2330,6 +4009,14 @@ func (v *URLElicitationRequiredErrorError) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *URLElicitationRequiredErrorErrorData) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *URLElicitationRequiredErrorErrorData) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2341,6 +4028,14 @@ func (v *URLElicitationRequiredErrorErrorData) validate(s *vstate) {
 		s.at(m, "elicitations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -2355,6 +4050,14 @@ func (v *UnsubscribeRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2369,6 +4072,14 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsubscribeRequestParamsMeta) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsubscribeRequestParamsMeta) validate(s *vstate) {
 	if !v.ProgressToken.IsZero() {
 		m := s.mark()
@@ -2376,6 +4087,14 @@ func (v *UnsubscribeRequestParamsMeta) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledMultiSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2383,8 +4102,24 @@ func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
 		s.at(m, "items")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledSingleSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
 
 // rawCheck1 checks one JSON value against #/$defs/AudioContent/properties/_meta.
 func rawCheck1(d *decoder, s *vstate) {
@@ -2436,7 +4171,8 @@ func rawCheck2(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck3 checks one JSON value against #/$defs/CallToolRequestParams/properties/arguments.
+// rawCheck3 checks one JSON value against
+// #/$defs/CallToolRequestParams/properties/arguments.
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2486,7 +4222,8 @@ func rawCheck4(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck5 checks one JSON value against #/$defs/CallToolResult/properties/structuredContent.
+// rawCheck5 checks one JSON value against
+// #/$defs/CallToolResult/properties/structuredContent.
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2536,7 +4273,8 @@ func rawCheck6(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck7 checks one JSON value against #/$defs/CancelledNotificationParams/properties/_meta.
+// rawCheck7 checks one JSON value against
+// #/$defs/CancelledNotificationParams/properties/_meta.
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2612,7 +4350,8 @@ func rawCheck9(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck10 checks one JSON value against #/$defs/CreateMessageRequestParams/properties/metadata.
+// rawCheck10 checks one JSON value against
+// #/$defs/CreateMessageRequestParams/properties/metadata.
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2912,7 +4651,8 @@ func rawCheck21(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck22 checks one JSON value against #/$defs/ListResourceTemplatesResult/properties/_meta.
+// rawCheck22 checks one JSON value against
+// #/$defs/ListResourceTemplatesResult/properties/_meta.
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3037,7 +4777,8 @@ func rawCheck26(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck27 checks one JSON value against #/$defs/LoggingMessageNotificationParams/properties/_meta.
+// rawCheck27 checks one JSON value against
+// #/$defs/LoggingMessageNotificationParams/properties/_meta.
 func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3137,7 +4878,8 @@ func rawCheck30(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck31 checks one JSON value against #/$defs/ProgressNotificationParams/properties/_meta.
+// rawCheck31 checks one JSON value against
+// #/$defs/ProgressNotificationParams/properties/_meta.
 func rawCheck31(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3337,7 +5079,8 @@ func rawCheck38(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck39 checks one JSON value against #/$defs/ResourceUpdatedNotificationParams/properties/_meta.
+// rawCheck39 checks one JSON value against
+// #/$defs/ResourceUpdatedNotificationParams/properties/_meta.
 func rawCheck39(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3590,7 +5333,8 @@ func rawCheck48(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck49 checks one JSON value against #/$defs/ToolResultContent/properties/structuredContent.
+// rawCheck49 checks one JSON value against
+// #/$defs/ToolResultContent/properties/structuredContent.
 func rawCheck49(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -3665,7 +5409,8 @@ func rawCheck51(d *decoder, s *vstate) {
 	}
 }
 
-// rawCheck52 checks one JSON value against #/$defs/AudioContent/properties/_meta/additionalProperties.
+// rawCheck52 checks one JSON value against
+// #/$defs/AudioContent/properties/_meta/additionalProperties.
 func rawCheck52(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3694,7 +5439,8 @@ func rawCheck56(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck57 checks one JSON value against #/$defs/Result/properties/_meta/additionalProperties.
+// rawCheck57 checks one JSON value against
+// #/$defs/Result/properties/_meta/additionalProperties.
 func rawCheck57(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3723,7 +5469,8 @@ func rawCheck61(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck62 checks one JSON value against #/$defs/ElicitResult/properties/_meta/additionalProperties.
+// rawCheck62 checks one JSON value against
+// #/$defs/ElicitResult/properties/_meta/additionalProperties.
 func rawCheck62(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3746,7 +5493,8 @@ func rawCheck65(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck66 checks one JSON value against #/$defs/ImageContent/properties/_meta/additionalProperties.
+// rawCheck66 checks one JSON value against
+// #/$defs/ImageContent/properties/_meta/additionalProperties.
 func rawCheck66(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3835,7 +5583,8 @@ func rawCheck80(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck81 checks one JSON value against #/$defs/Prompt/properties/_meta/additionalProperties.
+// rawCheck81 checks one JSON value against
+// #/$defs/Prompt/properties/_meta/additionalProperties.
 func rawCheck81(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3846,12 +5595,14 @@ func rawCheck82(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck83 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
+// rawCheck83 checks one JSON value against
+// #/$defs/Request/properties/params/additionalProperties.
 func rawCheck83(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck84 checks one JSON value against #/$defs/Resource/properties/_meta/additionalProperties.
+// rawCheck84 checks one JSON value against
+// #/$defs/Resource/properties/_meta/additionalProperties.
 func rawCheck84(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3862,7 +5613,8 @@ func rawCheck85(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck86 checks one JSON value against #/$defs/ResourceLink/properties/_meta/additionalProperties.
+// rawCheck86 checks one JSON value against
+// #/$defs/ResourceLink/properties/_meta/additionalProperties.
 func rawCheck86(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3879,7 +5631,8 @@ func rawCheck88(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck89 checks one JSON value against #/$defs/Root/properties/_meta/additionalProperties.
+// rawCheck89 checks one JSON value against
+// #/$defs/Root/properties/_meta/additionalProperties.
 func rawCheck89(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3890,7 +5643,8 @@ func rawCheck90(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck91 checks one JSON value against #/$defs/TextContent/properties/_meta/additionalProperties.
+// rawCheck91 checks one JSON value against
+// #/$defs/TextContent/properties/_meta/additionalProperties.
 func rawCheck91(d *decoder, s *vstate) {
 	d.skip()
 }
@@ -3901,7 +5655,8 @@ func rawCheck92(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck93 checks one JSON value against #/$defs/Tool/properties/_meta/additionalProperties.
+// rawCheck93 checks one JSON value against
+// #/$defs/Tool/properties/_meta/additionalProperties.
 func rawCheck93(d *decoder, s *vstate) {
 	d.skip()
 }

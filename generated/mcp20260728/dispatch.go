@@ -13,66 +13,70 @@ import (
 
 // The JSON-RPC methods of the protocol.
 const (
-	// MethodComplete is the request "completion/complete" (CompleteRequest), client to server.
+	// MethodComplete is the request "completion/complete" ([CompleteRequest]), client to server.
 	MethodComplete = "completion/complete"
-	// MethodCancelledNotification is the notification "notifications/cancelled" (CancelledNotification),
-	// client to server and server to client.
+	// MethodCancelledNotification is the notification "notifications/cancelled"
+	// ([CancelledNotification]), client to server and server to client.
 	MethodCancelledNotification = "notifications/cancelled"
-	// MethodGetPrompt is the request "prompts/get" (GetPromptRequest), client to server.
+	// MethodGetPrompt is the request "prompts/get" ([GetPromptRequest]), client to server.
 	MethodGetPrompt = "prompts/get"
-	// MethodListPrompts is the request "prompts/list" (ListPromptsRequest), client to server.
+	// MethodListPrompts is the request "prompts/list" ([ListPromptsRequest]), client to server.
 	MethodListPrompts = "prompts/list"
-	// MethodListResources is the request "resources/list" (ListResourcesRequest), client to server.
+	// MethodListResources is the request "resources/list" ([ListResourcesRequest]), client to
+	// server.
 	MethodListResources = "resources/list"
-	// MethodReadResource is the request "resources/read" (ReadResourceRequest), client to server.
+	// MethodReadResource is the request "resources/read" ([ReadResourceRequest]), client to
+	// server.
 	MethodReadResource = "resources/read"
 	// MethodListResourceTemplates is the request "resources/templates/list"
-	// (ListResourceTemplatesRequest), client to server.
+	// ([ListResourceTemplatesRequest]), client to server.
 	MethodListResourceTemplates = "resources/templates/list"
-	// MethodDiscover is the request "server/discover" (DiscoverRequest), client to server.
+	// MethodDiscover is the request "server/discover" ([DiscoverRequest]), client to server.
 	MethodDiscover = "server/discover"
-	// MethodSubscriptionsListen is the request "subscriptions/listen" (SubscriptionsListenRequest),
-	// client to server.
+	// MethodSubscriptionsListen is the request "subscriptions/listen"
+	// ([SubscriptionsListenRequest]), client to server.
 	MethodSubscriptionsListen = "subscriptions/listen"
-	// MethodCallTool is the request "tools/call" (CallToolRequest), client to server.
+	// MethodCallTool is the request "tools/call" ([CallToolRequest]), client to server.
 	MethodCallTool = "tools/call"
-	// MethodListTools is the request "tools/list" (ListToolsRequest), client to server.
+	// MethodListTools is the request "tools/list" ([ListToolsRequest]), client to server.
 	MethodListTools = "tools/list"
 	// MethodLoggingMessageNotification is the notification "notifications/message"
-	// (LoggingMessageNotification), server to client.
+	// ([LoggingMessageNotification]), server to client.
 	MethodLoggingMessageNotification = "notifications/message"
-	// MethodProgressNotification is the notification "notifications/progress" (ProgressNotification),
-	// server to client.
+	// MethodProgressNotification is the notification "notifications/progress"
+	// ([ProgressNotification]), server to client.
 	MethodProgressNotification = "notifications/progress"
-	// MethodPromptListChangedNotification is the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification), server to client.
+	// MethodPromptListChangedNotification is the notification
+	// "notifications/prompts/list_changed" ([PromptListChangedNotification]), server to client.
 	MethodPromptListChangedNotification = "notifications/prompts/list_changed"
-	// MethodResourceListChangedNotification is the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification), server to client.
+	// MethodResourceListChangedNotification is the notification
+	// "notifications/resources/list_changed" ([ResourceListChangedNotification]), server to
+	// client.
 	MethodResourceListChangedNotification = "notifications/resources/list_changed"
 	// MethodResourceUpdatedNotification is the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification), server to client.
+	// ([ResourceUpdatedNotification]), server to client.
 	MethodResourceUpdatedNotification = "notifications/resources/updated"
 	// MethodSubscriptionsAcknowledgedNotification is the notification
-	// "notifications/subscriptions/acknowledged" (SubscriptionsAcknowledgedNotification), server to
-	// client.
+	// "notifications/subscriptions/acknowledged" ([SubscriptionsAcknowledgedNotification]),
+	// server to client.
 	MethodSubscriptionsAcknowledgedNotification = "notifications/subscriptions/acknowledged"
 	// MethodToolListChangedNotification is the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification), server to client.
+	// ([ToolListChangedNotification]), server to client.
 	MethodToolListChangedNotification = "notifications/tools/list_changed"
 )
 
 // The error codes the specification defines beyond JSON-RPC's (CodeParseError,
 // CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternalError).
 const (
-	// CodeResourceNotFound (-32002) is how servers of revisions before this one answer a resources/read
-	// of a resource that does not exist; clients still accept it from them.
+	// CodeResourceNotFound (-32002) is how servers of revisions before this one answer a
+	// resources/read of a resource that does not exist; clients still accept it from them.
 	//
 	// Deprecated: servers of this revision answer CodeInvalidParams.
 	CodeResourceNotFound = -32002
 	// CodeHeaderMismatch (-32020) is the code of HeaderMismatchError.
 	CodeHeaderMismatch = -32020
-	// CodeMissingRequiredClientCapability (-32021) is the code of MissingRequiredClientCapabilityError.
+	// CodeMissingRequiredClientCapability (-32021) is the code of
+	// MissingRequiredClientCapabilityError.
 	CodeMissingRequiredClientCapability = -32021
 	// CodeUnsupportedProtocolVersion (-32022) is the code of UnsupportedProtocolVersionError.
 	CodeUnsupportedProtocolVersion = -32022
@@ -176,11 +180,10 @@ var Methods = []MethodInfo{
 	}},
 }
 
-// DecodeResult decodes the result member of a response to a request of method.
-// For a method that may need more input, a result whose resultType is "input_required"
-// comes back as *InputRequiredResult; a missing resultType counts as "complete" (a server of an
-// earlier revision; the decoded result says "complete"), and any other resultType
-// is an error.
+// DecodeResult decodes the result member of a response to a request of method. For a method
+// that may need more input, a result whose resultType is "input_required" comes back as
+// *InputRequiredResult; a missing resultType counts as "complete" (a server of an earlier
+// revision; the decoded result says "complete"), and any other resultType is an error.
 func DecodeResult(method string, result []byte) (Value, error) {
 	switch method {
 	case MethodComplete:
@@ -310,77 +313,89 @@ func DecodeResult(method string, result []byte) (Value, error) {
 }
 
 // ServerHandler handles what a client sends to a server. Implementations must embed
-// UnimplementedServerHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedServerHandler, so that a method a new revision adds does not break them.
 type ServerHandler interface {
-	// Complete handles the request "completion/complete" (CompleteRequest).
+	// Complete handles the request "completion/complete" ([CompleteRequest]).
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
-	// GetPrompt handles the request "prompts/get" (GetPromptRequest). It may return NeedInput(...) to ask
-	// the client for more input.
+	// GetPrompt handles the request "prompts/get" ([GetPromptRequest]). It may return
+	// NeedInput(...) to ask the client for more input.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
-	// ListPrompts handles the request "prompts/list" (ListPromptsRequest).
+	// ListPrompts handles the request "prompts/list" ([ListPromptsRequest]).
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
-	// ListResources handles the request "resources/list" (ListResourcesRequest).
+	// ListResources handles the request "resources/list" ([ListResourcesRequest]).
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
-	// ReadResource handles the request "resources/read" (ReadResourceRequest). It may return
+	// ReadResource handles the request "resources/read" ([ReadResourceRequest]). It may return
 	// NeedInput(...) to ask the client for more input.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// ListResourceTemplates handles the request "resources/templates/list" (ListResourceTemplatesRequest).
+	// ListResourceTemplates handles the request "resources/templates/list"
+	// ([ListResourceTemplatesRequest]).
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
-	// Discover handles the request "server/discover" (DiscoverRequest). The ServerDispatcher answers it
-	// from its options when the handler does not implement it.
+	// Discover handles the request "server/discover" ([DiscoverRequest]). The ServerDispatcher
+	// answers it from its options when the handler does not implement it.
 	Discover(ctx context.Context, params *RequestParams) (*DiscoverResult, error)
-	// SubscriptionsListen handles the request "subscriptions/listen" (SubscriptionsListenRequest).
+	// SubscriptionsListen handles the request "subscriptions/listen"
+	// ([SubscriptionsListenRequest]).
 	SubscriptionsListen(ctx context.Context, params *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error)
-	// CallTool handles the request "tools/call" (CallToolRequest). It may return NeedInput(...) to ask
-	// the client for more input.
+	// CallTool handles the request "tools/call" ([CallToolRequest]). It may return
+	// NeedInput(...) to ask the client for more input.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
-	// ListTools handles the request "tools/list" (ListToolsRequest).
+	// ListTools handles the request "tools/list" ([ListToolsRequest]).
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
 	mustEmbedUnimplementedServerHandler()
 }
 
-// UnimplementedServerHandler answers every request with method not found (or the ServerDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ServerHandler.
+// UnimplementedServerHandler answers every request with method not found (or the
+// ServerDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ServerHandler.
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) Discover(context.Context, *RequestParams) (*DiscoverResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
 	return nil, errNotImplemented
 }
+
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
 
 // ServerOptions configure a ServerDispatcher.
@@ -391,58 +406,57 @@ type ServerOptions struct {
 	Capabilities ServerCapabilities
 	// Instructions, if set, tell clients how to use the server.
 	Instructions string
-	// SupportedVersions lists the protocol versions the server accepts, preferred
-	// first; empty means []string{ProtocolVersion}.
+	// SupportedVersions lists the protocol versions the server accepts, preferred first; empty
+	// means []string{ProtocolVersion}.
 	SupportedVersions []string
 	// DiscoverTTL is the ttlMs of the default server/discover answer.
 	DiscoverTTL time.Duration
-	// DiscoverCacheScope is the cacheScope of the default server/discover answer;
-	// empty means public.
+	// DiscoverCacheScope is the cacheScope of the default server/discover answer; empty means
+	// public.
 	DiscoverCacheScope CacheScope
-	// OmitServerInfo stops the dispatcher from adding ServerInfo to every result's
-	// _meta (io.modelcontextprotocol/serverInfo).
+	// OmitServerInfo stops the dispatcher from adding ServerInfo to every result's _meta
+	// (io.modelcontextprotocol/serverInfo).
 	OmitServerInfo bool
-	// RequestStateKeys are the HMAC-SHA256 keys that protect the requestState of
-	// multi round-trip requests (NeedInput): the dispatcher hands out the handler's
-	// requestState inside a token bound to the request, the principal and an expiry,
-	// and refuses a retry whose token it cannot verify with invalid params (-32602).
-	// The first key signs; every key verifies (list a new key first to rotate).
-	// Replicas that serve the same clients need the same keys. Each key needs at
-	// least 16 bytes (32 random bytes are best). Empty means a random key per
-	// process: only this process accepts its states.
+	// RequestStateKeys are the HMAC-SHA256 keys that protect the requestState of multi
+	// round-trip requests (NeedInput): the dispatcher hands out the handler's requestState
+	// inside a token bound to the request, the principal and an expiry, and refuses a retry
+	// whose token it cannot verify with invalid params (-32602). The first key signs; every key
+	// verifies (list a new key first to rotate). Replicas that serve the same clients need the
+	// same keys. Each key needs at least 16 bytes (32 random bytes are best). Empty means a
+	// random key per process: only this process accepts its states.
 	RequestStateKeys [][]byte
 	// RequestStateTTL is how long a requestState stays valid; zero means 10 minutes.
 	RequestStateTTL time.Duration
-	// Principal, if set, names the authenticated principal a request comes from
-	// (read from its context, such as HTTPRequestFromContext's headers); a
-	// requestState is accepted only from the principal it was issued to.
+	// Principal, if set, names the authenticated principal a request comes from (read from its
+	// context, such as HTTPRequestFromContext's headers); a requestState is accepted only from
+	// the principal it was issued to.
 	Principal func(context.Context) string
-	// ExtensionMethods serve request methods this revision's schema does not
-	// define, such as an extension's, by name. A name the revision defines is a
-	// programming error: the constructor panics.
+	// ExtensionMethods serve request methods this revision's schema does not define, such as an
+	// extension's, by name. A name the revision defines is a programming error: the constructor
+	// panics.
 	ExtensionMethods map[string]ExtensionMethod
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
@@ -464,35 +478,33 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one
-// endpoint: mount it at the endpoint's path. It keeps no state between requests,
-// so any number of replicas can serve one client. See HTTPOptions for the
-// checks and limits it applies, and HTTPHandler.NewServer for an http.Server
-// with timeouts.
+// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
+// mount it at the endpoint's path. It keeps no state between requests, so any number of
+// replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
+// HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandler(&d.rpc, opts)
 }
+
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {
 	switch method {
 	case "sampling/createMessage":
@@ -504,9 +516,11 @@ func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {
 	}
 	return nil
 }
+
 func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (rpcResult, error) {
 	return nil, rejectInitialize(raw, d.opts.SupportedVersions)
 }
+
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -522,8 +536,9 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCompleteResult(r, "complete")
+	return d.finishCompleteResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -547,6 +562,7 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType Re
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -554,6 +570,7 @@ func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -580,8 +597,9 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishGetPromptResult(r, "complete")
+	return d.finishGetPromptResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -605,6 +623,7 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType 
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -628,6 +647,7 @@ func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, res
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -643,8 +663,9 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListPromptsResult(r, "complete")
+	return d.finishListPromptsResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -668,6 +689,7 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -683,8 +705,9 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourcesResult(r, "complete")
+	return d.finishListResourcesResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -708,6 +731,7 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -734,8 +758,9 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishReadResourceResult(r, "complete")
+	return d.finishReadResourceResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -759,6 +784,7 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -774,8 +800,9 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListResourceTemplatesResult(r, "complete")
+	return d.finishListResourceTemplatesResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -799,6 +826,7 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -817,8 +845,9 @@ func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishDiscoverResult(r, "complete")
+	return d.finishDiscoverResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -842,6 +871,7 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType Re
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -857,8 +887,9 @@ func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []by
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishSubscriptionsListenResult(r, "complete")
+	return d.finishSubscriptionsListenResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -877,6 +908,7 @@ func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListe
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -903,8 +935,9 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishCallToolResult(r, "complete")
+	return d.finishCallToolResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -928,6 +961,7 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType Re
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcResult, error) {
 	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
@@ -943,8 +977,9 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	if r == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler returned no result and no error"}
 	}
-	return d.finishListToolsResult(r, "complete")
+	return d.finishListToolsResult(r, ResultTypeComplete)
 }
+
 func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (rpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
@@ -968,12 +1003,13 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 	}
 	return &c, nil
 }
+
 func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r rpcResult) (rpcResult, error) {
 	ir, ok := r.(*InputRequiredResult)
 	if !ok || ir == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: NeedInput without a result"}
 	}
-	res, err := d.finishInputRequiredResult(ir, "input_required")
+	res, err := d.finishInputRequiredResult(ir, ResultTypeInputRequired)
 	if err != nil {
 		return nil, err
 	}
@@ -996,6 +1032,7 @@ func (d *ServerDispatcher) needInput(ctx context.Context, method string, params 
 	res.(*InputRequiredResult).RequestState = &st
 	return res, nil
 }
+
 func (d *ServerDispatcher) defaultDiscover(_ *RequestParams) (*DiscoverResult, error) {
 	r := &DiscoverResult{}
 	r.CacheScope = d.opts.DiscoverCacheScope
@@ -1010,91 +1047,101 @@ func (d *ServerDispatcher) defaultDiscover(_ *RequestParams) (*DiscoverResult, e
 }
 
 // ClientHandler handles what a server sends to a client. Implementations must embed
-// UnimplementedClientHandler,
-// so that a method a new revision adds does not break them.
+// UnimplementedClientHandler, so that a method a new revision adds does not break them.
 type ClientHandler interface {
-	// OnCancelled handles the notification "notifications/cancelled" (CancelledNotification). An error is
-	// only logged: notifications have no response.
+	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
+	// An error is only logged: notifications have no response.
 	OnCancelled(ctx context.Context, params *CancelledNotificationParams) error
-	// OnLoggingMessage handles the notification "notifications/message" (LoggingMessageNotification). An
-	// error is only logged: notifications have no response.
+	// OnLoggingMessage handles the notification "notifications/message"
+	// ([LoggingMessageNotification]). An error is only logged: notifications have no response.
 	OnLoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// OnProgress handles the notification "notifications/progress" (ProgressNotification). An error is
-	// only logged: notifications have no response.
+	// OnProgress handles the notification "notifications/progress" ([ProgressNotification]). An
+	// error is only logged: notifications have no response.
 	OnProgress(ctx context.Context, params *ProgressNotificationParams) error
 	// OnPromptListChanged handles the notification "notifications/prompts/list_changed"
-	// (PromptListChangedNotification). An error is only logged: notifications have no response.
+	// ([PromptListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnPromptListChanged(ctx context.Context, params *NotificationParams) error
 	// OnResourceListChanged handles the notification "notifications/resources/list_changed"
-	// (ResourceListChangedNotification). An error is only logged: notifications have no response.
+	// ([ResourceListChangedNotification]). An error is only logged: notifications have no
+	// response.
 	OnResourceListChanged(ctx context.Context, params *NotificationParams) error
 	// OnResourceUpdated handles the notification "notifications/resources/updated"
-	// (ResourceUpdatedNotification). An error is only logged: notifications have no response.
+	// ([ResourceUpdatedNotification]). An error is only logged: notifications have no response.
 	OnResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
-	// OnSubscriptionsAcknowledged handles the notification "notifications/subscriptions/acknowledged"
-	// (SubscriptionsAcknowledgedNotification). An error is only logged: notifications have no response.
+	// OnSubscriptionsAcknowledged handles the notification
+	// "notifications/subscriptions/acknowledged" ([SubscriptionsAcknowledgedNotification]). An
+	// error is only logged: notifications have no response.
 	OnSubscriptionsAcknowledged(ctx context.Context, params *SubscriptionsAcknowledgedNotificationParams) error
 	// OnToolListChanged handles the notification "notifications/tools/list_changed"
-	// (ToolListChangedNotification). An error is only logged: notifications have no response.
+	// ([ToolListChangedNotification]). An error is only logged: notifications have no response.
 	OnToolListChanged(ctx context.Context, params *NotificationParams) error
 	mustEmbedUnimplementedClientHandler()
 }
 
-// UnimplementedClientHandler answers every request with method not found (or the ClientDispatcher's
-// default
-// answer, for the methods that have one) and ignores every notification. Embed it in a ClientHandler.
+// UnimplementedClientHandler answers every request with method not found (or the
+// ClientDispatcher's default answer, for the methods that have one) and ignores every
+// notification. Embed it in a ClientHandler.
 type UnimplementedClientHandler struct{}
 
 func (UnimplementedClientHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnLoggingMessage(context.Context, *LoggingMessageNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnProgress(context.Context, *ProgressNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnPromptListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnResourceUpdated(context.Context, *ResourceUpdatedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnSubscriptionsAcknowledged(context.Context, *SubscriptionsAcknowledgedNotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) OnToolListChanged(context.Context, *NotificationParams) error {
 	return nil
 }
+
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
 // ClientOptions configure a ClientDispatcher.
 type ClientOptions struct {
-	// SkipResultValidation stops the dispatcher from checking handler results
-	// against the schema before sending them. A result that breaks the schema is
-	// otherwise answered with an internal error, not sent.
+	// SkipResultValidation stops the dispatcher from checking handler results against the schema
+	// before sending them. A result that breaks the schema is otherwise answered with an
+	// internal error, not sent.
 	SkipResultValidation bool
 	// Logf, if set, receives handler panics and dropped notifications.
 	Logf func(format string, args ...any)
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for
-	// the handlers still running (their contexts are cancelled then, with the cause
-	// io.EOF at the end of the input) before it returns without their responses.
-	// 0 means 5 seconds; a negative value means no wait.
+	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
+	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
+	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
+	// value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection;
-	// later ones wait in order. 0 means 64.
+	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
+	// in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and
-	// waiting or being handled; each counts its size plus 256 bytes): once they
-	// reach it, Serve stops reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
+	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
+	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 }
 
-// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking params
-// against the schema and mapping failures to the JSON-RPC error codes.
+// ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking
+// params against the schema and mapping failures to the JSON-RPC error codes.
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
@@ -1108,26 +1155,25 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 	return d
 }
 
-// Handle answers one JSON-RPC message (or batch, where the revision has them):
-// it returns the response to send, or nil when there is none (a notification).
+// Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
+// the response to send, or nil when there is none (a notification).
 func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 	return d.rpc.handle(ctx, msg)
 }
 
-// Serve reads newline-delimited messages from r (the MCP stdio transport),
-// answers requests concurrently and writes responses to w, one per line, until r
-// ends or ctx is done. Several messages on one line ({...}{...}) are answered
-// each. A notifications/cancelled message cancels the context of the request it
-// names (matching the id by value: 100 and 1e2 are the same id), which then gets
-// no response; a request whose id is already in progress is refused with
-// CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and
-// memory of one connection (past them Serve stops reading), and ShutdownGrace
-// bounds how long Serve waits, at the end, for handlers whose contexts it has
-// cancelled.
+// Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
+// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
+// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
+// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
+// same id), which then gets no response; a request whose id is already in progress is
+// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
+// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
+// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
+
 func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p CancelledNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1135,6 +1181,7 @@ func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
+
 func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p LoggingMessageNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1142,6 +1189,7 @@ func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, r
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
+
 func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ProgressNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1149,6 +1197,7 @@ func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []b
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
+
 func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1156,6 +1205,7 @@ func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1163,6 +1213,7 @@ func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Conte
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p ResourceUpdatedNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1170,6 +1221,7 @@ func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, 
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
+
 func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p SubscriptionsAcknowledgedNotificationParams
 	if err := decodeParams(raw, &p, true); err != nil {
@@ -1177,6 +1229,7 @@ func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context
 	}
 	return nil, d.h.OnSubscriptionsAcknowledged(ctx, &p)
 }
+
 func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
 	var p NotificationParams
 	if err := decodeParams(raw, &p, false); err != nil {
@@ -1185,8 +1238,8 @@ func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, 
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *CacheableResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1194,8 +1247,8 @@ func (r *CacheableResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *CallToolResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1203,8 +1256,8 @@ func (r *CallToolResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *CompleteResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1212,8 +1265,8 @@ func (r *CompleteResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *DiscoverResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1221,8 +1274,8 @@ func (r *DiscoverResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *GetPromptResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1230,8 +1283,8 @@ func (r *GetPromptResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *InputRequiredResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1239,8 +1292,8 @@ func (r *InputRequiredResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *ListPromptsResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1248,8 +1301,8 @@ func (r *ListPromptsResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *ListResourceTemplatesResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1257,8 +1310,8 @@ func (r *ListResourceTemplatesResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *ListResourcesResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1266,8 +1319,8 @@ func (r *ListResourcesResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *ListToolsResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1275,8 +1328,8 @@ func (r *ListToolsResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *PaginatedResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1284,8 +1337,8 @@ func (r *PaginatedResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *ReadResourceResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1293,8 +1346,8 @@ func (r *ReadResourceResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *Result) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1302,8 +1355,8 @@ func (r *Result) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// EffectiveResultType returns the result's resultType, or "complete" when it is
-// empty, as the specification says for results from servers of earlier revisions.
+// EffectiveResultType returns the result's resultType, or "complete" when it is empty, as
+// the specification says for results from servers of earlier revisions.
 func (r *SubscriptionsListenResult) EffectiveResultType() ResultType {
 	if r.ResultType == "" {
 		return ResultTypeComplete
@@ -1311,11 +1364,10 @@ func (r *SubscriptionsListenResult) EffectiveResultType() ResultType {
 	return r.ResultType
 }
 
-// NeedInput returns an error that makes the dispatcher answer the request with r
-// (resultType "input_required") instead of a result: the client fulfils
-// r.InputRequests and retries. The dispatcher first checks that the client
-// declared the capabilities the input requests need, and answers
-// MissingRequiredClientCapabilityError (-32021) otherwise.
+// NeedInput returns an error that makes the dispatcher answer the request with r (resultType
+// "input_required") instead of a result: the client fulfils r.InputRequests and retries. The
+// dispatcher first checks that the client declared the capabilities the input requests need,
+// and answers MissingRequiredClientCapabilityError (-32021) otherwise.
 func NeedInput(r InputRequiredResult) error {
 	return &inputRequired{result: &r}
 }
@@ -1325,8 +1377,8 @@ func (r *ListPromptsResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *ListPromptsResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
@@ -1336,8 +1388,8 @@ func (r *ListResourcesResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *ListResourcesResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
@@ -1347,8 +1399,8 @@ func (r *ReadResourceResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *ReadResourceResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
@@ -1358,8 +1410,8 @@ func (r *ListResourceTemplatesResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *ListResourceTemplatesResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
@@ -1369,8 +1421,8 @@ func (r *DiscoverResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *DiscoverResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
@@ -1380,16 +1432,16 @@ func (r *ListToolsResult) TTL() time.Duration {
 	return rtTTL(r.TTLMs)
 }
 
-// Fresh reports whether the result, received at received, is still fresh at now:
-// now < received + ttlMs.
+// Fresh reports whether the result, received at received, is still fresh at now: now <
+// received + ttlMs.
 func (r *ListToolsResult) Fresh(received, now time.Time) bool {
 	return now.Before(received.Add(r.TTL()))
 }
 
-// CacheKey returns the key a client caches the result of a request under: the
-// method and the params that affect the result (all but _meta) as canonical JSON.
-// ok is false when the result must not be cached: the method's results carry no
-// caching hints, or the request is a retry carrying inputResponses or requestState.
+// CacheKey returns the key a client caches the result of a request under: the method and the
+// params that affect the result (all but _meta) as canonical JSON. ok is false when the
+// result must not be cached: the method's results carry no caching hints, or the request is
+// a retry carrying inputResponses or requestState.
 func CacheKey(method string, params Value) (key string, ok bool) {
 	switch method {
 	case MethodListPrompts, MethodListResources, MethodReadResource, MethodListResourceTemplates, MethodDiscover, MethodListTools:

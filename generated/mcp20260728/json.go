@@ -8,6 +8,28 @@ import (
 	"slices"
 )
 
+// MarshalJSON encodes v as JSON.
+func (v Annotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Annotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Annotations) decodeJSON(d *decoder) {
 	*v = Annotations{}
 	if !d.object() {
@@ -48,6 +70,7 @@ func (v *Annotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Annotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Audience != nil {
@@ -73,9 +96,33 @@ func (v *Annotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Annotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *AudioContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *AudioContent) decodeJSON(d *decoder) {
 	*v = AudioContent{}
 	if !d.object() {
@@ -130,6 +177,7 @@ func (v *AudioContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *AudioContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -151,9 +199,33 @@ func (v *AudioContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *AudioContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BaseMetadata) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BaseMetadata) decodeJSON(d *decoder) {
 	*v = BaseMetadata{}
 	if !d.object() {
@@ -186,6 +258,7 @@ func (v *BaseMetadata) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BaseMetadata) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -200,9 +273,33 @@ func (v *BaseMetadata) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BaseMetadata) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BlobResourceContents) decodeJSON(d *decoder) {
 	*v = BlobResourceContents{}
 	if !d.object() {
@@ -248,6 +345,7 @@ func (v *BlobResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -268,9 +366,33 @@ func (v *BlobResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BlobResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v BooleanSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *BooleanSchema) decodeJSON(d *decoder) {
 	*v = BooleanSchema{}
 	if !d.object() {
@@ -313,6 +435,7 @@ func (v *BooleanSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *BooleanSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -334,18 +457,66 @@ func (v *BooleanSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *BooleanSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CacheScope) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CacheScope) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CacheScope) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CacheScope) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CacheScope(u)
 }
+
 func (v CacheScope) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CacheableResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CacheableResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CacheableResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CacheableResult) decodeJSON(d *decoder) {
 	*v = CacheableResult{}
 	if !d.object() {
@@ -395,6 +566,7 @@ func (v *CacheableResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CacheableResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -413,9 +585,33 @@ func (v *CacheableResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CacheableResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequest) decodeJSON(d *decoder) {
 	*v = CallToolRequest{}
 	if !d.object() {
@@ -467,6 +663,7 @@ func (v *CallToolRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -483,9 +680,33 @@ func (v *CallToolRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 	*v = CallToolRequestParams{}
 	if !d.object() {
@@ -536,6 +757,7 @@ func (v *CallToolRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -560,9 +782,33 @@ func (v *CallToolRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResult) decodeJSON(d *decoder) {
 	*v = CallToolResult{}
 	if !d.object() {
@@ -625,6 +871,7 @@ func (v *CallToolResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -654,9 +901,33 @@ func (v *CallToolResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 	*v = CallToolResultResponse{}
 	if !d.object() {
@@ -702,6 +973,7 @@ func (v *CallToolResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -719,9 +991,33 @@ func (v *CallToolResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CallToolResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CallToolResultResponseResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CallToolResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CallToolResultResponseResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CallToolResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -729,6 +1025,7 @@ func (v CallToolResultResponseResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CallToolResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -771,6 +1068,29 @@ func (v *CallToolResultResponseResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotification) decodeJSON(d *decoder) {
 	*v = CancelledNotification{}
 	if !d.object() {
@@ -814,6 +1134,7 @@ func (v *CancelledNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -826,9 +1147,33 @@ func (v *CancelledNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 	*v = CancelledNotificationParams{}
 	if !d.object() {
@@ -867,6 +1212,7 @@ func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -887,9 +1233,33 @@ func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CancelledNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilities) decodeJSON(d *decoder) {
 	*v = ClientCapabilities{}
 	if !d.object() {
@@ -960,6 +1330,7 @@ func (v *ClientCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Elicitation != nil {
@@ -998,9 +1369,33 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitation{}
 	if !d.object() {
@@ -1029,6 +1424,7 @@ func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Form != nil {
@@ -1045,9 +1441,33 @@ func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitationForm{}
 	if !d.object() {
@@ -1070,6 +1490,7 @@ func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -1078,9 +1499,33 @@ func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitationForm) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesElicitationURL{}
 	if !d.object() {
@@ -1103,6 +1548,7 @@ func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -1111,9 +1557,33 @@ func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesElicitationURL) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesRoots{}
 	if !d.object() {
@@ -1129,6 +1599,7 @@ func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, m := range v.Extra {
@@ -1137,9 +1608,33 @@ func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesRoots) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSampling{}
 	if !d.object() {
@@ -1168,6 +1663,7 @@ func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Context != nil {
@@ -1184,9 +1680,33 @@ func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSampling) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSamplingContext{}
 	if !d.object() {
@@ -1209,6 +1729,7 @@ func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -1217,9 +1738,33 @@ func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSamplingContext) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 	*v = ClientCapabilitiesSamplingTools{}
 	if !d.object() {
@@ -1242,6 +1787,7 @@ func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -1250,9 +1796,33 @@ func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientCapabilitiesSamplingTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ClientNotification) decodeJSON(d *decoder) {
 	*v = ClientNotification{}
 	if !d.object() {
@@ -1296,6 +1866,7 @@ func (v *ClientNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ClientNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -1308,9 +1879,33 @@ func (v *ClientNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ClientNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1318,6 +1913,7 @@ func (v ClientRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1378,6 +1974,29 @@ func (v *ClientRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequest) decodeJSON(d *decoder) {
 	*v = CompleteRequest{}
 	if !d.object() {
@@ -1429,6 +2048,7 @@ func (v *CompleteRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -1445,9 +2065,33 @@ func (v *CompleteRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 	*v = CompleteRequestParams{}
 	if !d.object() {
@@ -1499,6 +2143,7 @@ func (v *CompleteRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -1519,9 +2164,33 @@ func (v *CompleteRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsArgument{}
 	if !d.object() {
@@ -1557,6 +2226,7 @@ func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -1569,9 +2239,33 @@ func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 	*v = CompleteRequestParamsContext{}
 	if !d.object() {
@@ -1606,6 +2300,7 @@ func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
@@ -1623,9 +2318,33 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteRequestParamsContext) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1633,6 +2352,7 @@ func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1661,6 +2381,29 @@ func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResult) decodeJSON(d *decoder) {
 	*v = CompleteResult{}
 	if !d.object() {
@@ -1702,6 +2445,7 @@ func (v *CompleteResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -1718,9 +2462,33 @@ func (v *CompleteResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 	*v = CompleteResultCompletion{}
 	if !d.object() {
@@ -1767,6 +2535,7 @@ func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.HasMore != nil {
@@ -1790,9 +2559,33 @@ func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultCompletion) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 	*v = CompleteResultResponse{}
 	if !d.object() {
@@ -1836,6 +2629,7 @@ func (v *CompleteResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -1851,9 +2645,33 @@ func (v *CompleteResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CompleteResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -1861,6 +2679,7 @@ func (v ContentBlockHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -1901,6 +2720,29 @@ func (v *ContentBlockHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 	*v = CreateMessageRequest{}
 	if !d.object() {
@@ -1936,6 +2778,7 @@ func (v *CreateMessageRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"sampling/createMessage\"")
@@ -1947,9 +2790,33 @@ func (v *CreateMessageRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 	*v = CreateMessageRequestParams{}
 	if !d.object() {
@@ -2055,6 +2922,7 @@ func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.IncludeContext != nil {
@@ -2114,18 +2982,66 @@ func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
+
 func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResult) decodeJSON(d *decoder) {
 	*v = CreateMessageResult{}
 	if !d.object() {
@@ -2181,6 +3097,7 @@ func (v *CreateMessageResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2205,9 +3122,33 @@ func (v *CreateMessageResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *CreateMessageResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2215,6 +3156,7 @@ func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2259,6 +3201,29 @@ func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("array or object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
@@ -2275,6 +3240,7 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	}
 	*v = CreateMessageResultContentArray(u)
 }
+
 func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	u := []SamplingMessageContentBlock(v)
 	e.buf = append(e.buf, '[')
@@ -2284,15 +3250,62 @@ func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Cursor) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Cursor) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Cursor) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Cursor(u)
 }
+
 func (v Cursor) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *DiscoverRequest) decodeJSON(d *decoder) {
 	*v = DiscoverRequest{}
 	if !d.object() {
@@ -2344,6 +3357,7 @@ func (v *DiscoverRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *DiscoverRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2360,9 +3374,33 @@ func (v *DiscoverRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *DiscoverRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v DiscoverResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *DiscoverResult) decodeJSON(d *decoder) {
 	*v = DiscoverResult{}
 	if !d.object() {
@@ -2442,6 +3480,7 @@ func (v *DiscoverResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *DiscoverResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -2473,9 +3512,33 @@ func (v *DiscoverResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *DiscoverResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 	*v = DiscoverResultResponse{}
 	if !d.object() {
@@ -2519,6 +3582,7 @@ func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -2534,9 +3598,33 @@ func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *DiscoverResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequest) decodeJSON(d *decoder) {
 	*v = ElicitRequest{}
 	if !d.object() {
@@ -2574,6 +3662,7 @@ func (v *ElicitRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"elicitation/create\"")
@@ -2587,9 +3676,33 @@ func (v *ElicitRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 	*v = ElicitRequestFormParams{}
 	if !d.object() {
@@ -2630,6 +3743,7 @@ func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"message\":")
@@ -2646,9 +3760,33 @@ func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestFormParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 	*v = ElicitRequestFormParamsRequestedSchema{}
 	if !d.object() {
@@ -2718,6 +3856,7 @@ func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -2747,9 +3886,33 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -2757,6 +3920,7 @@ func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -2787,6 +3951,29 @@ func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 	*v = ElicitRequestURLParams{}
 	if !d.object() {
@@ -2830,6 +4017,7 @@ func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"message\":")
@@ -2843,9 +4031,33 @@ func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitRequestURLParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResult) decodeJSON(d *decoder) {
 	*v = ElicitResult{}
 	if !d.object() {
@@ -2891,6 +4103,7 @@ func (v *ElicitResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ElicitResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"action\":")
@@ -2910,18 +4123,66 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ElicitResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultAction) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ElicitResultAction(u)
 }
+
 func (v ElicitResultAction) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 	*v = ElicitResultContentValue{}
 	switch c := d.peek(); {
@@ -2950,6 +4211,7 @@ func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
 		d.mismatch("array or string or integer or boolean")
 	}
 }
+
 func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindArray:
@@ -2969,6 +4231,29 @@ func (v ElicitResultContentValue) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *EmbeddedResource) decodeJSON(d *decoder) {
 	*v = EmbeddedResource{}
 	if !d.object() {
@@ -3017,6 +4302,7 @@ func (v *EmbeddedResource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3038,9 +4324,33 @@ func (v *EmbeddedResource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *EmbeddedResource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3048,6 +4358,7 @@ func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3090,6 +4401,29 @@ func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3097,6 +4431,7 @@ func (v EnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3200,6 +4535,29 @@ func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Error) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Error) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Error) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Error) decodeJSON(d *decoder) {
 	*v = Error{}
 	if !d.object() {
@@ -3240,6 +4598,7 @@ func (v *Error) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Error) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":")
@@ -3256,9 +4615,33 @@ func (v *Error) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Error) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequest) decodeJSON(d *decoder) {
 	*v = GetPromptRequest{}
 	if !d.object() {
@@ -3310,6 +4693,7 @@ func (v *GetPromptRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3326,9 +4710,33 @@ func (v *GetPromptRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 	*v = GetPromptRequestParams{}
 	if !d.object() {
@@ -3392,6 +4800,7 @@ func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -3421,9 +4830,33 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResult) decodeJSON(d *decoder) {
 	*v = GetPromptResult{}
 	if !d.object() {
@@ -3479,6 +4912,7 @@ func (v *GetPromptResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3504,9 +4938,33 @@ func (v *GetPromptResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 	*v = GetPromptResultResponse{}
 	if !d.object() {
@@ -3552,6 +5010,7 @@ func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -3569,9 +5028,33 @@ func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *GetPromptResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v GetPromptResultResponseResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *GetPromptResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *GetPromptResultResponseResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v GetPromptResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -3579,6 +5062,7 @@ func (v GetPromptResultResponseResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *GetPromptResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -3621,6 +5105,29 @@ func (v *GetPromptResultResponseResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 	*v = HeaderMismatchError{}
 	if !d.object() {
@@ -3661,6 +5168,7 @@ func (v *HeaderMismatchError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *HeaderMismatchError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -3676,9 +5184,33 @@ func (v *HeaderMismatchError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *HeaderMismatchError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 	*v = HeaderMismatchErrorError{}
 	if !d.object() {
@@ -3719,6 +5251,7 @@ func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *HeaderMismatchErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32020")
@@ -3734,9 +5267,33 @@ func (v *HeaderMismatchErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *HeaderMismatchErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Icon) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Icon) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Icon) decodeJSON(d *decoder) {
 	*v = Icon{}
 	if !d.object() {
@@ -3789,6 +5346,7 @@ func (v *Icon) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Icon) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.MIMEType != nil {
@@ -3816,18 +5374,66 @@ func (v *Icon) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Icon) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v IconTheme) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *IconTheme) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *IconTheme) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = IconTheme(u)
 }
+
 func (v IconTheme) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Icons) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Icons) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Icons) decodeJSON(d *decoder) {
 	*v = Icons{}
 	if !d.object() {
@@ -3858,6 +5464,7 @@ func (v *Icons) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Icons) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Icons != nil {
@@ -3875,9 +5482,33 @@ func (v *Icons) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Icons) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ImageContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ImageContent) decodeJSON(d *decoder) {
 	*v = ImageContent{}
 	if !d.object() {
@@ -3932,6 +5563,7 @@ func (v *ImageContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ImageContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -3953,9 +5585,33 @@ func (v *ImageContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ImageContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Implementation) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Implementation) decodeJSON(d *decoder) {
 	*v = Implementation{}
 	if !d.object() {
@@ -4020,6 +5676,7 @@ func (v *Implementation) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Implementation) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -4053,9 +5710,33 @@ func (v *Implementation) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Implementation) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputRequestHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InputRequestHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputRequestHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v InputRequestHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4063,6 +5744,7 @@ func (v InputRequestHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *InputRequestHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4095,6 +5777,29 @@ func (v *InputRequestHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputRequests) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v InputRequests) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputRequests) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InputRequests) decodeJSON(d *decoder) {
 	var u map[string]InputRequest
 	if d.object() {
@@ -4115,6 +5820,7 @@ func (v *InputRequests) decodeJSON(d *decoder) {
 	}
 	*v = InputRequests(u)
 }
+
 func (v InputRequests) encodeJSON(e *encoder) {
 	u := map[string]InputRequest(v)
 	e.buf = append(e.buf, '{')
@@ -4124,6 +5830,29 @@ func (v InputRequests) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InputRequiredResult) decodeJSON(d *decoder) {
 	*v = InputRequiredResult{}
 	if !d.object() {
@@ -4167,6 +5896,7 @@ func (v *InputRequiredResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InputRequiredResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -4189,9 +5919,33 @@ func (v *InputRequiredResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InputRequiredResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputResponseHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InputResponseHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputResponseHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v InputResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4199,6 +5953,7 @@ func (v InputResponseHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *InputResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4462,6 +6217,29 @@ func (v *InputResponseHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputResponseRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InputResponseRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 	*v = InputResponseRequestParams{}
 	if !d.object() {
@@ -4499,6 +6277,7 @@ func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InputResponseRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -4517,9 +6296,33 @@ func (v *InputResponseRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InputResponseRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InputResponses) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v InputResponses) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InputResponses) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InputResponses) decodeJSON(d *decoder) {
 	var u map[string]InputResponse
 	if d.object() {
@@ -4540,6 +6343,7 @@ func (v *InputResponses) decodeJSON(d *decoder) {
 	}
 	*v = InputResponses(u)
 }
+
 func (v InputResponses) encodeJSON(e *encoder) {
 	u := map[string]InputResponse(v)
 	e.buf = append(e.buf, '{')
@@ -4549,6 +6353,29 @@ func (v InputResponses) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InternalError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InternalError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InternalError) decodeJSON(d *decoder) {
 	*v = InternalError{}
 	if !d.object() {
@@ -4589,6 +6416,7 @@ func (v *InternalError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InternalError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32603")
@@ -4604,9 +6432,33 @@ func (v *InternalError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InternalError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InvalidParamsError) decodeJSON(d *decoder) {
 	*v = InvalidParamsError{}
 	if !d.object() {
@@ -4647,6 +6499,7 @@ func (v *InvalidParamsError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InvalidParamsError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32602")
@@ -4662,9 +6515,33 @@ func (v *InvalidParamsError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InvalidParamsError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *InvalidRequestError) decodeJSON(d *decoder) {
 	*v = InvalidRequestError{}
 	if !d.object() {
@@ -4705,6 +6582,7 @@ func (v *InvalidRequestError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *InvalidRequestError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32600")
@@ -4720,9 +6598,33 @@ func (v *InvalidRequestError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *InvalidRequestError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v JSONArray) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONArray) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONArray) decodeJSON(d *decoder) {
 	var u []JSONValue
 	if d.array() {
@@ -4737,6 +6639,7 @@ func (v *JSONArray) decodeJSON(d *decoder) {
 	}
 	*v = JSONArray(u)
 }
+
 func (v JSONArray) encodeJSON(e *encoder) {
 	u := []JSONValue(v)
 	e.buf = append(e.buf, '[')
@@ -4746,15 +6649,62 @@ func (v JSONArray) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONObject) decodeJSON(d *decoder) {
 	var u json.RawMessage
 	u = d.raw()
 	*v = JSONObject(u)
 }
+
 func (v JSONObject) encodeJSON(e *encoder) {
 	u := json.RawMessage(v)
 	e.raw(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCErrorResponse{}
 	if !d.object() {
@@ -4795,6 +6745,7 @@ func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -4810,9 +6761,33 @@ func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCErrorResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -4820,6 +6795,7 @@ func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -4888,6 +6864,29 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 	*v = JSONRPCNotification{}
 	if !d.object() {
@@ -4928,6 +6927,7 @@ func (v *JSONRPCNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -4943,9 +6943,33 @@ func (v *JSONRPCNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 	*v = JSONRPCRequest{}
 	if !d.object() {
@@ -4994,6 +7018,7 @@ func (v *JSONRPCRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5013,9 +7038,33 @@ func (v *JSONRPCRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -5023,6 +7072,7 @@ func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -5065,6 +7115,29 @@ func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 	*v = JSONRPCResultResponse{}
 	if !d.object() {
@@ -5108,6 +7181,7 @@ func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5123,18 +7197,66 @@ func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *JSONRPCResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v JSONValue) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *JSONValue) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *JSONValue) decodeJSON(d *decoder) {
 	var u json.RawMessage
 	u = d.raw()
 	*v = JSONValue(u)
 }
+
 func (v JSONValue) encodeJSON(e *encoder) {
 	u := json.RawMessage(v)
 	e.raw(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 	*v = LegacyTitledEnumSchema{}
 	if !d.object() {
@@ -5208,6 +7330,7 @@ func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -5245,9 +7368,33 @@ func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LegacyTitledEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 	*v = ListPromptsRequest{}
 	if !d.object() {
@@ -5299,6 +7446,7 @@ func (v *ListPromptsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5315,9 +7463,33 @@ func (v *ListPromptsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResult) decodeJSON(d *decoder) {
 	*v = ListPromptsResult{}
 	if !d.object() {
@@ -5389,6 +7561,7 @@ func (v *ListPromptsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5418,9 +7591,33 @@ func (v *ListPromptsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 	*v = ListPromptsResultResponse{}
 	if !d.object() {
@@ -5464,6 +7661,7 @@ func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5479,9 +7677,33 @@ func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListPromptsResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesRequest{}
 	if !d.object() {
@@ -5533,6 +7755,7 @@ func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5549,9 +7772,33 @@ func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResult{}
 	if !d.object() {
@@ -5623,6 +7870,7 @@ func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5652,9 +7900,33 @@ func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 	*v = ListResourceTemplatesResultResponse{}
 	if !d.object() {
@@ -5698,6 +7970,7 @@ func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5713,9 +7986,33 @@ func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourceTemplatesResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 	*v = ListResourcesRequest{}
 	if !d.object() {
@@ -5767,6 +8064,7 @@ func (v *ListResourcesRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5783,9 +8081,33 @@ func (v *ListResourcesRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResult) decodeJSON(d *decoder) {
 	*v = ListResourcesResult{}
 	if !d.object() {
@@ -5857,6 +8179,7 @@ func (v *ListResourcesResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -5886,9 +8209,33 @@ func (v *ListResourcesResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 	*v = ListResourcesResultResponse{}
 	if !d.object() {
@@ -5932,6 +8279,7 @@ func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -5947,9 +8295,33 @@ func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListResourcesResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequest) decodeJSON(d *decoder) {
 	*v = ListRootsRequest{}
 	if !d.object() {
@@ -5983,6 +8355,7 @@ func (v *ListRootsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":\"roots/list\"")
@@ -5996,9 +8369,33 @@ func (v *ListRootsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 	*v = ListRootsRequestParams{}
 	if !d.object() {
@@ -6020,6 +8417,7 @@ func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6032,9 +8430,33 @@ func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListRootsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListRootsResult) decodeJSON(d *decoder) {
 	*v = ListRootsResult{}
 	if !d.object() {
@@ -6071,6 +8493,7 @@ func (v *ListRootsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListRootsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"roots\":")
@@ -6086,9 +8509,33 @@ func (v *ListRootsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListRootsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsRequest) decodeJSON(d *decoder) {
 	*v = ListToolsRequest{}
 	if !d.object() {
@@ -6140,6 +8587,7 @@ func (v *ListToolsRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6156,9 +8604,33 @@ func (v *ListToolsRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResult) decodeJSON(d *decoder) {
 	*v = ListToolsResult{}
 	if !d.object() {
@@ -6230,6 +8702,7 @@ func (v *ListToolsResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6259,9 +8732,33 @@ func (v *ListToolsResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 	*v = ListToolsResultResponse{}
 	if !d.object() {
@@ -6305,6 +8802,7 @@ func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -6320,18 +8818,66 @@ func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ListToolsResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingLevel) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingLevel) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = LoggingLevel(u)
 }
+
 func (v LoggingLevel) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotification{}
 	if !d.object() {
@@ -6375,6 +8921,7 @@ func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -6387,9 +8934,33 @@ func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 	*v = LoggingMessageNotificationParams{}
 	if !d.object() {
@@ -6436,6 +9007,7 @@ func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6456,18 +9028,66 @@ func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *LoggingMessageNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v MetaObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MetaObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *MetaObject) decodeJSON(d *decoder) {
 	var u json.RawMessage
 	u = d.raw()
 	*v = MetaObject(u)
 }
+
 func (v MetaObject) encodeJSON(e *encoder) {
 	u := json.RawMessage(v)
 	e.raw(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 	*v = MethodNotFoundError{}
 	if !d.object() {
@@ -6508,6 +9128,7 @@ func (v *MethodNotFoundError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *MethodNotFoundError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32601")
@@ -6523,9 +9144,33 @@ func (v *MethodNotFoundError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *MethodNotFoundError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 	*v = MissingRequiredClientCapabilityError{}
 	if !d.object() {
@@ -6566,6 +9211,7 @@ func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *MissingRequiredClientCapabilityError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -6581,9 +9227,33 @@ func (v *MissingRequiredClientCapabilityError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *MissingRequiredClientCapabilityError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 	*v = MissingRequiredClientCapabilityErrorError{}
 	if !d.object() {
@@ -6627,6 +9297,7 @@ func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *MissingRequiredClientCapabilityErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32021")
@@ -6640,9 +9311,33 @@ func (v *MissingRequiredClientCapabilityErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *MissingRequiredClientCapabilityErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 	*v = MissingRequiredClientCapabilityErrorErrorData{}
 	if !d.object() {
@@ -6670,6 +9365,7 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *MissingRequiredClientCapabilityErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"requiredCapabilities\":")
@@ -6680,9 +9376,33 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *MissingRequiredClientCapabilityErrorErrorData) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelHint) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelHint) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelHint) decodeJSON(d *decoder) {
 	*v = ModelHint{}
 	if !d.object() {
@@ -6704,6 +9424,7 @@ func (v *ModelHint) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelHint) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Name != nil {
@@ -6716,9 +9437,33 @@ func (v *ModelHint) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelHint) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ModelPreferences) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ModelPreferences) decodeJSON(d *decoder) {
 	*v = ModelPreferences{}
 	if !d.object() {
@@ -6764,6 +9509,7 @@ func (v *ModelPreferences) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ModelPreferences) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.CostPriority != nil {
@@ -6793,9 +9539,33 @@ func (v *ModelPreferences) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ModelPreferences) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -6803,6 +9573,7 @@ func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -6845,6 +9616,29 @@ func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Notification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Notification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Notification) decodeJSON(d *decoder) {
 	*v = Notification{}
 	if !d.object() {
@@ -6877,6 +9671,7 @@ func (v *Notification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Notification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -6891,9 +9686,33 @@ func (v *Notification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Notification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationMetaObject) decodeJSON(d *decoder) {
 	*v = NotificationMetaObject{}
 	if !d.object() {
@@ -6915,6 +9734,7 @@ func (v *NotificationMetaObject) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.SubscriptionID.IsZero() {
@@ -6927,9 +9747,33 @@ func (v *NotificationMetaObject) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationMetaObject) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NotificationParams) decodeJSON(d *decoder) {
 	*v = NotificationParams{}
 	if !d.object() {
@@ -6952,6 +9796,7 @@ func (v *NotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -6964,9 +9809,33 @@ func (v *NotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchema) decodeJSON(d *decoder) {
 	*v = NumberSchema{}
 	if !d.object() {
@@ -7019,6 +9888,7 @@ func (v *NumberSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *NumberSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -7049,18 +9919,66 @@ func (v *NumberSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *NumberSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *NumberSchemaType) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = NumberSchemaType(u)
 }
+
 func (v NumberSchemaType) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequest) decodeJSON(d *decoder) {
 	*v = PaginatedRequest{}
 	if !d.object() {
@@ -7112,6 +10030,7 @@ func (v *PaginatedRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -7129,9 +10048,33 @@ func (v *PaginatedRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 	*v = PaginatedRequestParams{}
 	if !d.object() {
@@ -7164,6 +10107,7 @@ func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -7178,9 +10122,33 @@ func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PaginatedResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PaginatedResult) decodeJSON(d *decoder) {
 	*v = PaginatedResult{}
 	if !d.object() {
@@ -7219,6 +10187,7 @@ func (v *PaginatedResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PaginatedResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7237,9 +10206,33 @@ func (v *PaginatedResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PaginatedResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ParseError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ParseError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ParseError) decodeJSON(d *decoder) {
 	*v = ParseError{}
 	if !d.object() {
@@ -7280,6 +10273,7 @@ func (v *ParseError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ParseError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32700")
@@ -7295,9 +10289,33 @@ func (v *ParseError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ParseError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -7305,6 +10323,7 @@ func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -7433,6 +10452,29 @@ func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotification) decodeJSON(d *decoder) {
 	*v = ProgressNotification{}
 	if !d.object() {
@@ -7476,6 +10518,7 @@ func (v *ProgressNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -7488,9 +10531,33 @@ func (v *ProgressNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 	*v = ProgressNotificationParams{}
 	if !d.object() {
@@ -7542,6 +10609,7 @@ func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7568,9 +10636,33 @@ func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ProgressNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ProgressToken) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ProgressToken) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ProgressToken) decodeJSON(d *decoder) {
 	*v = ProgressToken{}
 	switch c := d.peek(); {
@@ -7584,6 +10676,7 @@ func (v *ProgressToken) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v ProgressToken) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -7594,6 +10687,29 @@ func (v ProgressToken) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Prompt) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Prompt) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Prompt) decodeJSON(d *decoder) {
 	*v = Prompt{}
 	if !d.object() {
@@ -7664,6 +10780,7 @@ func (v *Prompt) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Prompt) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -7704,9 +10821,33 @@ func (v *Prompt) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Prompt) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptArgument) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptArgument) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptArgument) decodeJSON(d *decoder) {
 	*v = PromptArgument{}
 	if !d.object() {
@@ -7749,6 +10890,7 @@ func (v *PromptArgument) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptArgument) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Description != nil {
@@ -7771,9 +10913,33 @@ func (v *PromptArgument) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptArgument) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 	*v = PromptListChangedNotification{}
 	if !d.object() {
@@ -7815,6 +10981,7 @@ func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -7829,9 +10996,33 @@ func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptMessage) decodeJSON(d *decoder) {
 	*v = PromptMessage{}
 	if !d.object() {
@@ -7869,6 +11060,7 @@ func (v *PromptMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Content != nil {
@@ -7883,9 +11075,33 @@ func (v *PromptMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v PromptReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *PromptReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *PromptReference) decodeJSON(d *decoder) {
 	*v = PromptReference{}
 	if !d.object() {
@@ -7926,6 +11142,7 @@ func (v *PromptReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *PromptReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"name\":")
@@ -7941,9 +11158,33 @@ func (v *PromptReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *PromptReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 	*v = ReadResourceRequest{}
 	if !d.object() {
@@ -7995,6 +11236,7 @@ func (v *ReadResourceRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -8011,9 +11253,33 @@ func (v *ReadResourceRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ReadResourceRequestParams{}
 	if !d.object() {
@@ -8059,6 +11325,7 @@ func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -8079,9 +11346,33 @@ func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResult) decodeJSON(d *decoder) {
 	*v = ReadResourceResult{}
 	if !d.object() {
@@ -8150,6 +11441,7 @@ func (v *ReadResourceResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8175,9 +11467,33 @@ func (v *ReadResourceResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -8185,6 +11501,7 @@ func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -8227,6 +11544,29 @@ func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 	*v = ReadResourceResultResponse{}
 	if !d.object() {
@@ -8272,6 +11612,7 @@ func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -8289,9 +11630,33 @@ func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ReadResourceResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ReadResourceResultResponseResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ReadResourceResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ReadResourceResultResponseResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ReadResourceResultResponseResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -8299,6 +11664,7 @@ func (v ReadResourceResultResponseResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ReadResourceResultResponseResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -8395,6 +11761,29 @@ func (v *ReadResourceResultResponseResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Request) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Request) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Request) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Request) decodeJSON(d *decoder) {
 	*v = Request{}
 	if !d.object() {
@@ -8427,6 +11816,7 @@ func (v *Request) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Request) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"method\":")
@@ -8441,9 +11831,33 @@ func (v *Request) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Request) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestId) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestId) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestId) decodeJSON(d *decoder) {
 	*v = RequestId{}
 	switch c := d.peek(); {
@@ -8457,6 +11871,7 @@ func (v *RequestId) decodeJSON(d *decoder) {
 		d.mismatch("string or integer")
 	}
 }
+
 func (v RequestId) encodeJSON(e *encoder) {
 	switch v.Kind {
 	case KindString:
@@ -8467,6 +11882,29 @@ func (v RequestId) encodeJSON(e *encoder) {
 		e.null()
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestMetaObject) decodeJSON(d *decoder) {
 	*v = RequestMetaObject{}
 	if !d.object() {
@@ -8519,6 +11957,7 @@ func (v *RequestMetaObject) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"io.modelcontextprotocol/clientCapabilities\":")
@@ -8543,9 +11982,33 @@ func (v *RequestMetaObject) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestMetaObject) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v RequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *RequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *RequestParams) decodeJSON(d *decoder) {
 	*v = RequestParams{}
 	if !d.object() {
@@ -8573,6 +12036,7 @@ func (v *RequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *RequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -8583,9 +12047,33 @@ func (v *RequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *RequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Resource) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Resource) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Resource) decodeJSON(d *decoder) {
 	*v = Resource{}
 	if !d.object() {
@@ -8666,6 +12154,7 @@ func (v *Resource) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Resource) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8711,9 +12200,33 @@ func (v *Resource) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Resource) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceContents) decodeJSON(d *decoder) {
 	*v = ResourceContents{}
 	if !d.object() {
@@ -8751,6 +12264,7 @@ func (v *ResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8769,9 +12283,33 @@ func (v *ResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceLink) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceLink) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceLink) decodeJSON(d *decoder) {
 	*v = ResourceLink{}
 	if !d.object() {
@@ -8860,6 +12398,7 @@ func (v *ResourceLink) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceLink) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -8906,9 +12445,33 @@ func (v *ResourceLink) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceLink) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 	*v = ResourceListChangedNotification{}
 	if !d.object() {
@@ -8950,6 +12513,7 @@ func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -8964,9 +12528,33 @@ func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 	*v = ResourceRequestParams{}
 	if !d.object() {
@@ -9002,6 +12590,7 @@ func (v *ResourceRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -9014,9 +12603,33 @@ func (v *ResourceRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplate) decodeJSON(d *decoder) {
 	*v = ResourceTemplate{}
 	if !d.object() {
@@ -9092,6 +12705,7 @@ func (v *ResourceTemplate) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9133,9 +12747,33 @@ func (v *ResourceTemplate) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplate) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 	*v = ResourceTemplateReference{}
 	if !d.object() {
@@ -9171,6 +12809,7 @@ func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"type\":\"ref/resource\"")
@@ -9182,9 +12821,33 @@ func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceTemplateReference) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotification{}
 	if !d.object() {
@@ -9228,6 +12891,7 @@ func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -9240,9 +12904,33 @@ func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 	*v = ResourceUpdatedNotificationParams{}
 	if !d.object() {
@@ -9276,6 +12964,7 @@ func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9290,9 +12979,33 @@ func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Result) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Result) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Result) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Result) decodeJSON(d *decoder) {
 	*v = Result{}
 	if !d.object() {
@@ -9326,6 +13039,7 @@ func (v *Result) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Result) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9340,9 +13054,33 @@ func (v *Result) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Result) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResultMetaObject) decodeJSON(d *decoder) {
 	*v = ResultMetaObject{}
 	if !d.object() {
@@ -9365,6 +13103,7 @@ func (v *ResultMetaObject) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ResultMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ServerInfo != nil {
@@ -9377,27 +13116,99 @@ func (v *ResultMetaObject) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ResultMetaObject) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ResultType) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ResultType) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ResultType) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ResultType(u)
 }
+
 func (v ResultType) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v Role) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Role) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Role) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = Role(u)
 }
+
 func (v Role) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Root) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Root) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Root) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Root) decodeJSON(d *decoder) {
 	*v = Root{}
 	if !d.object() {
@@ -9435,6 +13246,7 @@ func (v *Root) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Root) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9453,9 +13265,33 @@ func (v *Root) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Root) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessage) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessage) decodeJSON(d *decoder) {
 	*v = SamplingMessage{}
 	if !d.object() {
@@ -9498,6 +13334,7 @@ func (v *SamplingMessage) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SamplingMessage) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -9516,9 +13353,33 @@ func (v *SamplingMessage) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SamplingMessage) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -9526,6 +13387,7 @@ func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -9570,6 +13432,29 @@ func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
 		d.mismatch("array or object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	var u []SamplingMessageContentBlock
 	if d.array() {
@@ -9586,6 +13471,7 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	}
 	*v = SamplingMessageContentArray(u)
 }
+
 func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	u := []SamplingMessageContentBlock(v)
 	e.buf = append(e.buf, '[')
@@ -9595,6 +13481,29 @@ func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, ']')
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -9602,6 +13511,7 @@ func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -9642,6 +13552,29 @@ func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilities) decodeJSON(d *decoder) {
 	*v = ServerCapabilities{}
 	if !d.object() {
@@ -9724,6 +13657,7 @@ func (v *ServerCapabilities) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Completions != nil {
@@ -9770,9 +13704,33 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilities) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesCompletions{}
 	if !d.object() {
@@ -9795,6 +13753,7 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -9803,9 +13762,33 @@ func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesCompletions) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesLogging{}
 	if !d.object() {
@@ -9828,6 +13811,7 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
@@ -9836,9 +13820,33 @@ func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesLogging) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesPrompts{}
 	if !d.object() {
@@ -9860,6 +13868,7 @@ func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -9872,9 +13881,33 @@ func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesPrompts) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesResources{}
 	if !d.object() {
@@ -9901,6 +13934,7 @@ func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -9917,9 +13951,33 @@ func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesResources) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 	*v = ServerCapabilitiesTools{}
 	if !d.object() {
@@ -9941,6 +13999,7 @@ func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ListChanged != nil {
@@ -9953,9 +14012,33 @@ func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ServerCapabilitiesTools) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -9963,6 +14046,7 @@ func (v ServerNotificationHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -10015,6 +14099,29 @@ func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v ServerResultHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -10022,6 +14129,7 @@ func (v ServerResultHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *ServerResultHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -10627,6 +14735,29 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	if v.Value == nil {
 		e.null()
@@ -10634,6 +14765,7 @@ func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
 	}
 	v.Value.encodeJSON(e)
 }
+
 func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 	v.Value = nil
 	switch c := d.peek(); {
@@ -10676,6 +14808,29 @@ func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
 		d.mismatch("object")
 	}
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchema) decodeJSON(d *decoder) {
 	*v = StringSchema{}
 	if !d.object() {
@@ -10734,6 +14889,7 @@ func (v *StringSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *StringSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -10767,18 +14923,66 @@ func (v *StringSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *StringSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *StringSchemaFormat) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = StringSchemaFormat(u)
 }
+
 func (v StringSchemaFormat) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 	*v = SubscriptionFilter{}
 	if !d.object() {
@@ -10824,6 +15028,7 @@ func (v *SubscriptionFilter) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionFilter) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.PromptsListChanged != nil {
@@ -10853,9 +15058,33 @@ func (v *SubscriptionFilter) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionFilter) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 	*v = SubscriptionsAcknowledgedNotification{}
 	if !d.object() {
@@ -10899,6 +15128,7 @@ func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsAcknowledgedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -10911,9 +15141,33 @@ func (v *SubscriptionsAcknowledgedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsAcknowledgedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 	*v = SubscriptionsAcknowledgedNotificationParams{}
 	if !d.object() {
@@ -10947,6 +15201,7 @@ func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -10961,9 +15216,33 @@ func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsAcknowledgedNotificationParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 	*v = SubscriptionsListenRequest{}
 	if !d.object() {
@@ -11015,6 +15294,7 @@ func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -11031,9 +15311,33 @@ func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsListenRequest) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 	*v = SubscriptionsListenRequestParams{}
 	if !d.object() {
@@ -11069,6 +15373,7 @@ func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsListenRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -11081,9 +15386,33 @@ func (v *SubscriptionsListenRequestParams) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsListenRequestParams) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 	*v = SubscriptionsListenResult{}
 	if !d.object() {
@@ -11119,6 +15448,7 @@ func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsListenResult) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"_meta\":")
@@ -11131,9 +15461,33 @@ func (v *SubscriptionsListenResult) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsListenResult) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 	*v = SubscriptionsListenResultMetaObject{}
 	if !d.object() {
@@ -11167,6 +15521,7 @@ func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.ServerInfo != nil {
@@ -11183,9 +15538,33 @@ func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsListenResultMetaObject) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 	*v = SubscriptionsListenResultResponse{}
 	if !d.object() {
@@ -11229,6 +15608,7 @@ func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if !v.ID.IsZero() {
@@ -11244,9 +15624,33 @@ func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *SubscriptionsListenResultResponse) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextContent) decodeJSON(d *decoder) {
 	*v = TextContent{}
 	if !d.object() {
@@ -11293,6 +15697,7 @@ func (v *TextContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -11312,9 +15717,33 @@ func (v *TextContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TextResourceContents) decodeJSON(d *decoder) {
 	*v = TextResourceContents{}
 	if !d.object() {
@@ -11360,6 +15789,7 @@ func (v *TextResourceContents) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TextResourceContents) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -11380,9 +15810,33 @@ func (v *TextResourceContents) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TextResourceContents) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchema{}
 	if !d.object() {
@@ -11452,6 +15906,7 @@ func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -11488,9 +15943,33 @@ func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchemaItems{}
 	if !d.object() {
@@ -11527,6 +16006,7 @@ func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"anyOf\":")
@@ -11542,9 +16022,33 @@ func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchemaItems) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	if !d.object() {
@@ -11580,6 +16084,7 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"const\":")
@@ -11592,9 +16097,33 @@ func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = TitledSingleSelectEnumSchema{}
 	if !d.object() {
@@ -11654,6 +16183,7 @@ func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -11682,9 +16212,33 @@ func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledSingleSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
 	if !d.object() {
@@ -11720,6 +16274,7 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"const\":")
@@ -11732,9 +16287,33 @@ func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *TitledSingleSelectEnumSchemaOneOfItem) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v Tool) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *Tool) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *Tool) decodeJSON(d *decoder) {
 	*v = Tool{}
 	if !d.object() {
@@ -11811,6 +16390,7 @@ func (v *Tool) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *Tool) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -11852,9 +16432,33 @@ func (v *Tool) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *Tool) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolAnnotations) decodeJSON(d *decoder) {
 	*v = ToolAnnotations{}
 	if !d.object() {
@@ -11896,6 +16500,7 @@ func (v *ToolAnnotations) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.DestructiveHint != nil {
@@ -11924,9 +16529,33 @@ func (v *ToolAnnotations) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolAnnotations) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolChoice) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolChoice) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolChoice) decodeJSON(d *decoder) {
 	*v = ToolChoice{}
 	if !d.object() {
@@ -11949,6 +16578,7 @@ func (v *ToolChoice) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolChoice) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Mode != nil {
@@ -11961,18 +16591,66 @@ func (v *ToolChoice) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolChoice) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolChoiceMode) decodeJSON(d *decoder) {
 	var u string
 	u = d.string()
 	*v = ToolChoiceMode(u)
 }
+
 func (v ToolChoiceMode) encodeJSON(e *encoder) {
 	u := string(v)
 	e.string(u)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolInputSchema) decodeJSON(d *decoder) {
 	*v = ToolInputSchema{}
 	if !d.object() {
@@ -12005,6 +16683,7 @@ func (v *ToolInputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -12018,9 +16697,33 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolInputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 	*v = ToolListChangedNotification{}
 	if !d.object() {
@@ -12062,6 +16765,7 @@ func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"jsonrpc\":\"2.0\"")
@@ -12076,9 +16780,33 @@ func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolListChangedNotification) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 	*v = ToolOutputSchema{}
 	if !d.object() {
@@ -12100,6 +16828,7 @@ func (v *ToolOutputSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Schema != nil {
@@ -12112,9 +16841,33 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolOutputSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolResultContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolResultContent) decodeJSON(d *decoder) {
 	*v = ToolResultContent{}
 	if !d.object() {
@@ -12184,6 +16937,7 @@ func (v *ToolResultContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolResultContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12214,9 +16968,33 @@ func (v *ToolResultContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolResultContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v ToolUseContent) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *ToolUseContent) decodeJSON(d *decoder) {
 	*v = ToolUseContent{}
 	if !d.object() {
@@ -12273,6 +17051,7 @@ func (v *ToolUseContent) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *ToolUseContent) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Meta != nil {
@@ -12292,9 +17071,33 @@ func (v *ToolUseContent) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *ToolUseContent) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 	*v = UnsupportedProtocolVersionError{}
 	if !d.object() {
@@ -12335,6 +17138,7 @@ func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsupportedProtocolVersionError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"error\":")
@@ -12350,9 +17154,33 @@ func (v *UnsupportedProtocolVersionError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsupportedProtocolVersionError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 	*v = UnsupportedProtocolVersionErrorError{}
 	if !d.object() {
@@ -12396,6 +17224,7 @@ func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsupportedProtocolVersionErrorError) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"code\":-32022")
@@ -12409,9 +17238,33 @@ func (v *UnsupportedProtocolVersionErrorError) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsupportedProtocolVersionErrorError) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 	*v = UnsupportedProtocolVersionErrorErrorData{}
 	if !d.object() {
@@ -12456,6 +17309,7 @@ func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UnsupportedProtocolVersionErrorErrorData) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"requested\":")
@@ -12473,9 +17327,33 @@ func (v *UnsupportedProtocolVersionErrorErrorData) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UnsupportedProtocolVersionErrorErrorData) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = UntitledMultiSelectEnumSchema{}
 	if !d.object() {
@@ -12545,6 +17423,7 @@ func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -12581,9 +17460,33 @@ func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledMultiSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 	*v = UntitledMultiSelectEnumSchemaItems{}
 	if !d.object() {
@@ -12628,6 +17531,7 @@ func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	e.name("\"enum\":")
@@ -12644,9 +17548,33 @@ func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledMultiSelectEnumSchemaItems) extraCount() int {
 	return len(v.Extra)
 }
+
+// MarshalJSON encodes v as JSON.
+func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON encoding of v to b.
+func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	v.encodeJSON(&e)
+	return e.result(b)
+}
+
+// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
+// a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
+// required members; Validate checks the rest of the schema.
+func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
+	var d decoder
+	d.init(b)
+	v.decodeJSON(&d)
+	return d.finish()
+}
+
 func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 	*v = UntitledSingleSelectEnumSchema{}
 	if !d.object() {
@@ -12706,6 +17634,7 @@ func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
 		}
 	}
 }
+
 func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Default != nil {
@@ -12734,6 +17663,7 @@ func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
 	}
 	e.buf = append(e.buf, '}')
 }
+
 func (v *UntitledSingleSelectEnumSchema) extraCount() int {
 	return len(v.Extra)
 }

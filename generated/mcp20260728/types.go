@@ -4,28 +4,25 @@ package mcp20260728
 
 import "encoding/json"
 
-// Annotations is #/$defs/Annotations.
-//
-// Optional annotations for the client. The client can use annotations to inform how objects are used
-// or displayed
+// Optional annotations for the client. The client can use annotations to inform how objects
+// are used or displayed
 type Annotations struct {
 	// Describes who the intended audience of this object or data is.
 	//
-	// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user",
-	// "assistant"]`).
+	// It can include multiple entries to indicate content useful for multiple audiences (e.g.,
+	// `["user", "assistant"]`).
 	Audience []Role `json:"audience,omitempty"`
 	// The moment the resource was last modified, as an ISO 8601 formatted string.
 	//
 	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 	//
-	// Examples: last activity timestamp in an open file, timestamp when the resource
-	// was attached, etc.
+	// Examples: last activity timestamp in an open file, timestamp when the resource was
+	// attached, etc.
 	LastModified *string `json:"lastModified,omitempty"`
 	// Describes how important this data is for operating the server.
 	//
-	// A value of 1 means "most important," and indicates that the data is
-	// effectively required, while 0 means "least important," and indicates that
-	// the data is entirely optional.
+	// A value of 1 means "most important," and indicates that the data is effectively required,
+	// while 0 means "least important," and indicates that the data is entirely optional.
 	Priority *float64 `json:"priority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -47,38 +44,6 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Annotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// AudioContent is #/$defs/AudioContent.
-//
 // Audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
@@ -94,49 +59,16 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v AudioContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// BaseMetadata is #/$defs/BaseMetadata.
-//
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -148,36 +80,6 @@ func (v *BaseMetadata) GetTitle() string {
 		return ""
 	}
 	return *v.Title
-}
-
-// MarshalJSON encodes v as JSON.
-func (v BaseMetadata) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BaseMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // BlobResourceContents is the BlobResourceContents definition of the schema.
@@ -199,36 +101,6 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
-}
-
-// MarshalJSON encodes v as JSON.
-func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -266,46 +138,15 @@ func (v *BooleanSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v BooleanSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *BooleanSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CacheScope indicates the intended scope of the cached response, analogous to HTTP
 // `Cache-Control: public` vs `Cache-Control: private`.
 //
-//   - `"public"`: The response does not contain user-specific data. Any
-//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-//     the response and serve it across authorization contexts.
-//   - `"private"`: The response MAY be cached and reused only within the
-//     same authorization context. Caches MUST NOT be shared across
-//     authorization contexts (e.g., a different access token requires a
-//     different cache).
+//   - `"public"`: The response does not contain user-specific data. Any client or
+//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+//     across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the same authorization
+//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+//     access token requires a different cache).
 type CacheScope string
 
 // The values of CacheScope.
@@ -314,103 +155,40 @@ const (
 	CacheScopePublic  CacheScope = "public"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v CacheScope) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CacheScope) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CacheScope) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CacheScope) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CacheableResult is a result that supports a time-to-live (TTL) hint for client-side caching.
+// CacheableResult is a result that supports a time-to-live (TTL) hint for client-side
+// caching.
 type CacheableResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CacheableResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CacheableResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CacheableResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CacheableResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequest is #/$defs/CallToolRequest.
-//
 // Used by the client to invoke a tool provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -423,38 +201,6 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolRequestParams is #/$defs/CallToolRequestParams.
-//
 // Parameters for a `tools/call` request.
 type CallToolRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
@@ -476,37 +222,8 @@ func (v *CallToolRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolResult is the result returned by the server for a {@link CallToolRequesttools/call} request.
+// CallToolResult is the result returned by the server for a tools/call ([CallToolRequest])
+// request.
 type CallToolResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// A list of content objects that represent the unstructured result of the tool call.
@@ -515,27 +232,26 @@ type CallToolResult struct {
 	//
 	// If not set, this is assumed to be false (the call was successful).
 	//
-	// Any errors that originate from the tool SHOULD be reported inside the result
-	// object, with `isError` set to true, _not_ as an MCP protocol-level error
-	// response. Otherwise, the LLM would not be able to see that an error occurred
-	// and self-correct.
+	// Any errors that originate from the tool SHOULD be reported inside the result object, with
+	// `isError` set to true, _not_ as an MCP protocol-level error response. Otherwise, the LLM
+	// would not be able to see that an error occurred and self-correct.
 	//
-	// However, any errors in _finding_ the tool, an error indicating that the
-	// server does not support tool calls, or any other exceptional conditions,
-	// should be reported as an MCP error response.
+	// However, any errors in _finding_ the tool, an error indicating that the server does not
+	// support tool calls, or any other exceptional conditions, should be reported as an MCP
+	// error response.
 	IsError *bool `json:"isError,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// An optional JSON value that represents the structured result of the tool call.
 	//
-	// This can be any JSON value (object, array, string, number, boolean, or null)
-	// that conforms to the tool's outputSchema if one is defined.
+	// This can be any JSON value (object, array, string, number, boolean, or null) that conforms
+	// to the tool's outputSchema if one is defined.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -549,38 +265,8 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolResultResponse is a successful response from the server for a {@link
-// CallToolRequesttools/call} request.
+// CallToolResultResponse is a successful response from the server for a tools/call
+// ([CallToolRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type CallToolResultResponse struct {
@@ -590,42 +276,13 @@ type CallToolResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CallToolResultResponseResult is the schema at #/$defs/CallToolResultResponse/properties/result.
+// CallToolResultResponseResult is the type of the result member of [CallToolResultResponse].
 //
-// A JSON value is a CallToolResultResponseResult when it matches at least one of its branches
-// (anyOf). CallToolResultResponseResult is implemented by *InputRequiredResult, *CallToolResult; a
-// nil CallToolResultResponseResult is no value. UnmarshalCallToolResultResponseResult decodes one on
-// its own, and CallToolResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CallToolResultResponseResult when it matches at least one of its
+// branches (anyOf). CallToolResultResponseResult is implemented by *InputRequiredResult,
+// *CallToolResult; a nil CallToolResultResponseResult is no value.
+// [UnmarshalCallToolResultResponseResult] decodes one on its own, and
+// [CallToolResultResponseResultHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CallToolResultResponseResult interface {
 	isCallToolResultResponseResult()
 	MarshalJSON() ([]byte, error)
@@ -636,69 +293,38 @@ type CallToolResultResponseResult interface {
 }
 
 func (*InputRequiredResult) isCallToolResultResponseResult() {}
-func (*CallToolResult) isCallToolResultResponseResult()      {}
 
-// CallToolResultResponseResultHolder holds a CallToolResultResponseResult on its own, so that it can
-// be decoded, validated and encoded by itself (NewValue returns one for the
+func (*CallToolResult) isCallToolResultResponseResult() {}
+
+// CallToolResultResponseResultHolder holds a [CallToolResultResponseResult] on its own, so
+// that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // CallToolResultResponseResult definition).
 type CallToolResultResponseResultHolder struct {
 	Value CallToolResultResponseResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CallToolResultResponseResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CallToolResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CallToolResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CallToolResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCallToolResultResponseResult decodes a CallToolResultResponseResult from JSON. It fails
-// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CallToolResultResponseResult cannot hold.
+// UnmarshalCallToolResultResponseResult decodes a CallToolResultResponseResult from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a CallToolResultResponseResult cannot hold.
 func UnmarshalCallToolResultResponseResult(b []byte) (CallToolResultResponseResult, error) {
 	var h CallToolResultResponseResultHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CancelledNotification is #/$defs/CancelledNotification.
+// This notification is sent by the client to indicate that it is cancelling a request it
+// previously issued.
 //
-// This notification is sent by the client to indicate that it is cancelling a request it previously
-// issued.
+// On stdio, the server also sends this notification, solely to terminate a
+// subscriptions/listen ([SubscriptionsListenRequest]) stream: it references the ID of the
+// `subscriptions/listen` request that opened the stream. Servers MUST NOT use this
+// notification to cancel any other request.
 //
-// On stdio, the server also sends this notification, solely to terminate a {@link
-// SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the
-// `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to
-// cancel any other request.
+// The request SHOULD still be in-flight, but due to communication latency, it is always
+// possible that this notification MAY arrive after the request has already finished.
 //
-// The request SHOULD still be in-flight, but due to communication latency, it is always possible that
-// this notification MAY arrive after the request has already finished.
-//
-// This notification indicates that the result will be unused, so any associated processing SHOULD
-// cease.
+// This notification indicates that the result will be unused, so any associated processing
+// SHOULD cease.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -709,43 +335,11 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CancelledNotificationParams is #/$defs/CancelledNotificationParams.
-//
 // Parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
-	// An optional string describing the reason for the cancellation. This MAY be logged or presented to
-	// the user.
+	// An optional string describing the reason for the cancellation. This MAY be logged or
+	// presented to the user.
 	Reason *string `json:"reason,omitempty"`
 	// The ID of the request to cancel.
 	//
@@ -763,51 +357,18 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilities is #/$defs/ClientCapabilities.
-//
-// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is
-// not a closed set: any client can define its own, additional capabilities.
+// Capabilities a client may support. Known capabilities are defined here, in this schema,
+// but this is not a closed set: any client can define its own, additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
 	// Experimental, non-standard capabilities that the client supports.
 	Experimental map[string]JSONObject `json:"experimental,omitempty"`
-	// Optional MCP extensions that the client supports. Keys are extension identifiers
-	// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
-	// per-extension settings objects. An empty object indicates support with no settings.
+	// Optional MCP extensions that the client supports. Keys are extension identifiers (e.g.,
+	// "io.modelcontextprotocol/oauth-client-credentials"), and values are per-extension settings
+	// objects. An empty object indicates support with no settings.
 	//
-	// Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-	// mandatory prefix.
+	// Keys MUST follow the key naming rules, with a mandatory prefix.
 	Extensions map[string]JSONObject `json:"extensions,omitempty"`
 	// Present if the client supports listing roots.
 	Roots *ClientCapabilitiesRoots `json:"roots,omitempty"`
@@ -817,38 +378,6 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitation is #/$defs/ClientCapabilities/properties/elicitation.
-//
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
@@ -857,154 +386,30 @@ type ClientCapabilitiesElicitation struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitationForm is the schema at
-// #/$defs/ClientCapabilities/properties/elicitation/properties/form.
+// ClientCapabilitiesElicitationForm is the type of the form member of
+// [ClientCapabilitiesElicitation].
 type ClientCapabilitiesElicitationForm struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitationForm) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesElicitationURL is the schema at
-// #/$defs/ClientCapabilities/properties/elicitation/properties/url.
+// ClientCapabilitiesElicitationURL is the type of the url member of
+// [ClientCapabilitiesElicitation].
 type ClientCapabilitiesElicitationURL struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesElicitationURL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesRoots is #/$defs/ClientCapabilities/properties/roots.
-//
 // Present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSampling is #/$defs/ClientCapabilities/properties/sampling.
-//
 // Present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
-	// Whether the client supports context inclusion via `includeContext` parameter.
-	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+	// Whether the client supports context inclusion via `includeContext` parameter. If not
+	// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 	Context *ClientCapabilitiesSamplingContext `json:"context,omitempty"`
 	// Whether the client supports tool use via `tools` and `toolChoice` parameters.
 	Tools *ClientCapabilitiesSamplingTools `json:"tools,omitempty"`
@@ -1012,129 +417,32 @@ type ClientCapabilitiesSampling struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSamplingContext is
-// #/$defs/ClientCapabilities/properties/sampling/properties/context.
-//
-// Whether the client supports context inclusion via `includeContext` parameter.
-// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+// Whether the client supports context inclusion via `includeContext` parameter. If not
+// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 type ClientCapabilitiesSamplingContext struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSamplingContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientCapabilitiesSamplingTools is #/$defs/ClientCapabilities/properties/sampling/properties/tools.
-//
 // Whether the client supports tool use via `tools` and `toolChoice` parameters.
 type ClientCapabilitiesSamplingTools struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientCapabilitiesSamplingTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ClientNotification is #/$defs/ClientNotification.
+// This notification is sent by the client to indicate that it is cancelling a request it
+// previously issued.
 //
-// This notification is sent by the client to indicate that it is cancelling a request it previously
-// issued.
+// On stdio, the server also sends this notification, solely to terminate a
+// subscriptions/listen ([SubscriptionsListenRequest]) stream: it references the ID of the
+// `subscriptions/listen` request that opened the stream. Servers MUST NOT use this
+// notification to cancel any other request.
 //
-// On stdio, the server also sends this notification, solely to terminate a {@link
-// SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the
-// `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to
-// cancel any other request.
+// The request SHOULD still be in-flight, but due to communication latency, it is always
+// possible that this notification MAY arrive after the request has already finished.
 //
-// The request SHOULD still be in-flight, but due to communication latency, it is always possible that
-// this notification MAY arrive after the request has already finished.
-//
-// This notification indicates that the result will be unused, so any associated processing SHOULD
-// cease.
+// This notification indicates that the result will be unused, so any associated processing
+// SHOULD cease.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -1145,44 +453,14 @@ type ClientNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ClientRequest is the ClientRequest definition of the schema.
 //
-// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf). ClientRequest
-// is implemented by *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest,
-// *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest,
-// *ListToolsRequest, *CallToolRequest, *CompleteRequest; a nil ClientRequest is no value.
-// UnmarshalClientRequest decodes one on its own, and ClientRequestHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// A JSON value is a ClientRequest when it matches at least one of its branches (anyOf).
+// ClientRequest is implemented by *DiscoverRequest, *ListResourcesRequest,
+// *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest,
+// *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest,
+// *CompleteRequest; a nil ClientRequest is no value. [UnmarshalClientRequest] decodes one on
+// its own, and [ClientRequestHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ClientRequest interface {
 	isClientRequest()
 	MarshalJSON() ([]byte, error)
@@ -1192,63 +470,41 @@ type ClientRequest interface {
 	validate(s *vstate)
 }
 
-func (*DiscoverRequest) isClientRequest()              {}
-func (*ListResourcesRequest) isClientRequest()         {}
-func (*ListResourceTemplatesRequest) isClientRequest() {}
-func (*ReadResourceRequest) isClientRequest()          {}
-func (*SubscriptionsListenRequest) isClientRequest()   {}
-func (*ListPromptsRequest) isClientRequest()           {}
-func (*GetPromptRequest) isClientRequest()             {}
-func (*ListToolsRequest) isClientRequest()             {}
-func (*CallToolRequest) isClientRequest()              {}
-func (*CompleteRequest) isClientRequest()              {}
+func (*DiscoverRequest) isClientRequest() {}
 
-// ClientRequestHolder holds a ClientRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ClientRequest definition).
+func (*ListResourcesRequest) isClientRequest() {}
+
+func (*ListResourceTemplatesRequest) isClientRequest() {}
+
+func (*ReadResourceRequest) isClientRequest() {}
+
+func (*SubscriptionsListenRequest) isClientRequest() {}
+
+func (*ListPromptsRequest) isClientRequest() {}
+
+func (*GetPromptRequest) isClientRequest() {}
+
+func (*ListToolsRequest) isClientRequest() {}
+
+func (*CallToolRequest) isClientRequest() {}
+
+func (*CompleteRequest) isClientRequest() {}
+
+// ClientRequestHolder holds a [ClientRequest] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the ClientRequest definition).
 type ClientRequestHolder struct {
 	Value ClientRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ClientRequest cannot hold.
+// UnmarshalClientRequest decodes a ClientRequest from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// ClientRequest cannot hold.
 func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 	var h ClientRequestHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ClientResult is #/$defs/ClientResult.
-//
 // Common result fields.
 type ClientResult = Result
 
@@ -1264,38 +520,6 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParams is #/$defs/CompleteRequestParams.
-//
 // Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
@@ -1308,36 +532,6 @@ type CompleteRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // CompleteRequestParamsArgument is the argument's information
 type CompleteRequestParamsArgument struct {
 	// The name of the argument
@@ -1348,38 +542,6 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsContext is #/$defs/CompleteRequestParams/properties/context.
-//
 // Additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
@@ -1388,42 +550,13 @@ type CompleteRequestParamsContext struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteRequestParamsRef is the schema at #/$defs/CompleteRequestParams/properties/ref.
+// CompleteRequestParamsRef is the type of the ref member of [CompleteRequestParams].
 //
-// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches (anyOf).
-// CompleteRequestParamsRef is implemented by *PromptReference, *ResourceTemplateReference; a nil
-// CompleteRequestParamsRef is no value. UnmarshalCompleteRequestParamsRef decodes one on its own, and
-// CompleteRequestParamsRefHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CompleteRequestParamsRef when it matches at least one of its branches
+// (anyOf). CompleteRequestParamsRef is implemented by *PromptReference,
+// *ResourceTemplateReference; a nil CompleteRequestParamsRef is no value.
+// [UnmarshalCompleteRequestParamsRef] decodes one on its own, and
+// [CompleteRequestParamsRefHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
 	MarshalJSON() ([]byte, error)
@@ -1433,109 +566,50 @@ type CompleteRequestParamsRef interface {
 	validate(s *vstate)
 }
 
-func (*PromptReference) isCompleteRequestParamsRef()           {}
+func (*PromptReference) isCompleteRequestParamsRef() {}
+
 func (*ResourceTemplateReference) isCompleteRequestParamsRef() {}
 
-// CompleteRequestParamsRefHolder holds a CompleteRequestParamsRef on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CompleteRequestParamsRef
-// definition).
+// CompleteRequestParamsRefHolder holds a [CompleteRequestParamsRef] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CompleteRequestParamsRef definition).
 type CompleteRequestParamsRefHolder struct {
 	Value CompleteRequestParamsRef
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CompleteRequestParamsRef cannot hold.
+// UnmarshalCompleteRequestParamsRef decodes a CompleteRequestParamsRef from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a CompleteRequestParamsRef cannot hold.
 func UnmarshalCompleteRequestParamsRef(b []byte) (CompleteRequestParamsRef, error) {
 	var h CompleteRequestParamsRefHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CompleteResult is the result returned by the server for a {@link
-// CompleteRequestcompletion/complete} request.
+// CompleteResult is the result returned by the server for a completion/complete
+// ([CompleteRequest]) request.
 type CompleteResult struct {
 	Meta       *ResultMetaObject        `json:"_meta,omitempty"`
 	Completion CompleteResultCompletion `json:"completion"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteResultCompletion is the schema at #/$defs/CompleteResult/properties/completion.
+// CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
-	// Indicates whether there are additional completion options beyond those provided in the current
-	// response, even if the exact total is unknown.
+	// Indicates whether there are additional completion options beyond those provided in the
+	// current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
-	// The total number of completion options available. This can exceed the number of values actually
-	// sent in the response.
+	// The total number of completion options available. This can exceed the number of values
+	// actually sent in the response.
 	Total *int64 `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
@@ -1559,38 +633,8 @@ func (v *CompleteResultCompletion) GetTotal() int64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CompleteResultResponse is a successful response from the server for a {@link
-// CompleteRequestcompletion/complete} request.
+// CompleteResultResponse is a successful response from the server for a completion/complete
+// ([CompleteRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type CompleteResultResponse struct {
@@ -1600,42 +644,12 @@ type CompleteResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CompleteResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ContentBlock is the ContentBlock definition of the schema.
 //
-// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf). ContentBlock
-// is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource; a
-// nil ContentBlock is no value. UnmarshalContentBlock decodes one on its own, and ContentBlockHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ContentBlock when it matches at least one of its branches (anyOf).
+// ContentBlock is implemented by *TextContent, *ImageContent, *AudioContent, *ResourceLink,
+// *EmbeddedResource; a nil ContentBlock is no value. [UnmarshalContentBlock] decodes one on
+// its own, and [ContentBlockHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ContentBlock interface {
 	isContentBlock()
 	MarshalJSON() ([]byte, error)
@@ -1645,59 +659,35 @@ type ContentBlock interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isContentBlock()      {}
-func (*ImageContent) isContentBlock()     {}
-func (*AudioContent) isContentBlock()     {}
-func (*ResourceLink) isContentBlock()     {}
+func (*TextContent) isContentBlock() {}
+
+func (*ImageContent) isContentBlock() {}
+
+func (*AudioContent) isContentBlock() {}
+
+func (*ResourceLink) isContentBlock() {}
+
 func (*EmbeddedResource) isContentBlock() {}
 
-// ContentBlockHolder holds a ContentBlock on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ContentBlock definition).
+// ContentBlockHolder holds a [ContentBlock] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ContentBlock definition).
 type ContentBlockHolder struct {
 	Value ContentBlock
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock cannot hold.
+// UnmarshalContentBlock decodes a ContentBlock from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ContentBlock
+// cannot hold.
 func UnmarshalContentBlock(b []byte) (ContentBlock, error) {
 	var h ContentBlockHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// CreateMessageRequest is a request from the server to sample an LLM via the client. The client has
-// full discretion over which model to select. The client should also inform the user before beginning
-// sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+// CreateMessageRequest is a request from the server to sample an LLM via the client. The
+// client has full discretion over which model to select. The client should also inform the
+// user before beginning sampling, to allow them to inspect the request (human in the loop)
+// and decide whether to approve it.
 //
 // Its "method" member is always "sampling/createMessage"; the type writes it.
 type CreateMessageRequest struct {
@@ -1706,48 +696,14 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParams is #/$defs/CreateMessageRequestParams.
-//
 // Parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
-	// A request to include context from one or more MCP servers (including the caller), to be attached to
-	// the prompt.
-	// The client MAY ignore this request.
+	// A request to include context from one or more MCP servers (including the caller), to be
+	// attached to the prompt. The client MAY ignore this request.
 	//
-	// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596):
-	// servers SHOULD
-	// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-	// {@link ClientCapabilities.sampling.context}.
+	// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated
+	// (SEP-2596): servers SHOULD omit this field or use `"none"`, and SHOULD only use the
+	// deprecated values if the client declares [ClientCapabilities].sampling.context.
 	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
@@ -1757,27 +713,27 @@ type CreateMessageRequestParams struct {
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is
 	// provider-specific.
 	Metadata JSONObject `json:"metadata,omitempty"`
-	// The server's preferences for which model to select. The client MAY ignore these preferences.
+	// The server's preferences for which model to select. The client MAY ignore these
+	// preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	StopSequences    []string          `json:"stopSequences,omitempty"`
-	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this
-	// prompt.
+	// An optional system prompt the server wants to use for sampling. The client MAY modify or
+	// omit this prompt.
 	SystemPrompt *string  `json:"systemPrompt,omitempty"`
 	Temperature  *float64 `json:"temperature,omitempty"`
-	// Controls how the model uses tools.
-	// The client MUST return an error if this field is provided but {@link
-	// ClientCapabilities.sampling.tools} is not declared.
-	// Default is `{ mode: "auto" }`.
+	// Controls how the model uses tools. The client MUST return an error if this field is
+	// provided but [ClientCapabilities].sampling.tools is not declared. Default is `{ mode:
+	// "auto" }`.
 	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
-	// Tools that the model may use during generation.
-	// The client MUST return an error if this field is provided but {@link
-	// ClientCapabilities.sampling.tools} is not declared.
+	// Tools that the model may use during generation. The client MUST return an error if this
+	// field is provided but [ClientCapabilities].sampling.tools is not declared.
 	Tools []Tool `json:"tools,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is nil.
+// GetIncludeContext returns the value of IncludeContext, or "" when v or v.IncludeContext is
+// nil.
 func (v *CreateMessageRequestParams) GetIncludeContext() CreateMessageRequestParamsIncludeContext {
 	if v == nil || v.IncludeContext == nil {
 		return ""
@@ -1801,44 +757,13 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageRequestParamsIncludeContext is a request to include context from one or more MCP
-// servers (including the caller), to be attached to the prompt.
-// The client MAY ignore this request.
+// CreateMessageRequestParamsIncludeContext is a request to include context from one or more
+// MCP servers (including the caller), to be attached to the prompt. The client MAY ignore
+// this request.
 //
-// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596):
-// servers SHOULD
-// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
-// {@link ClientCapabilities.sampling.context}.
+// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated
+// (SEP-2596): servers SHOULD omit this field or use `"none"`, and SHOULD only use the
+// deprecated values if the client declares [ClientCapabilities].sampling.context.
 type CreateMessageRequestParamsIncludeContext string
 
 // The values of CreateMessageRequestParamsIncludeContext.
@@ -1848,40 +773,10 @@ const (
 	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResult is the result returned by the client for a {@link
-// CreateMessageRequestsampling/createMessage} request.
-// The client should inform the user before returning the sampled message, to allow them
-// to inspect the response (human in the loop) and decide whether to allow the server to see it.
+// CreateMessageResult is the result returned by the client for a sampling/createMessage
+// ([CreateMessageRequest]) request. The client should inform the user before returning the
+// sampled message, to allow them to inspect the response (human in the loop) and decide
+// whether to allow the server to see it.
 type CreateMessageResult struct {
 	Meta    MetaObject                 `json:"_meta,omitempty"`
 	Content CreateMessageResultContent `json:"content"`
@@ -1891,10 +786,10 @@ type CreateMessageResult struct {
 	// The reason why sampling stopped, if known.
 	//
 	// Standard values:
-	// - `"endTurn"`: Natural end of the assistant's turn
-	// - `"stopSequence"`: A stop sequence was encountered
-	// - `"maxTokens"`: Maximum token limit was reached
-	// - `"toolUse"`: The model wants to use one or more tools
+	//   - `"endTurn"`: Natural end of the assistant's turn
+	//   - `"stopSequence"`: A stop sequence was encountered
+	//   - `"maxTokens"`: Maximum token limit was reached
+	//   - `"toolUse"`: The model wants to use one or more tools
 	//
 	// This field is an open string to allow for provider-specific stop reasons.
 	StopReason *string `json:"stopReason,omitempty"`
@@ -1910,43 +805,14 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// CreateMessageResultContent is the schema at #/$defs/CreateMessageResult/properties/content.
+// CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
-// A JSON value is a CreateMessageResultContent when it matches at least one of its branches (anyOf).
-// CreateMessageResultContent is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
-// CreateMessageResultContent is no value. UnmarshalCreateMessageResultContent decodes one on its own,
-// and CreateMessageResultContentHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a CreateMessageResultContent when it matches at least one of its branches
+// (anyOf). CreateMessageResultContent is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray; a nil
+// CreateMessageResultContent is no value. [UnmarshalCreateMessageResultContent] decodes one
+// on its own, and [CreateMessageResultContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
 	MarshalJSON() ([]byte, error)
@@ -1956,53 +822,28 @@ type CreateMessageResultContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isCreateMessageResultContent()                    {}
-func (*ImageContent) isCreateMessageResultContent()                   {}
-func (*AudioContent) isCreateMessageResultContent()                   {}
-func (*ToolUseContent) isCreateMessageResultContent()                 {}
-func (*ToolResultContent) isCreateMessageResultContent()              {}
+func (*TextContent) isCreateMessageResultContent() {}
+
+func (*ImageContent) isCreateMessageResultContent() {}
+
+func (*AudioContent) isCreateMessageResultContent() {}
+
+func (*ToolUseContent) isCreateMessageResultContent() {}
+
+func (*ToolResultContent) isCreateMessageResultContent() {}
+
 func (CreateMessageResultContentArray) isCreateMessageResultContent() {}
 
-// CreateMessageResultContentHolder holds a CreateMessageResultContent on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the CreateMessageResultContent
-// definition).
+// CreateMessageResultContentHolder holds a [CreateMessageResultContent] on its own, so that
+// it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// CreateMessageResultContent definition).
 type CreateMessageResultContentHolder struct {
 	Value CreateMessageResultContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// CreateMessageResultContent cannot hold.
+// UnmarshalCreateMessageResultContent decodes a CreateMessageResultContent from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a CreateMessageResultContent cannot hold.
 func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, error) {
 	var h CreateMessageResultContentHolder
 	err := h.UnmarshalJSON(b)
@@ -2013,73 +854,13 @@ func UnmarshalCreateMessageResultContent(b []byte) (CreateMessageResultContent, 
 // #/$defs/CreateMessageResult/properties/content/anyOf/5.
 type CreateMessageResultContentArray []SamplingMessageContentBlock
 
-// MarshalJSON encodes v as JSON.
-func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v CreateMessageResultContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Cursor is an opaque token used to represent a cursor for pagination.
 type Cursor string
 
-// MarshalJSON encodes v as JSON.
-func (v Cursor) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // DiscoverRequest is a request from the client asking the server to advertise its supported
-// protocol versions, capabilities, and other metadata. Servers **MUST**
-// implement `server/discover`. Clients **MAY** call it but are not required
-// to — version negotiation can also happen inline via per-request `_meta`.
+// protocol versions, capabilities, and other metadata. Servers **MUST** implement
+// `server/discover`. Clients **MAY** call it but are not required to — version negotiation
+// can also happen inline via per-request `_meta`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2091,79 +872,46 @@ type DiscoverRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *DiscoverRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// DiscoverResult is the result returned by the server for a {@link DiscoverRequestserver/discover}
-// request.
+// DiscoverResult is the result returned by the server for a server/discover
+// ([DiscoverRequest]) request.
 type DiscoverResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
 	// The capabilities of the server.
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Natural-language guidance describing the server and its features.
 	//
-	// This can be used by clients to improve an LLM's understanding of
-	// available tools (e.g., by including it in a system prompt). It should
-	// focus on information that helps the model use the server effectively
-	// and should not duplicate information already in tool descriptions.
+	// This can be used by clients to improve an LLM's understanding of available tools (e.g., by
+	// including it in a system prompt). It should focus on information that helps the model use
+	// the server effectively and should not duplicate information already in tool descriptions.
 	Instructions *string `json:"instructions,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// MCP Protocol Versions this server supports. The client should choose a
-	// version from this list for use in subsequent requests.
+	// MCP Protocol Versions this server supports. The client should choose a version from this
+	// list for use in subsequent requests.
 	SupportedVersions []string `json:"supportedVersions"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -2177,38 +925,8 @@ func (v *DiscoverResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MarshalJSON encodes v as JSON.
-func (v DiscoverResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *DiscoverResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// DiscoverResultResponse is a successful response from the server for a {@link
-// DiscoverRequestserver/discover} request.
+// DiscoverResultResponse is a successful response from the server for a server/discover
+// ([DiscoverRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type DiscoverResultResponse struct {
@@ -2218,38 +936,8 @@ type DiscoverResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *DiscoverResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequest is a request from the server to elicit additional information from the user via the
-// client.
+// ElicitRequest is a request from the server to elicit additional information from the user
+// via the client.
 //
 // Its "method" member is always "elicitation/create"; the type writes it.
 type ElicitRequest struct {
@@ -2258,38 +946,8 @@ type ElicitRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestFormParams is the parameters for a request to elicit non-sensitive information from
-// the user via a form in the client.
+// ElicitRequestFormParams is the parameters for a request to elicit non-sensitive
+// information from the user via a form in the client.
 type ElicitRequestFormParams struct {
 	// The message to present to the user describing what information is being requested.
 	Message string `json:"message"`
@@ -2297,8 +955,8 @@ type ElicitRequestFormParams struct {
 	//
 	// When set, it must be "form".
 	Mode *string `json:"mode,omitempty"`
-	// A restricted subset of JSON Schema.
-	// Only top-level properties are allowed, without nesting.
+	// A restricted subset of JSON Schema. Only top-level properties are allowed, without
+	// nesting.
 	RequestedSchema ElicitRequestFormParamsRequestedSchema `json:"requestedSchema"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -2312,38 +970,8 @@ func (v *ElicitRequestFormParams) GetMode() string {
 	return *v.Mode
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestFormParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema.
-// Only top-level properties are allowed, without nesting.
+// ElicitRequestFormParamsRequestedSchema is a restricted subset of JSON Schema. Only
+// top-level properties are allowed, without nesting.
 //
 // Its "type" member is always "object"; the type writes it.
 type ElicitRequestFormParamsRequestedSchema struct {
@@ -2362,43 +990,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitRequestParams is the parameters for a request to elicit additional information from the user
-// via the client.
+// ElicitRequestParams is the parameters for a request to elicit additional information from
+// the user via the client.
 //
-// A JSON value is a ElicitRequestParams when it matches at least one of its branches (anyOf).
-// ElicitRequestParams is implemented by *ElicitRequestFormParams, *ElicitRequestURLParams; a nil
-// ElicitRequestParams is no value. UnmarshalElicitRequestParams decodes one on its own, and
-// ElicitRequestParamsHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a ElicitRequestParams when it matches at least one of its branches
+// (anyOf). ElicitRequestParams is implemented by *ElicitRequestFormParams,
+// *ElicitRequestURLParams; a nil ElicitRequestParams is no value.
+// [UnmarshalElicitRequestParams] decodes one on its own, and [ElicitRequestParamsHolder]
+// holds one for [NewValue] and [UnmarshalAndValidate].
 type ElicitRequestParams interface {
 	isElicitRequestParams()
 	MarshalJSON() ([]byte, error)
@@ -2409,55 +1008,27 @@ type ElicitRequestParams interface {
 }
 
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
-func (*ElicitRequestURLParams) isElicitRequestParams()  {}
 
-// ElicitRequestParamsHolder holds a ElicitRequestParams on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ElicitRequestParams definition).
+func (*ElicitRequestURLParams) isElicitRequestParams() {}
+
+// ElicitRequestParamsHolder holds a [ElicitRequestParams] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ElicitRequestParams definition).
 type ElicitRequestParamsHolder struct {
 	Value ElicitRequestParams
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestParamsHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ElicitRequestParams
-// cannot hold.
+// UnmarshalElicitRequestParams decodes a ElicitRequestParams from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ElicitRequestParams cannot hold.
 func UnmarshalElicitRequestParams(b []byte) (ElicitRequestParams, error) {
 	var h ElicitRequestParamsHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ElicitRequestURLParams is the parameters for a request to elicit information from the user via a
-// URL in the client.
+// ElicitRequestURLParams is the parameters for a request to elicit information from the user
+// via a URL in the client.
 //
 // Its "mode" member is always "url"; the type writes it.
 type ElicitRequestURLParams struct {
@@ -2469,86 +1040,25 @@ type ElicitRequestURLParams struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitRequestURLParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ElicitResult is the result returned by the client for an {@link ElicitRequestelicitation/create}
-// request.
+// ElicitResult is the result returned by the client for an elicitation/create
+// ([ElicitRequest]) request.
 type ElicitResult struct {
 	// The user action in response to the elicitation.
-	// - `"accept"`: User submitted the form/confirmed the action
-	// - `"decline"`: User explicitly declined the action
-	// - `"cancel"`: User dismissed without making an explicit choice
+	//   - `"accept"`: User submitted the form/confirmed the action
+	//   - `"decline"`: User explicitly declined the action
+	//   - `"cancel"`: User dismissed without making an explicit choice
 	Action ElicitResultAction `json:"action"`
 	// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
-	// Contains values matching the requested schema.
-	// Omitted for out-of-band mode responses.
+	// Contains values matching the requested schema. Omitted for out-of-band mode responses.
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ElicitResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultAction is the user action in response to the elicitation.
-// - `"accept"`: User submitted the form/confirmed the action
-// - `"decline"`: User explicitly declined the action
-// - `"cancel"`: User dismissed without making an explicit choice
+//   - `"accept"`: User submitted the form/confirmed the action
+//   - `"decline"`: User explicitly declined the action
+//   - `"cancel"`: User dismissed without making an explicit choice
 type ElicitResultAction string
 
 // The values of ElicitResultAction.
@@ -2558,45 +1068,14 @@ const (
 	ElicitResultActionDecline ElicitResultAction = "decline"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultAction) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ElicitResultContentValue is the schema at
 // #/$defs/ElicitResult/properties/content/additionalProperties.
 //
-// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an absent
-// member).
+// It holds a JSON array or string or integer or boolean. The zero value holds nothing (an
+// absent member).
 type ElicitResultContentValue struct {
-	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or KindBoolean. The
-	// zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindArray or KindString or KindInteger or
+	// KindBoolean. The zero Kind means no value (an absent member).
 	Kind Kind
 	// Arr is the array, when Kind is KindArray.
 	Arr []string
@@ -2618,7 +1097,8 @@ func (v ElicitResultContentValue) AsArray() ([]string, bool) {
 	return v.Arr, v.Kind == KindArray
 }
 
-// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON string.
+// ElicitResultContentValueFromString returns a ElicitResultContentValue holding a JSON
+// string.
 func ElicitResultContentValueFromString(x string) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindString, Str: x}
 }
@@ -2628,7 +1108,8 @@ func (v ElicitResultContentValue) AsString() (string, bool) {
 	return v.Str, v.Kind == KindString
 }
 
-// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON integer.
+// ElicitResultContentValueFromInteger returns a ElicitResultContentValue holding a JSON
+// integer.
 func ElicitResultContentValueFromInteger(x int64) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindInteger, Int: x}
 }
@@ -2638,7 +1119,8 @@ func (v ElicitResultContentValue) AsInteger() (int64, bool) {
 	return v.Int, v.Kind == KindInteger
 }
 
-// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON boolean.
+// ElicitResultContentValueFromBoolean returns a ElicitResultContentValue holding a JSON
+// boolean.
 func ElicitResultContentValueFromBoolean(x bool) ElicitResultContentValue {
 	return ElicitResultContentValue{Kind: KindBoolean, Bool: x}
 }
@@ -2659,40 +1141,11 @@ func (v ElicitResultContentValue) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ElicitResultContentValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call
+// result.
 //
-// It is up to the client how best to render embedded resources for the benefit
-// of the LLM and/or the user.
+// It is up to the client how best to render embedded resources for the benefit of the LLM
+// and/or the user.
 //
 // Its "type" member is always "resource"; the type writes it.
 type EmbeddedResource struct {
@@ -2704,42 +1157,13 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// EmbeddedResourceResource is the schema at #/$defs/EmbeddedResource/properties/resource.
+// EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
-// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches (anyOf).
-// EmbeddedResourceResource is implemented by *TextResourceContents, *BlobResourceContents; a nil
-// EmbeddedResourceResource is no value. UnmarshalEmbeddedResourceResource decodes one on its own, and
-// EmbeddedResourceResourceHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
+// (anyOf). EmbeddedResourceResource is implemented by *TextResourceContents,
+// *BlobResourceContents; a nil EmbeddedResourceResource is no value.
+// [UnmarshalEmbeddedResourceResource] decodes one on its own, and
+// [EmbeddedResourceResourceHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 	MarshalJSON() ([]byte, error)
@@ -2750,66 +1174,36 @@ type EmbeddedResourceResource interface {
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
+
 func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
-// EmbeddedResourceResourceHolder holds a EmbeddedResourceResource on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the EmbeddedResourceResource
-// definition).
+// EmbeddedResourceResourceHolder holds a [EmbeddedResourceResource] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// EmbeddedResourceResource definition).
 type EmbeddedResourceResourceHolder struct {
 	Value EmbeddedResourceResource
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// EmbeddedResourceResource cannot hold.
+// UnmarshalEmbeddedResourceResource decodes a EmbeddedResourceResource from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a EmbeddedResourceResource cannot hold.
 func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, error) {
 	var h EmbeddedResourceResourceHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// EmptyResult is #/$defs/EmptyResult.
-//
 // Common result fields.
 type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
 //
-// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf). EnumSchema is
-// implemented by *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
-// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil
-// EnumSchema is no value. UnmarshalEnumSchema decodes one on its own, and EnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// A JSON value is a EnumSchema when it matches at least one of its branches (anyOf).
+// EnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
+// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil EnumSchema is no value.
+// [UnmarshalEnumSchema] decodes one on its own, and [EnumSchemaHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type EnumSchema interface {
 	isEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -2820,49 +1214,24 @@ type EnumSchema interface {
 }
 
 func (*UntitledSingleSelectEnumSchema) isEnumSchema() {}
-func (*TitledSingleSelectEnumSchema) isEnumSchema()   {}
-func (*UntitledMultiSelectEnumSchema) isEnumSchema()  {}
-func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
-func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
-// EnumSchemaHolder holds a EnumSchema on its own, so that it can be decoded, validated and encoded by
-// itself (NewValue returns one for the EnumSchema definition).
+func (*TitledSingleSelectEnumSchema) isEnumSchema() {}
+
+func (*UntitledMultiSelectEnumSchema) isEnumSchema() {}
+
+func (*TitledMultiSelectEnumSchema) isEnumSchema() {}
+
+func (*LegacyTitledEnumSchema) isEnumSchema() {}
+
+// EnumSchemaHolder holds a [EnumSchema] on its own, so that it can be decoded, validated and
+// encoded by itself ([NewValue] returns one for the EnumSchema definition).
 type EnumSchemaHolder struct {
 	Value EnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *EnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalEnumSchema decodes a EnumSchema from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot hold.
+// *SyntaxError on malformed JSON and with a *ValidationError on values a EnumSchema cannot
+// hold.
 func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
 	var h EnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -2873,47 +1242,16 @@ func UnmarshalEnumSchema(b []byte) (EnumSchema, error) {
 type Error struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Error) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Error) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Error) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Error) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequest is #/$defs/GetPromptRequest.
-//
 // Used by the client to get a prompt provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -2926,38 +1264,6 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptRequestParams is #/$defs/GetPromptRequestParams.
-//
 // Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
@@ -2979,50 +1285,20 @@ func (v *GetPromptRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptResult is the result returned by the server for a {@link GetPromptRequestprompts/get}
-// request.
+// GetPromptResult is the result returned by the server for a prompts/get
+// ([GetPromptRequest]) request.
 type GetPromptResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// An optional description for the prompt.
 	Description *string         `json:"description,omitempty"`
 	Messages    []PromptMessage `json:"messages"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3036,38 +1312,8 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptResultResponse is a successful response from the server for a {@link
-// GetPromptRequestprompts/get} request.
+// GetPromptResultResponse is a successful response from the server for a prompts/get
+// ([GetPromptRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type GetPromptResultResponse struct {
@@ -3077,42 +1323,14 @@ type GetPromptResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// GetPromptResultResponseResult is the schema at #/$defs/GetPromptResultResponse/properties/result.
+// GetPromptResultResponseResult is the type of the result member of
+// [GetPromptResultResponse].
 //
-// A JSON value is a GetPromptResultResponseResult when it matches at least one of its branches
-// (anyOf). GetPromptResultResponseResult is implemented by *InputRequiredResult, *GetPromptResult; a
-// nil GetPromptResultResponseResult is no value. UnmarshalGetPromptResultResponseResult decodes one
-// on its own, and GetPromptResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a GetPromptResultResponseResult when it matches at least one of its
+// branches (anyOf). GetPromptResultResponseResult is implemented by *InputRequiredResult,
+// *GetPromptResult; a nil GetPromptResultResponseResult is no value.
+// [UnmarshalGetPromptResultResponseResult] decodes one on its own, and
+// [GetPromptResultResponseResultHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type GetPromptResultResponseResult interface {
 	isGetPromptResultResponseResult()
 	MarshalJSON() ([]byte, error)
@@ -3123,60 +1341,28 @@ type GetPromptResultResponseResult interface {
 }
 
 func (*InputRequiredResult) isGetPromptResultResponseResult() {}
-func (*GetPromptResult) isGetPromptResultResponseResult()     {}
 
-// GetPromptResultResponseResultHolder holds a GetPromptResultResponseResult on its own, so that it
-// can be decoded, validated and encoded by itself (NewValue returns one for the
+func (*GetPromptResult) isGetPromptResultResponseResult() {}
+
+// GetPromptResultResponseResultHolder holds a [GetPromptResultResponseResult] on its own, so
+// that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // GetPromptResultResponseResult definition).
 type GetPromptResultResponseResultHolder struct {
 	Value GetPromptResultResponseResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v GetPromptResultResponseResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *GetPromptResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *GetPromptResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *GetPromptResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalGetPromptResultResponseResult decodes a GetPromptResultResponseResult from JSON. It fails
-// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// GetPromptResultResponseResult cannot hold.
+// UnmarshalGetPromptResultResponseResult decodes a GetPromptResultResponseResult from JSON.
+// It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a GetPromptResultResponseResult cannot hold.
 func UnmarshalGetPromptResultResponseResult(b []byte) (GetPromptResultResponseResult, error) {
 	var h GetPromptResultResponseResultHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// HeaderMismatchError is #/$defs/HeaderMismatchError.
-//
-// Returned when a server rejects a request because the values in the HTTP
-// headers do not match the corresponding values in the request body, or
-// because required headers are missing or malformed. For HTTP, the response
-// status code MUST be `400 Bad Request`.
+// Returned when a server rejects a request because the values in the HTTP headers do not
+// match the corresponding values in the request body, or because required headers are
+// missing or malformed. For HTTP, the response status code MUST be `400 Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type HeaderMismatchError struct {
@@ -3186,100 +1372,41 @@ type HeaderMismatchError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *HeaderMismatchError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// HeaderMismatchErrorError is the schema at #/$defs/HeaderMismatchError/properties/error.
+// HeaderMismatchErrorError is the type of the error member of [HeaderMismatchError].
 //
 // Its "code" member is always -32020; the type writes it.
 type HeaderMismatchErrorError struct {
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *HeaderMismatchErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
-	// Optional MIME type override if the source MIME type is missing or generic.
-	// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
+	// Optional MIME type override if the source MIME type is missing or generic. For example:
+	// `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Optional array of strings that specify sizes at which the icon can be used.
-	// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats
-	// like SVG.
+	// Optional array of strings that specify sizes at which the icon can be used. Each string
+	// should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like
+	// SVG.
 	//
 	// If not provided, the client should assume that the icon can be used at any size.
 	Sizes []string `json:"sizes,omitempty"`
-	// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
-	// `data:` URI with Base64-encoded image data.
+	// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a `data:` URI
+	// with Base64-encoded image data.
 	//
-	// Consumers SHOULD take steps to ensure URLs serving icons are from the
-	// same domain as the client/server or a trusted domain.
+	// Consumers SHOULD take steps to ensure URLs serving icons are from the same domain as the
+	// client/server or a trusted domain.
 	//
 	// Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
 	// executable JavaScript.
 	Src string `json:"src"`
-	// Optional specifier for the theme this icon is designed for. `"light"` indicates
-	// the icon is designed to be used with a light background, and `"dark"` indicates
-	// the icon is designed to be used with a dark background.
+	// Optional specifier for the theme this icon is designed for. `"light"` indicates the icon
+	// is designed to be used with a light background, and `"dark"` indicates the icon is
+	// designed to be used with a dark background.
 	//
 	// If not provided, the client should assume the icon can be used with any theme.
 	Theme *IconTheme `json:"theme,omitempty"`
@@ -3303,41 +1430,9 @@ func (v *Icon) GetTheme() IconTheme {
 	return *v.Theme
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Icon) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Icon) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Icon) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// IconTheme is #/$defs/Icon/properties/theme.
-//
-// Optional specifier for the theme this icon is designed for. `"light"` indicates
-// the icon is designed to be used with a light background, and `"dark"` indicates
-// the icon is designed to be used with a dark background.
+// Optional specifier for the theme this icon is designed for. `"light"` indicates the icon
+// is designed to be used with a light background, and `"dark"` indicates the icon is
+// designed to be used with a dark background.
 //
 // If not provided, the client should assume the icon can be used with any theme.
 type IconTheme string
@@ -3348,82 +1443,20 @@ const (
 	IconThemeLight IconTheme = "light"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v IconTheme) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *IconTheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v IconTheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Icons is #/$defs/Icons.
-//
 // Base interface to add `icons` property.
 type Icons struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v Icons) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Icons) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Icons) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -3441,63 +1474,32 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ImageContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Implementation describes the MCP implementation.
 type Implementation struct {
 	// An optional human-readable description of what this implementation does.
 	//
-	// This can be used by clients or servers to provide context about their purpose
-	// and capabilities. For example, a server might describe the types of resources
-	// or tools it provides, while a client might describe its intended use case.
+	// This can be used by clients or servers to provide context about their purpose and
+	// capabilities. For example, a server might describe the types of resources or tools it
+	// provides, while a client might describe its intended use case.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The version of this implementation.
 	Version string `json:"version"`
@@ -3531,42 +1533,12 @@ func (v *Implementation) GetWebsiteURL() string {
 	return *v.WebsiteURL
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Implementation) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // InputRequest is the InputRequest definition of the schema.
 //
-// A JSON value is a InputRequest when it matches at least one of its branches (anyOf). InputRequest
-// is implemented by *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a nil InputRequest is
-// no value. UnmarshalInputRequest decodes one on its own, and InputRequestHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// A JSON value is a InputRequest when it matches at least one of its branches (anyOf).
+// InputRequest is implemented by *CreateMessageRequest, *ListRootsRequest, *ElicitRequest; a
+// nil InputRequest is no value. [UnmarshalInputRequest] decodes one on its own, and
+// [InputRequestHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type InputRequest interface {
 	isInputRequest()
 	MarshalJSON() ([]byte, error)
@@ -3577,103 +1549,45 @@ type InputRequest interface {
 }
 
 func (*CreateMessageRequest) isInputRequest() {}
-func (*ListRootsRequest) isInputRequest()     {}
-func (*ElicitRequest) isInputRequest()        {}
 
-// InputRequestHolder holds a InputRequest on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the InputRequest definition).
+func (*ListRootsRequest) isInputRequest() {}
+
+func (*ElicitRequest) isInputRequest() {}
+
+// InputRequestHolder holds a [InputRequest] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the InputRequest definition).
 type InputRequestHolder struct {
 	Value InputRequest
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InputRequestHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InputRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InputRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalInputRequest decodes a InputRequest from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a InputRequest cannot hold.
+// UnmarshalInputRequest decodes a InputRequest from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a InputRequest
+// cannot hold.
 func UnmarshalInputRequest(b []byte) (InputRequest, error) {
 	var h InputRequestHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// InputRequests is a map of server-initiated requests that the client must fulfill.
-// Keys are server-assigned identifiers; values are the request objects.
+// InputRequests is a map of server-initiated requests that the client must fulfill. Keys are
+// server-assigned identifiers; values are the request objects.
 type InputRequests map[string]InputRequest
 
-// MarshalJSON encodes v as JSON.
-func (v InputRequests) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v InputRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v InputRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InputRequiredResult is an InputRequiredResult sent by the server to indicate that additional input
-// is needed
-// before the request can be completed.
+// InputRequiredResult is an InputRequiredResult sent by the server to indicate that
+// additional input is needed before the request can be completed.
 //
 // At least one of `inputRequests` or `requestState` MUST be present.
 type InputRequiredResult struct {
 	Meta          *ResultMetaObject `json:"_meta,omitempty"`
 	InputRequests InputRequests     `json:"inputRequests,omitempty"`
 	RequestState  *string           `json:"requestState,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -3687,42 +1601,12 @@ func (v *InputRequiredResult) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InputRequiredResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // InputResponse is the InputResponse definition of the schema.
 //
-// A JSON value is a InputResponse when it matches at least one of its branches (anyOf). InputResponse
-// is implemented by *CreateMessageResult, *ListRootsResult, *ElicitResult; a nil InputResponse is no
-// value. UnmarshalInputResponse decodes one on its own, and InputResponseHolder holds one for
-// NewValue and UnmarshalAndValidate.
+// A JSON value is a InputResponse when it matches at least one of its branches (anyOf).
+// InputResponse is implemented by *CreateMessageResult, *ListRootsResult, *ElicitResult; a
+// nil InputResponse is no value. [UnmarshalInputResponse] decodes one on its own, and
+// [InputResponseHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type InputResponse interface {
 	isInputResponse()
 	MarshalJSON() ([]byte, error)
@@ -3733,47 +1617,20 @@ type InputResponse interface {
 }
 
 func (*CreateMessageResult) isInputResponse() {}
-func (*ListRootsResult) isInputResponse()     {}
-func (*ElicitResult) isInputResponse()        {}
 
-// InputResponseHolder holds a InputResponse on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the InputResponse definition).
+func (*ListRootsResult) isInputResponse() {}
+
+func (*ElicitResult) isInputResponse() {}
+
+// InputResponseHolder holds a [InputResponse] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the InputResponse definition).
 type InputResponseHolder struct {
 	Value InputResponse
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InputResponseHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InputResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InputResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalInputResponse decodes a InputResponse from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a InputResponse cannot hold.
+// UnmarshalInputResponse decodes a InputResponse from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// InputResponse cannot hold.
 func UnmarshalInputResponse(b []byte) (InputResponse, error) {
 	var h InputResponseHolder
 	err := h.UnmarshalJSON(b)
@@ -3797,282 +1654,76 @@ func (v *InputResponseRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InputResponseRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InputResponseRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InputResponses is a map of client responses to server-initiated requests.
-// Keys correspond to the keys in the {@link InputRequests} map;
-// values are the client's result for each request.
+// InputResponses is a map of client responses to server-initiated requests. Keys correspond
+// to the keys in the [InputRequests] map; values are the client's result for each request.
 type InputResponses map[string]InputResponse
 
-// MarshalJSON encodes v as JSON.
-func (v InputResponses) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v InputResponses) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InputResponses) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v InputResponses) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InternalError is a JSON-RPC error indicating that an internal error occurred on the receiver. This
-// error is returned when the receiver encounters an unexpected condition that prevents it from
-// fulfilling the request.
+// InternalError is a JSON-RPC error indicating that an internal error occurred on the
+// receiver. This error is returned when the receiver encounters an unexpected condition that
+// prevents it from fulfilling the request.
 //
 // Its "code" member is always -32603; the type writes it.
 type InternalError struct {
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InternalError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InternalError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InternalError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InvalidParamsError is a JSON-RPC error indicating that the method parameters are invalid or
-// malformed.
+// InvalidParamsError is a JSON-RPC error indicating that the method parameters are invalid
+// or malformed.
 //
-// In MCP, this error is returned in various contexts when request parameters fail validation:
+// In MCP, this error is returned in various contexts when request parameters fail
+// validation:
 //
-// - **Tools**: Unknown tool name or invalid tool arguments
-// - **Prompts**: Unknown prompt name or missing required arguments
-// - **Pagination**: Invalid or expired cursor values
-// - **Logging**: Invalid log level
-// - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
-// - **Sampling**: Missing tool result or tool results mixed with other content
+//   - **Tools**: Unknown tool name or invalid tool arguments
+//   - **Prompts**: Unknown prompt name or missing required arguments
+//   - **Pagination**: Invalid or expired cursor values
+//   - **Logging**: Invalid log level
+//   - **Elicitation**: Server requests an elicitation mode not declared in client
+//     capabilities
+//   - **Sampling**: Missing tool result or tool results mixed with other content
 //
 // Its "code" member is always -32602; the type writes it.
 type InvalidParamsError struct {
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InvalidParamsError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// InvalidRequestError is a JSON-RPC error indicating that the request is not a valid request object.
-// This error is returned when the message structure does not conform to the JSON-RPC 2.0
-// specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`,
-// or using invalid types for these fields).
+// InvalidRequestError is a JSON-RPC error indicating that the request is not a valid request
+// object. This error is returned when the message structure does not conform to the JSON-RPC
+// 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc`
+// or `method`, or using invalid types for these fields).
 //
 // Its "code" member is always -32600; the type writes it.
 type InvalidRequestError struct {
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *InvalidRequestError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // JSONArray is the JSONArray definition of the schema.
 type JSONArray []JSONValue
 
-// MarshalJSON encodes v as JSON.
-func (v JSONArray) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v JSONArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v JSONArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONObject is the JSONObject definition of the schema.
 //
 // JSONObject keeps the exact JSON bytes; Validate checks them against the schema.
 type JSONObject json.RawMessage
-
-// MarshalJSON encodes v as JSON.
-func (v JSONObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v JSONObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // JSONRPCErrorResponse is a response to a request that indicates an error occurred.
 //
@@ -4084,44 +1735,14 @@ type JSONRPCErrorResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCErrorResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// JSONRPCMessage is #/$defs/JSONRPCMessage.
-//
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
+// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
+// sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
-// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse,
-// *JSONRPCErrorResponse; a nil JSONRPCMessage is no value. UnmarshalJSONRPCMessage decodes one on its
-// own, and JSONRPCMessageHolder holds one for NewValue and UnmarshalAndValidate.
+// JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
+// *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil JSONRPCMessage is no value.
+// [UnmarshalJSONRPCMessage] decodes one on its own, and [JSONRPCMessageHolder] holds one for
+// [NewValue] and [UnmarshalAndValidate].
 type JSONRPCMessage interface {
 	isJSONRPCMessage()
 	MarshalJSON() ([]byte, error)
@@ -4131,49 +1752,24 @@ type JSONRPCMessage interface {
 	validate(s *vstate)
 }
 
-func (*JSONRPCRequest) isJSONRPCMessage()        {}
-func (*JSONRPCNotification) isJSONRPCMessage()   {}
-func (*JSONRPCResultResponse) isJSONRPCMessage() {}
-func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
+func (*JSONRPCRequest) isJSONRPCMessage() {}
 
-// JSONRPCMessageHolder holds a JSONRPCMessage on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCMessage definition).
+func (*JSONRPCNotification) isJSONRPCMessage() {}
+
+func (*JSONRPCResultResponse) isJSONRPCMessage() {}
+
+func (*JSONRPCErrorResponse) isJSONRPCMessage() {}
+
+// JSONRPCMessageHolder holds a [JSONRPCMessage] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCMessage
+// definition).
 type JSONRPCMessageHolder struct {
 	Value JSONRPCMessage
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCMessage cannot hold.
+// UnmarshalJSONRPCMessage decodes a JSONRPCMessage from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCMessage cannot hold.
 func UnmarshalJSONRPCMessage(b []byte) (JSONRPCMessage, error) {
 	var h JSONRPCMessageHolder
 	err := h.UnmarshalJSON(b)
@@ -4190,36 +1786,6 @@ type JSONRPCNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCRequest is a request that expects a response.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4231,42 +1797,12 @@ type JSONRPCRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONRPCResponse is a response to a request, containing either the result or error.
 //
 // A JSON value is a JSONRPCResponse when it matches at least one of its branches (anyOf).
 // JSONRPCResponse is implemented by *JSONRPCResultResponse, *JSONRPCErrorResponse; a nil
-// JSONRPCResponse is no value. UnmarshalJSONRPCResponse decodes one on its own, and
-// JSONRPCResponseHolder holds one for NewValue and UnmarshalAndValidate.
+// JSONRPCResponse is no value. [UnmarshalJSONRPCResponse] decodes one on its own, and
+// [JSONRPCResponseHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type JSONRPCResponse interface {
 	isJSONRPCResponse()
 	MarshalJSON() ([]byte, error)
@@ -4277,46 +1813,19 @@ type JSONRPCResponse interface {
 }
 
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
-func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
-// JSONRPCResponseHolder holds a JSONRPCResponse on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the JSONRPCResponse definition).
+func (*JSONRPCErrorResponse) isJSONRPCResponse() {}
+
+// JSONRPCResponseHolder holds a [JSONRPCResponse] on its own, so that it can be decoded,
+// validated and encoded by itself ([NewValue] returns one for the JSONRPCResponse
+// definition).
 type JSONRPCResponseHolder struct {
 	Value JSONRPCResponse
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a JSONRPCResponse cannot hold.
+// UnmarshalJSONRPCResponse decodes a JSONRPCResponse from JSON. It fails like UnmarshalJSON:
+// with a *SyntaxError on malformed JSON and with a *ValidationError on values a
+// JSONRPCResponse cannot hold.
 func UnmarshalJSONRPCResponse(b []byte) (JSONRPCResponse, error) {
 	var h JSONRPCResponseHolder
 	err := h.UnmarshalJSON(b)
@@ -4333,83 +1842,20 @@ type JSONRPCResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *JSONRPCResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // JSONValue is the JSONValue definition of the schema.
 //
 // JSONValue keeps the exact JSON bytes; Validate checks them against the schema.
 type JSONValue json.RawMessage
 
-// MarshalJSON encodes v as JSON.
-func (v JSONValue) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *JSONValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v JSONValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LegacyTitledEnumSchema is #/$defs/LegacyTitledEnumSchema.
-//
-// Use {@link TitledSingleSelectEnumSchema} instead.
-// This interface will be removed in a future version.
+// Use [TitledSingleSelectEnumSchema] instead. This interface will be removed in a future
+// version.
 //
 // Its "type" member is always "string"; the type writes it.
 type LegacyTitledEnumSchema struct {
 	Default     *string  `json:"default,omitempty"`
 	Description *string  `json:"description,omitempty"`
 	Enum        []string `json:"enum"`
-	// (Legacy) Display names for enum values.
-	// Non-standard according to JSON schema 2020-12.
+	// (Legacy) Display names for enum values. Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitempty"`
 	Title     *string  `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -4440,38 +1886,6 @@ func (v *LegacyTitledEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LegacyTitledEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsRequest is #/$defs/ListPromptsRequest.
-//
 // Sent from the client to request a list of prompts and prompt templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4484,71 +1898,39 @@ type ListPromptsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsResult is the result returned by the server for a {@link ListPromptsRequestprompts/list}
-// request.
+// ListPromptsResult is the result returned by the server for a prompts/list
+// ([ListPromptsRequest]) request.
 type ListPromptsResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string  `json:"nextCursor,omitempty"`
 	Prompts    []Prompt `json:"prompts"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4562,38 +1944,8 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListPromptsResultResponse is a successful response from the server for a {@link
-// ListPromptsRequestprompts/list} request.
+// ListPromptsResultResponse is a successful response from the server for a prompts/list
+// ([ListPromptsRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListPromptsResultResponse struct {
@@ -4603,38 +1955,6 @@ type ListPromptsResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListPromptsResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesRequest is #/$defs/ListResourceTemplatesRequest.
-//
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4647,71 +1967,39 @@ type ListResourceTemplatesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesResult is the result returned by the server for a {@link
-// ListResourceTemplatesRequestresources/templates/list} request.
+// ListResourceTemplatesResult is the result returned by the server for a
+// resources/templates/list ([ListResourceTemplatesRequest]) request.
 type ListResourceTemplatesResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor        *string            `json:"nextCursor,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4725,38 +2013,8 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourceTemplatesResultResponse is a successful response from the server for a {@link
-// ListResourceTemplatesRequestresources/templates/list} request.
+// ListResourceTemplatesResultResponse is a successful response from the server for a
+// resources/templates/list ([ListResourceTemplatesRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListResourceTemplatesResultResponse struct {
@@ -4766,38 +2024,6 @@ type ListResourceTemplatesResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourceTemplatesResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesRequest is #/$defs/ListResourcesRequest.
-//
 // Sent from the client to request a list of resources the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -4810,71 +2036,39 @@ type ListResourcesRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesResult is the result returned by the server for a {@link
-// ListResourcesRequestresources/list} request.
+// ListResourcesResult is the result returned by the server for a resources/list
+// ([ListResourcesRequest]) request.
 type ListResourcesResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string    `json:"nextCursor,omitempty"`
 	Resources  []Resource `json:"resources"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4888,38 +2082,8 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListResourcesResultResponse is a successful response from the server for a {@link
-// ListResourcesRequestresources/list} request.
+// ListResourcesResultResponse is a successful response from the server for a resources/list
+// ([ListResourcesRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListResourcesResultResponse struct {
@@ -4929,42 +2093,9 @@ type ListResourcesResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListResourcesResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequest is #/$defs/ListRootsRequest.
-//
-// Sent from the server to request a list of root URIs from the client. Roots allow
-// servers to ask for specific directories or files to operate on. A common example
-// for roots is providing a set of repositories or directories a server should operate
-// on.
+// Sent from the server to request a list of root URIs from the client. Roots allow servers
+// to ask for specific directories or files to operate on. A common example for roots is
+// providing a set of repositories or directories a server should operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -4976,115 +2107,22 @@ type ListRootsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsRequestParams is the schema at #/$defs/ListRootsRequest/properties/params.
+// ListRootsRequestParams is the type of the params member of [ListRootsRequest].
 type ListRootsRequestParams struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListRootsResult is the result returned by the client for a {@link ListRootsRequestroots/list}
-// request.
-// This result contains an array of {@link Root} objects, each representing a root directory
-// or file that the server can operate on.
+// ListRootsResult is the result returned by the client for a roots/list ([ListRootsRequest])
+// request. This result contains an array of [Root] objects, each representing a root
+// directory or file that the server can operate on.
 type ListRootsResult struct {
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListRootsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsRequest is #/$defs/ListToolsRequest.
-//
 // Sent from the client to request a list of tools the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -5097,71 +2135,39 @@ type ListToolsRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsResult is the result returned by the server for a {@link ListToolsRequesttools/list}
+// ListToolsResult is the result returned by the server for a tools/list ([ListToolsRequest])
 // request.
 type ListToolsResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope `json:"cacheScope"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	Tools      []Tool     `json:"tools"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5175,38 +2181,8 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ListToolsResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ListToolsResultResponse is a successful response from the server for a {@link
-// ListToolsRequesttools/list} request.
+// ListToolsResultResponse is a successful response from the server for a tools/list
+// ([ListToolsRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type ListToolsResultResponse struct {
@@ -5214,36 +2190,6 @@ type ListToolsResultResponse struct {
 	Result ListToolsResult `json:"result"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ListToolsResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // LoggingLevel is the severity of a log message.
@@ -5264,40 +2210,8 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingLevel) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotification is #/$defs/LoggingMessageNotification.
-//
-// JSONRPCNotification of a log message passed from server to client. The client opts in by setting
-// `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
+// JSONRPCNotification of a log message passed from server to client. The client opts in by
+// setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -5308,43 +2222,11 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// LoggingMessageNotificationParams is #/$defs/LoggingMessageNotificationParams.
-//
 // Parameters for a `notifications/message` notification.
 type LoggingMessageNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
-	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed
-	// here.
+	// The data to be logged, such as a string message or an object. Any JSON serializable type
+	// is allowed here.
 	Data json.RawMessage `json:"data"`
 	// The severity of this log message.
 	Level LoggingLevel `json:"level"`
@@ -5362,147 +2244,59 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MarshalJSON encodes v as JSON.
-func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// MetaObject represents the contents of a `_meta` field, which clients and servers use to attach
-// additional metadata to their interactions.
+// MetaObject represents the contents of a `_meta` field, which clients and servers use to
+// attach additional metadata to their interactions.
 //
-// Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make
-// assumptions about values at these keys. Additionally, specific schema definitions may reserve
-// particular names for purpose-specific metadata, as declared in those definitions.
+// Certain key names are reserved by MCP for protocol-level metadata; implementations MUST
+// NOT make assumptions about values at these keys. Additionally, specific schema definitions
+// may reserve particular names for purpose-specific metadata, as declared in those
+// definitions.
 //
 // Valid keys have two segments:
 //
 // **Prefix:**
-// - Optional — if specified, MUST be a series of _labels_ separated by dots (`.`), followed by a
-// slash (`/`).
-// - Labels MUST start with a letter and end with a letter or digit. Interior characters may be
-// letters, digits, or hyphens (`-`).
-// - Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than `example.com/`).
-// - Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved** for MCP use.
-// For example: `io.modelcontextprotocol/`, `dev.mcp/`, `org.modelcontextprotocol.api/`, and
-// `com.mcp.tools/` are all reserved. However, `com.example.mcp/` is NOT reserved, as the second label
-// is `example`.
+//   - Optional — if specified, MUST be a series of _labels_ separated by dots (`.`),
+//     followed by a slash (`/`).
+//   - Labels MUST start with a letter and end with a letter or digit. Interior characters
+//     may be letters, digits, or hyphens (`-`).
+//   - Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than
+//     `example.com/`).
+//   - Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved**
+//     for MCP use. For example: `io.modelcontextprotocol/`, `dev.mcp/`,
+//     `org.modelcontextprotocol.api/`, and `com.mcp.tools/` are all reserved. However,
+//     `com.example.mcp/` is NOT reserved, as the second label is `example`.
 //
 // **Name:**
-// - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
-// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
+//   - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
+//   - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots
+//     (`.`).
 type MetaObject json.RawMessage
 
-// MarshalJSON encodes v as JSON.
-func (v MetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v MetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v MetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// MethodNotFoundError is a JSON-RPC error indicating that the requested method does not exist or is
-// not available.
+// MethodNotFoundError is a JSON-RPC error indicating that the requested method does not
+// exist or is not available.
 //
-// In MCP, a server returns this error when a client invokes a method the server does not implement
-// — either a genuinely unknown method, or one gated behind a server capability the server did not
-// advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
+// In MCP, a server returns this error when a client invokes a method the server does not
+// implement — either a genuinely unknown method, or one gated behind a server capability
+// the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability
+// was not advertised).
 //
-// A request that requires a client capability the client did not declare is signalled instead by
-// {@link MissingRequiredClientCapabilityError} (`-32021`).
+// A request that requires a client capability the client did not declare is signalled
+// instead by [MissingRequiredClientCapabilityError] (`-32021`).
 //
 // Its "code" member is always -32601; the type writes it.
 type MethodNotFoundError struct {
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MethodNotFoundError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// MissingRequiredClientCapabilityError is #/$defs/MissingRequiredClientCapabilityError.
-//
-// Returned when processing a request requires a capability the client did not
-// declare in `clientCapabilities`. For HTTP, the response status code MUST be
-// `400 Bad Request`.
+// Returned when processing a request requires a capability the client did not declare in
+// `clientCapabilities`. For HTTP, the response status code MUST be `400 Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type MissingRequiredClientCapabilityError struct {
@@ -5512,76 +2306,17 @@ type MissingRequiredClientCapabilityError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MissingRequiredClientCapabilityError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// MissingRequiredClientCapabilityErrorError is the schema at
-// #/$defs/MissingRequiredClientCapabilityError/properties/error.
+// MissingRequiredClientCapabilityErrorError is the type of the error member of
+// [MissingRequiredClientCapabilityError].
 //
 // Its "code" member is always -32021; the type writes it.
 type MissingRequiredClientCapabilityErrorError struct {
 	Data MissingRequiredClientCapabilityErrorErrorData `json:"data"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // MissingRequiredClientCapabilityErrorErrorData is the schema at
@@ -5593,53 +2328,21 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelHint is #/$defs/ModelHint.
-//
 // Hints to use for model selection.
 //
-// Keys not declared here are currently left unspecified by the spec and are up
-// to the client to interpret.
+// Keys not declared here are currently left unspecified by the spec and are up to the client
+// to interpret.
 type ModelHint struct {
 	// A hint for a model name.
 	//
 	// The client SHOULD treat this as a substring of a model name; for example:
-	//  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-	//  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-	//  - `claude` should match any Claude model
+	//   - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+	//   - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+	//   - `claude` should match any Claude model
 	//
-	// The client MAY also map the string to a different provider's model name or a different model
-	// family, as long as it fills a similar niche; for example:
-	//  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+	// The client MAY also map the string to a different provider's model name or a different
+	// model family, as long as it fills a similar niche; for example:
+	//   - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5653,68 +2356,36 @@ func (v *ModelHint) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelHint) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ModelPreferences is the server's preferences for model selection, requested of the client during
-// sampling.
+// ModelPreferences is the server's preferences for model selection, requested of the client
+// during sampling.
 //
-// Because LLMs can vary along multiple dimensions, choosing the "best" model is
-// rarely straightforward.  Different models excel in different areas—some are
-// faster but less capable, others are more capable but more expensive, and so
-// on. This interface allows servers to express their priorities across multiple
-// dimensions to help clients make an appropriate selection for their use case.
+// Because LLMs can vary along multiple dimensions, choosing the "best" model is rarely
+// straightforward. Different models excel in different areas—some are faster but less
+// capable, others are more capable but more expensive, and so on. This interface allows
+// servers to express their priorities across multiple dimensions to help clients make an
+// appropriate selection for their use case.
 //
-// These preferences are always advisory. The client MAY ignore them. It is also
-// up to the client to decide how to interpret these preferences and how to
-// balance them against other considerations.
+// These preferences are always advisory. The client MAY ignore them. It is also up to the
+// client to decide how to interpret these preferences and how to balance them against other
+// considerations.
 type ModelPreferences struct {
-	// How much to prioritize cost when selecting a model. A value of 0 means cost
-	// is not important, while a value of 1 means cost is the most important
-	// factor.
+	// How much to prioritize cost when selecting a model. A value of 0 means cost is not
+	// important, while a value of 1 means cost is the most important factor.
 	CostPriority *float64 `json:"costPriority,omitempty"`
 	// Optional hints to use for model selection.
 	//
-	// If multiple hints are specified, the client MUST evaluate them in order
-	// (such that the first match is taken).
+	// If multiple hints are specified, the client MUST evaluate them in order (such that the
+	// first match is taken).
 	//
-	// The client SHOULD prioritize these hints over the numeric priorities, but
-	// MAY still use the priorities to select from ambiguous matches.
+	// The client SHOULD prioritize these hints over the numeric priorities, but MAY still use
+	// the priorities to select from ambiguous matches.
 	Hints []ModelHint `json:"hints,omitempty"`
-	// How much to prioritize intelligence and capabilities when selecting a
-	// model. A value of 0 means intelligence is not important, while a value of 1
-	// means intelligence is the most important factor.
+	// How much to prioritize intelligence and capabilities when selecting a model. A value of 0
+	// means intelligence is not important, while a value of 1 means intelligence is the most
+	// important factor.
 	IntelligencePriority *float64 `json:"intelligencePriority,omitempty"`
-	// How much to prioritize sampling speed (latency) when selecting a model. A
-	// value of 0 means speed is not important, while a value of 1 means speed is
-	// the most important factor.
+	// How much to prioritize sampling speed (latency) when selecting a model. A value of 0 means
+	// speed is not important, while a value of 1 means speed is the most important factor.
 	SpeedPriority *float64 `json:"speedPriority,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -5737,7 +2408,8 @@ func (v *ModelPreferences) GetIntelligencePriority() float64 {
 	return *v.IntelligencePriority
 }
 
-// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is nil.
+// GetSpeedPriority returns the value of SpeedPriority, or 0 when v or v.SpeedPriority is
+// nil.
 func (v *ModelPreferences) GetSpeedPriority() float64 {
 	if v == nil || v.SpeedPriority == nil {
 		return 0
@@ -5745,43 +2417,13 @@ func (v *ModelPreferences) GetSpeedPriority() float64 {
 	return *v.SpeedPriority
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ModelPreferences) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // MultiSelectEnumSchema is the MultiSelectEnumSchema definition of the schema.
 //
-// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches (anyOf).
-// MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
+// A JSON value is a MultiSelectEnumSchema when it matches at least one of its branches
+// (anyOf). MultiSelectEnumSchema is implemented by *UntitledMultiSelectEnumSchema,
 // *TitledMultiSelectEnumSchema; a nil MultiSelectEnumSchema is no value.
-// UnmarshalMultiSelectEnumSchema decodes one on its own, and MultiSelectEnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// [UnmarshalMultiSelectEnumSchema] decodes one on its own, and [MultiSelectEnumSchemaHolder]
+// holds one for [NewValue] and [UnmarshalAndValidate].
 type MultiSelectEnumSchema interface {
 	isMultiSelectEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -5792,47 +2434,19 @@ type MultiSelectEnumSchema interface {
 }
 
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
-func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
-// MultiSelectEnumSchemaHolder holds a MultiSelectEnumSchema on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the MultiSelectEnumSchema definition).
+func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
+
+// MultiSelectEnumSchemaHolder holds a [MultiSelectEnumSchema] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// MultiSelectEnumSchema definition).
 type MultiSelectEnumSchemaHolder struct {
 	Value MultiSelectEnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *MultiSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalMultiSelectEnumSchema decodes a MultiSelectEnumSchema from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// MultiSelectEnumSchema cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a MultiSelectEnumSchema cannot hold.
 func UnmarshalMultiSelectEnumSchema(b []byte) (MultiSelectEnumSchema, error) {
 	var h MultiSelectEnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -5847,123 +2461,27 @@ type Notification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Notification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NotificationMetaObject is #/$defs/NotificationMetaObject.
-//
-// Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from
-// `MetaObject` apply.
+// Extends [MetaObject] with additional notification-specific fields. All key naming rules
+// from `MetaObject` apply.
 type NotificationMetaObject struct {
-	// Identifies the subscription stream a notification was delivered on. The
-	// server MUST include this key on every notification delivered via a
-	// {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
-	// client can correlate the notification with the originating subscription.
-	// The key is absent on notifications not delivered via a subscription
-	// stream (e.g. progress notifications for an in-flight request), which is
-	// why it is optional here.
+	// Identifies the subscription stream a notification was delivered on. The server MUST
+	// include this key on every notification delivered via a subscriptions/listen
+	// ([SubscriptionsListenRequest]) stream, so the client can correlate the notification with
+	// the originating subscription. The key is absent on notifications not delivered via a
+	// subscription stream (e.g. progress notifications for an in-flight request), which is why
+	// it is optional here.
 	//
-	// The value is the JSON-RPC ID of the `subscriptions/listen` request that
-	// opened the stream.
+	// The value is the JSON-RPC ID of the `subscriptions/listen` request that opened the stream.
 	SubscriptionID RequestId `json:"io.modelcontextprotocol/subscriptionId,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NotificationMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NotificationParams is #/$defs/NotificationParams.
-//
 // Common params for any notification.
 type NotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v NotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -6018,37 +2536,7 @@ func (v *NumberSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v NumberSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *NumberSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// NumberSchemaType is the schema at #/$defs/NumberSchema/properties/type.
+// NumberSchemaType is the type of the type member of [NumberSchema].
 type NumberSchemaType string
 
 // The values of NumberSchemaType.
@@ -6056,36 +2544,6 @@ const (
 	NumberSchemaTypeInteger NumberSchemaType = "integer"
 	NumberSchemaTypeNumber  NumberSchemaType = "number"
 )
-
-// MarshalJSON encodes v as JSON.
-func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v NumberSchemaType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
 //
@@ -6098,43 +2556,11 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PaginatedRequestParams is #/$defs/PaginatedRequestParams.
-//
 // Common params for paginated requests.
 type PaginatedRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
-	// An opaque token representing the current pagination position.
-	// If provided, the server should return results starting after this cursor.
+	// An opaque token representing the current pagination position. If provided, the server
+	// should return results starting after this cursor.
 	Cursor *string `json:"cursor,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6148,49 +2574,19 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PaginatedResult is the PaginatedResult definition of the schema.
 type PaginatedResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// An opaque token representing the pagination position after the last returned result.
-	// If present, there may be more results available.
+	// An opaque token representing the pagination position after the last returned result. If
+	// present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6204,91 +2600,31 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PaginatedResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ParseError is a JSON-RPC error indicating that invalid JSON was received by the server. This error
-// is returned when the server cannot parse the JSON text of a message.
+// ParseError is a JSON-RPC error indicating that invalid JSON was received by the server.
+// This error is returned when the server cannot parse the JSON text of a message.
 //
 // Its "code" member is always -32700; the type writes it.
 type ParseError struct {
-	// Additional information about the error. The value of this member is defined by the sender (e.g.
-	// detailed error information, nested errors etc.).
+	// Additional information about the error. The value of this member is defined by the sender
+	// (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitempty"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ParseError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ParseError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ParseError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PrimitiveSchemaDefinition is #/$defs/PrimitiveSchemaDefinition.
+// Restricted schema definitions that only allow primitive types without nested objects or
+// arrays.
 //
-// Restricted schema definitions that only allow primitive types
-// without nested objects or arrays.
-//
-// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches (anyOf).
-// PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema, *BooleanSchema,
-// *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema,
-// *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a nil PrimitiveSchemaDefinition is no value.
-// UnmarshalPrimitiveSchemaDefinition decodes one on its own, and PrimitiveSchemaDefinitionHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
+// (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
+// *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema,
+// *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema; a
+// nil PrimitiveSchemaDefinition is no value. [UnmarshalPrimitiveSchemaDefinition] decodes
+// one on its own, and [PrimitiveSchemaDefinitionHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type PrimitiveSchemaDefinition interface {
 	isPrimitiveSchemaDefinition()
 	MarshalJSON() ([]byte, error)
@@ -6298,63 +2634,40 @@ type PrimitiveSchemaDefinition interface {
 	validate(s *vstate)
 }
 
-func (*StringSchema) isPrimitiveSchemaDefinition()                   {}
-func (*NumberSchema) isPrimitiveSchemaDefinition()                   {}
-func (*BooleanSchema) isPrimitiveSchemaDefinition()                  {}
-func (*UntitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
-func (*TitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition()   {}
-func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()  {}
-func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
-func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
+func (*StringSchema) isPrimitiveSchemaDefinition() {}
 
-// PrimitiveSchemaDefinitionHolder holds a PrimitiveSchemaDefinition on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the PrimitiveSchemaDefinition
-// definition).
+func (*NumberSchema) isPrimitiveSchemaDefinition() {}
+
+func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
+
+func (*UntitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*TitledSingleSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*UntitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition() {}
+
+func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition() {}
+
+// PrimitiveSchemaDefinitionHolder holds a [PrimitiveSchemaDefinition] on its own, so that it
+// can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// PrimitiveSchemaDefinition definition).
 type PrimitiveSchemaDefinitionHolder struct {
 	Value PrimitiveSchemaDefinition
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// PrimitiveSchemaDefinition cannot hold.
+// UnmarshalPrimitiveSchemaDefinition decodes a PrimitiveSchemaDefinition from JSON. It fails
+// like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
+// values a PrimitiveSchemaDefinition cannot hold.
 func UnmarshalPrimitiveSchemaDefinition(b []byte) (PrimitiveSchemaDefinition, error) {
 	var h PrimitiveSchemaDefinitionHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ProgressNotification is an out-of-band notification used to inform the receiver of a progress
-// update for a long-running request.
+// ProgressNotification is an out-of-band notification used to inform the receiver of a
+// progress update for a long-running request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -6365,48 +2678,16 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressNotificationParams is #/$defs/ProgressNotificationParams.
-//
-// Parameters for a {@link ProgressNotificationnotifications/progress} notification.
+// Parameters for a notifications/progress ([ProgressNotification]) notification.
 type ProgressNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
-	// The progress thus far. This should increase every time progress is made, even if the total is
-	// unknown.
+	// The progress thus far. This should increase every time progress is made, even if the total
+	// is unknown.
 	Progress float64 `json:"progress"`
-	// The progress token which was given in the initial request, used to associate this notification with
-	// the request that is proceeding.
+	// The progress token which was given in the initial request, used to associate this
+	// notification with the request that is proceeding.
 	ProgressToken ProgressToken `json:"progressToken"`
 	// Total number of items to process (or total progress required), if known.
 	Total *float64 `json:"total,omitempty"`
@@ -6430,43 +2711,13 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ProgressToken is a progress token, used to associate progress notifications with the original
-// request.
+// ProgressToken is a progress token, used to associate progress notifications with the
+// original request.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type ProgressToken struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -6505,36 +2756,6 @@ func (v ProgressToken) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ProgressToken) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Prompt is a prompt or prompt template that the server offers.
 type Prompt struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -6545,22 +2766,21 @@ type Prompt struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6582,51 +2802,20 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Prompt) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptArgument describes an argument that a prompt can accept.
 type PromptArgument struct {
 	// A human-readable description of the argument.
 	Description *string `json:"description,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
 	// Whether this argument must be provided.
 	Required *bool `json:"required,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6656,40 +2845,10 @@ func (v *PromptArgument) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptArgument) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// PromptListChangedNotification is an optional notification from the server to the client, informing
-// it that the list of prompts it offers has changed. This is only delivered on a {@link
-// SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
-// `promptsListChanged` filter field.
+// PromptListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of prompts it offers has changed. This is only delivered on a
+// subscriptions/listen ([SubscriptionsListenRequest]) stream when the client requested it
+// via the `promptsListChanged` filter field.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -6700,40 +2859,10 @@ type PromptListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptMessage describes a message returned as part of a prompt.
 //
-// This is similar to {@link SamplingMessage}, but also supports the embedding of
-// resources from the MCP server.
+// This is similar to [SamplingMessage], but also supports the embedding of resources from
+// the MCP server.
 type PromptMessage struct {
 	Content ContentBlock `json:"content"`
 	Role    Role         `json:"role"`
@@ -6741,49 +2870,18 @@ type PromptMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // PromptReference identifies a prompt.
 //
 // Its "type" member is always "ref/prompt"; the type writes it.
 type PromptReference struct {
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6797,38 +2895,6 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v PromptReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequest is #/$defs/ReadResourceRequest.
-//
 // Sent from the client to the server, to read a specific resource URI.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -6841,44 +2907,13 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceRequestParams is #/$defs/ReadResourceRequestParams.
-//
 // Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
 	Meta           RequestMetaObject `json:"_meta"`
 	InputResponses InputResponses    `json:"inputResponses,omitempty"`
 	RequestState   *string           `json:"requestState,omitempty"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -6892,111 +2927,50 @@ func (v *ReadResourceRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceResult is the result returned by the server for a {@link
-// ReadResourceRequestresources/read} request.
+// ReadResourceResult is the result returned by the server for a resources/read
+// ([ReadResourceRequest]) request.
 type ReadResourceResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the intended scope of the cached response, analogous to HTTP
-	// `Cache-Control: public` vs `Cache-Control: private`.
+	// Indicates the intended scope of the cached response, analogous to HTTP `Cache-Control:
+	// public` vs `Cache-Control: private`.
 	//
-	// - `"public"`: The response does not contain user-specific data. Any
-	//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-	//   the response and serve it across authorization contexts.
-	// - `"private"`: The response MAY be cached and reused only within the
-	//   same authorization context. Caches MUST NOT be shared across
-	//   authorization contexts (e.g., a different access token requires a
-	//   different cache).
+	//   - `"public"`: The response does not contain user-specific data. Any client or
+	//     intermediary (e.g., shared gateway, caching proxy) MAY cache the response and serve it
+	//     across authorization contexts.
+	//   - `"private"`: The response MAY be cached and reused only within the same authorization
+	//     context. Caches MUST NOT be shared across authorization contexts (e.g., a different
+	//     access token requires a different cache).
 	CacheScope CacheScope                       `json:"cacheScope"`
 	Contents   []ReadResourceResultContentsItem `json:"contents"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
-	// A hint from the server indicating how long (in milliseconds) the
-	// client MAY cache this response before re-fetching. Semantics are
-	// analogous to HTTP Cache-Control max-age.
+	// A hint from the server indicating how long (in milliseconds) the client MAY cache this
+	// response before re-fetching. Semantics are analogous to HTTP Cache-Control max-age.
 	//
-	// - If 0, The response SHOULD be considered immediately stale,
-	//   The client MAY re-fetch every time the result is needed.
-	// - If positive, the client SHOULD consider the result fresh for this many
-	//   milliseconds after receiving the response.
+	//   - If 0, The response SHOULD be considered immediately stale, The client MAY re-fetch
+	//     every time the result is needed.
+	//   - If positive, the client SHOULD consider the result fresh for this many milliseconds
+	//     after receiving the response.
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ReadResourceResultContentsItem is the schema at
 // #/$defs/ReadResourceResult/properties/contents/items.
 //
-// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its branches
-// (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
+// A JSON value is a ReadResourceResultContentsItem when it matches at least one of its
+// branches (anyOf). ReadResourceResultContentsItem is implemented by *TextResourceContents,
 // *BlobResourceContents; a nil ReadResourceResultContentsItem is no value.
-// UnmarshalReadResourceResultContentsItem decodes one on its own, and
-// ReadResourceResultContentsItemHolder holds one for NewValue and UnmarshalAndValidate.
+// [UnmarshalReadResourceResultContentsItem] decodes one on its own, and
+// [ReadResourceResultContentsItemHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ReadResourceResultContentsItem interface {
 	isReadResourceResultContentsItem()
 	MarshalJSON() ([]byte, error)
@@ -7007,56 +2981,27 @@ type ReadResourceResultContentsItem interface {
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
+
 func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
-// ReadResourceResultContentsItemHolder holds a ReadResourceResultContentsItem on its own, so that it
-// can be decoded, validated and encoded by itself (NewValue returns one for the
+// ReadResourceResultContentsItemHolder holds a [ReadResourceResultContentsItem] on its own,
+// so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
 // ReadResourceResultContentsItem definition).
 type ReadResourceResultContentsItemHolder struct {
 	Value ReadResourceResultContentsItem
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from JSON. It
-// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
-// values a ReadResourceResultContentsItem cannot hold.
+// UnmarshalReadResourceResultContentsItem decodes a ReadResourceResultContentsItem from
+// JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a ReadResourceResultContentsItem cannot hold.
 func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultContentsItem, error) {
 	var h ReadResourceResultContentsItemHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ReadResourceResultResponse is a successful response from the server for a {@link
-// ReadResourceRequestresources/read} request.
+// ReadResourceResultResponse is a successful response from the server for a resources/read
+// ([ReadResourceRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type ReadResourceResultResponse struct {
@@ -7066,44 +3011,15 @@ type ReadResourceResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ReadResourceResultResponseResult is the schema at
-// #/$defs/ReadResourceResultResponse/properties/result.
+// ReadResourceResultResponseResult is the type of the result member of
+// [ReadResourceResultResponse].
 //
-// A JSON value is a ReadResourceResultResponseResult when it matches at least one of its branches
-// (anyOf). ReadResourceResultResponseResult is implemented by *InputRequiredResult,
+// A JSON value is a ReadResourceResultResponseResult when it matches at least one of its
+// branches (anyOf). ReadResourceResultResponseResult is implemented by *InputRequiredResult,
 // *ReadResourceResult; a nil ReadResourceResultResponseResult is no value.
-// UnmarshalReadResourceResultResponseResult decodes one on its own, and
-// ReadResourceResultResponseResultHolder holds one for NewValue and UnmarshalAndValidate.
+// [UnmarshalReadResourceResultResponseResult] decodes one on its own, and
+// [ReadResourceResultResponseResultHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ReadResourceResultResponseResult interface {
 	isReadResourceResultResponseResult()
 	MarshalJSON() ([]byte, error)
@@ -7114,48 +3030,19 @@ type ReadResourceResultResponseResult interface {
 }
 
 func (*InputRequiredResult) isReadResourceResultResponseResult() {}
-func (*ReadResourceResult) isReadResourceResultResponseResult()  {}
 
-// ReadResourceResultResponseResultHolder holds a ReadResourceResultResponseResult on its own, so that
-// it can be decoded, validated and encoded by itself (NewValue returns one for the
-// ReadResourceResultResponseResult definition).
+func (*ReadResourceResult) isReadResourceResultResponseResult() {}
+
+// ReadResourceResultResponseResultHolder holds a [ReadResourceResultResponseResult] on its
+// own, so that it can be decoded, validated and encoded by itself ([NewValue] returns one
+// for the ReadResourceResultResponseResult definition).
 type ReadResourceResultResponseResultHolder struct {
 	Value ReadResourceResultResponseResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ReadResourceResultResponseResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ReadResourceResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ReadResourceResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ReadResourceResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalReadResourceResultResponseResult decodes a ReadResourceResultResponseResult from JSON. It
-// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on
-// values a ReadResourceResultResponseResult cannot hold.
+// UnmarshalReadResourceResultResponseResult decodes a ReadResourceResultResponseResult from
+// JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a ReadResourceResultResponseResult cannot hold.
 func UnmarshalReadResourceResultResponseResult(b []byte) (ReadResourceResultResponseResult, error) {
 	var h ReadResourceResultResponseResultHolder
 	err := h.UnmarshalJSON(b)
@@ -7170,42 +3057,12 @@ type Request struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Request) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // RequestId is a uniquely identifying ID for a request in JSON-RPC.
 //
 // It holds a JSON string or integer. The zero value holds nothing (an absent member).
 type RequestId struct {
-	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind
-	// means no value (an absent member).
+	// Kind says which JSON kind the value is: KindString or KindInteger. The zero Kind means no
+	// value (an absent member).
 	Kind Kind
 	// Str is the string, when Kind is KindString.
 	Str string
@@ -7244,76 +3101,40 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestId) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestMetaObject is #/$defs/RequestMetaObject.
-//
-// Extends {@link MetaObject} with additional request-specific fields. All key naming rules from
+// Extends [MetaObject] with additional request-specific fields. All key naming rules from
 // `MetaObject` apply.
 type RequestMetaObject struct {
 	// The client's capabilities for this specific request. Required.
 	//
-	// Capabilities are declared per-request rather than once at initialization;
-	// an empty object means the client supports no optional capabilities.
-	// Servers MUST NOT infer capabilities from prior requests.
+	// Capabilities are declared per-request rather than once at initialization; an empty object
+	// means the client supports no optional capabilities. Servers MUST NOT infer capabilities
+	// from prior requests.
 	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
-	// Identifies the client software making the request. Clients SHOULD
-	// include this field on every request unless specifically configured not
-	// to do so.
+	// Identifies the client software making the request. Clients SHOULD include this field on
+	// every request unless specifically configured not to do so.
 	//
-	// The {@link Implementation} schema requires `name` and `version`; other
-	// fields are optional.
+	// The [Implementation] schema requires `name` and `version`; other fields are optional.
 	//
-	// The value is self-reported by the client and is not verified by the
-	// protocol. It is intended for display, logging, and debugging. Servers
-	// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-	// security decisions.
+	// The value is self-reported by the client and is not verified by the protocol. It is
+	// intended for display, logging, and debugging. Servers SHOULD NOT use it to change their
+	// behavior, and SHOULD NOT rely on it for security decisions.
 	ClientInfo *Implementation `json:"io.modelcontextprotocol/clientInfo,omitempty"`
 	// The desired log level for this request. Optional.
 	//
-	// If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
-	// notifications for this request. The client opts in to log messages by
-	// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+	// If absent, the server MUST NOT send any notifications/message
+	// ([LoggingMessageNotification]) notifications for this request. The client opts in to log
+	// messages by explicitly setting a level. Replaces the former `logging/setLevel` RPC.
 	LogLevel *LoggingLevel `json:"io.modelcontextprotocol/logLevel,omitempty"`
 	// The MCP Protocol Version being used for this request. Required.
 	//
-	// For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
-	// header; otherwise the server MUST return a `400 Bad Request`. If the
-	// server does not support the requested version, it MUST return an
-	// {@link UnsupportedProtocolVersionError}.
+	// For the HTTP transport, this value MUST match the `MCP-Protocol-Version` header; otherwise
+	// the server MUST return a `400 Bad Request`. If the server does not support the requested
+	// version, it MUST return an [UnsupportedProtocolVersionError].
 	ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-	// If specified, the caller is requesting out-of-band progress notifications for this request (as
-	// represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is
-	// an opaque token that will be attached to any subsequent notifications. The receiver is not
-	// obligated to provide these notifications.
+	// If specified, the caller is requesting out-of-band progress notifications for this request
+	// (as represented by notifications/progress ([ProgressNotification])). The value of this
+	// parameter is an opaque token that will be attached to any subsequent notifications. The
+	// receiver is not obligated to provide these notifications.
 	ProgressToken ProgressToken `json:"progressToken,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -7327,73 +3148,11 @@ func (v *RequestMetaObject) GetLogLevel() LoggingLevel {
 	return *v.LogLevel
 }
 
-// MarshalJSON encodes v as JSON.
-func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// RequestParams is #/$defs/RequestParams.
-//
 // Common params for any request.
 type RequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v RequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -7403,35 +3162,34 @@ type Resource struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -7471,36 +3229,6 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Resource) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -7520,41 +3248,11 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call
-// result.
+// ResourceLink is a resource that the server is capable of reading, included in a prompt or
+// tool call result.
 //
-// Note: resource links returned by tools are not guaranteed to appear in the results of {@link
-// ListResourcesRequestresources/list} requests.
+// Note: resource links returned by tools are not guaranteed to appear in the results of
+// resources/list ([ListResourcesRequest]) requests.
 //
 // Its "type" member is always "resource_link"; the type writes it.
 type ResourceLink struct {
@@ -7563,35 +3261,34 @@ type ResourceLink struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this resource represents.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization),
-	// if known.
+	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any
+	// tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
 	Size *int64 `json:"size,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -7631,40 +3328,10 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceLink) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceListChangedNotification is an optional notification from the server to the client,
-// informing it that the list of resources it can read from has changed. This is only delivered on a
-// {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
-// `resourcesListChanged` filter field.
+// informing it that the list of resources it can read from has changed. This is only
+// delivered on a subscriptions/listen ([SubscriptionsListenRequest]) stream when the client
+// requested it via the `resourcesListChanged` filter field.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -7675,75 +3342,14 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceRequestParams is #/$defs/ResourceRequestParams.
-//
 // Common params for resource-related requests.
 type ResourceRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
-	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
+	// The URI of the resource. The URI can use any protocol; it is up to the server how to
+	// interpret it.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -7753,31 +3359,30 @@ type ResourceTemplate struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// A description of what this template is for.
 	//
-	// This can be used by clients to improve the LLM's understanding of available resources. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available resources. It
+	// can be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
-	// The MIME type for all resources that match this template. This should only be included if all
-	// resources matching this template have the same type.
+	// The MIME type for all resources that match this template. This should only be included if
+	// all resources matching this template have the same type.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// A URI template (according to RFC 6570) that can be used to construct resource URIs.
 	URITemplate string `json:"uriTemplate"`
@@ -7809,36 +3414,6 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -7849,40 +3424,10 @@ type ResourceTemplateReference struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceTemplateReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotification is a notification from the server to the client, informing it that a
-// resource has changed and may need to be read again. This is only sent for resources the client
-// opted in to via the `resourceSubscriptions` field of a {@link
-// SubscriptionsListenRequestsubscriptions/listen} request.
+// ResourceUpdatedNotification is a notification from the server to the client, informing it
+// that a resource has changed and may need to be read again. This is only sent for resources
+// the client opted in to via the `resourceSubscriptions` field of a subscriptions/listen
+// ([SubscriptionsListenRequest]) request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -7893,223 +3438,64 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResourceUpdatedNotificationParams is #/$defs/ResourceUpdatedNotificationParams.
-//
 // Parameters for a `notifications/resources/updated` notification.
 type ResourceUpdatedNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
-	// The URI of the resource that has been updated. This might be a sub-resource of the one that the
-	// client actually subscribed to.
+	// The URI of the resource that has been updated. This might be a sub-resource of the one
+	// that the client actually subscribed to.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Result is #/$defs/Result.
-//
 // Common result fields.
 type Result struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Result) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResultMetaObject is #/$defs/ResultMetaObject.
-//
-// Extends {@link MetaObject} with additional result-specific fields. All key naming rules from
+// Extends [MetaObject] with additional result-specific fields. All key naming rules from
 // `MetaObject` apply.
 type ResultMetaObject struct {
-	// Identifies the server software producing the response. Servers SHOULD
-	// include this field on every response unless specifically configured not
-	// to do so.
+	// Identifies the server software producing the response. Servers SHOULD include this field
+	// on every response unless specifically configured not to do so.
 	//
-	// The {@link Implementation} schema requires `name` and `version`; other
-	// fields are optional.
+	// The [Implementation] schema requires `name` and `version`; other fields are optional.
 	//
-	// The value is self-reported by the server and is not verified by the
-	// protocol. It is intended for display, logging, and debugging. Clients
-	// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-	// security decisions.
+	// The value is self-reported by the server and is not verified by the protocol. It is
+	// intended for display, logging, and debugging. Clients SHOULD NOT use it to change their
+	// behavior, and SHOULD NOT rely on it for security decisions.
 	ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ResultMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ResultType indicates the type of a {@link Result} object, allowing the client to
-// determine how to parse the response.
+// ResultType indicates the type of a [Result] object, allowing the client to determine how
+// to parse the response.
 //
 // complete - the request completed successfully and the result contains the final content.
-// input_required - the request requires additional input and the result contains an {@link
-// InputRequiredResult} object with instructions for the client to provide additional input before
-// retrying the original request.
+// input_required - the request requires additional input and the result contains an
+// [InputRequiredResult] object with instructions for the client to provide additional input
+// before retrying the original request.
 type ResultType string
 
 // The ResultType values the specification defines.
 const (
 	// ResultTypeComplete marks a result that completes its request.
 	ResultTypeComplete ResultType = "complete"
-	// ResultTypeInputRequired marks an InputRequiredResult: the server needs more input from the client,
-	// which retries the request.
+	// ResultTypeInputRequired marks an InputRequiredResult: the server needs more input from the
+	// client, which retries the request.
 	ResultTypeInputRequired ResultType = "input_required"
 )
-
-// MarshalJSON encodes v as JSON.
-func (v ResultType) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ResultType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ResultType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
@@ -8120,46 +3506,15 @@ const (
 	RoleUser      Role = "user"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // Root represents a root directory or file that the server can operate on.
 type Root struct {
 	Meta MetaObject `json:"_meta,omitempty"`
-	// An optional name for the root. This can be used to provide a human-readable
-	// identifier for the root, which may be useful for display purposes or for
-	// referencing the root in other parts of the application.
+	// An optional name for the root. This can be used to provide a human-readable identifier for
+	// the root, which may be useful for display purposes or for referencing the root in other
+	// parts of the application.
 	Name *string `json:"name,omitempty"`
-	// The URI identifying the root. This *must* start with `file://` for now.
-	// This restriction may be relaxed in future versions of the protocol to allow
-	// other URI schemes.
+	// The URI identifying the root. This *must* start with `file://` for now. This restriction
+	// may be relaxed in future versions of the protocol to allow other URI schemes.
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -8173,36 +3528,6 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Root) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // SamplingMessage describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
 	Meta    MetaObject             `json:"_meta,omitempty"`
@@ -8212,43 +3537,14 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessage) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SamplingMessageContent is the schema at #/$defs/SamplingMessage/properties/content.
+// SamplingMessageContent is the type of the content member of [SamplingMessage].
 //
-// A JSON value is a SamplingMessageContent when it matches at least one of its branches (anyOf).
-// SamplingMessageContent is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil SamplingMessageContent is
-// no value. UnmarshalSamplingMessageContent decodes one on its own, and SamplingMessageContentHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContent when it matches at least one of its branches
+// (anyOf). SamplingMessageContent is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray; a nil
+// SamplingMessageContent is no value. [UnmarshalSamplingMessageContent] decodes one on its
+// own, and [SamplingMessageContentHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
 	MarshalJSON() ([]byte, error)
@@ -8258,98 +3554,45 @@ type SamplingMessageContent interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContent()                {}
-func (*ImageContent) isSamplingMessageContent()               {}
-func (*AudioContent) isSamplingMessageContent()               {}
-func (*ToolUseContent) isSamplingMessageContent()             {}
-func (*ToolResultContent) isSamplingMessageContent()          {}
+func (*TextContent) isSamplingMessageContent() {}
+
+func (*ImageContent) isSamplingMessageContent() {}
+
+func (*AudioContent) isSamplingMessageContent() {}
+
+func (*ToolUseContent) isSamplingMessageContent() {}
+
+func (*ToolResultContent) isSamplingMessageContent() {}
+
 func (SamplingMessageContentArray) isSamplingMessageContent() {}
 
-// SamplingMessageContentHolder holds a SamplingMessageContent on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SamplingMessageContent definition).
+// SamplingMessageContentHolder holds a [SamplingMessageContent] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContent definition).
 type SamplingMessageContentHolder struct {
 	Value SamplingMessageContent
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSamplingMessageContent decodes a SamplingMessageContent from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContent cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SamplingMessageContent cannot hold.
 func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	var h SamplingMessageContentHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// SamplingMessageContentArray is the schema at #/$defs/SamplingMessage/properties/content/anyOf/5.
+// SamplingMessageContentArray is the schema at
+// #/$defs/SamplingMessage/properties/content/anyOf/5.
 type SamplingMessageContentArray []SamplingMessageContentBlock
-
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v SamplingMessageContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
 
 // SamplingMessageContentBlock is the SamplingMessageContentBlock definition of the schema.
 //
-// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches (anyOf).
-// SamplingMessageContentBlock is implemented by *TextContent, *ImageContent, *AudioContent,
-// *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is no value.
-// UnmarshalSamplingMessageContentBlock decodes one on its own, and SamplingMessageContentBlockHolder
-// holds one for NewValue and UnmarshalAndValidate.
+// A JSON value is a SamplingMessageContentBlock when it matches at least one of its branches
+// (anyOf). SamplingMessageContentBlock is implemented by *TextContent, *ImageContent,
+// *AudioContent, *ToolUseContent, *ToolResultContent; a nil SamplingMessageContentBlock is
+// no value. [UnmarshalSamplingMessageContentBlock] decodes one on its own, and
+// [SamplingMessageContentBlockHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
 	MarshalJSON() ([]byte, error)
@@ -8359,73 +3602,45 @@ type SamplingMessageContentBlock interface {
 	validate(s *vstate)
 }
 
-func (*TextContent) isSamplingMessageContentBlock()       {}
-func (*ImageContent) isSamplingMessageContentBlock()      {}
-func (*AudioContent) isSamplingMessageContentBlock()      {}
-func (*ToolUseContent) isSamplingMessageContentBlock()    {}
+func (*TextContent) isSamplingMessageContentBlock() {}
+
+func (*ImageContent) isSamplingMessageContentBlock() {}
+
+func (*AudioContent) isSamplingMessageContentBlock() {}
+
+func (*ToolUseContent) isSamplingMessageContentBlock() {}
+
 func (*ToolResultContent) isSamplingMessageContentBlock() {}
 
-// SamplingMessageContentBlockHolder holds a SamplingMessageContentBlock on its own, so that it can be
-// decoded, validated and encoded by itself (NewValue returns one for the SamplingMessageContentBlock
-// definition).
+// SamplingMessageContentBlockHolder holds a [SamplingMessageContentBlock] on its own, so
+// that it can be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SamplingMessageContentBlock definition).
 type SamplingMessageContentBlockHolder struct {
 	Value SamplingMessageContentBlock
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SamplingMessageContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SamplingMessageContentBlock cannot hold.
+// UnmarshalSamplingMessageContentBlock decodes a SamplingMessageContentBlock from JSON. It
+// fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a
+// *ValidationError on values a SamplingMessageContentBlock cannot hold.
 func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock, error) {
 	var h SamplingMessageContentBlockHolder
 	err := h.UnmarshalJSON(b)
 	return h.Value, err
 }
 
-// ServerCapabilities is #/$defs/ServerCapabilities.
-//
-// Capabilities that a server may support. Known capabilities are defined here, in this schema, but
-// this is not a closed set: any server can define its own, additional capabilities.
+// Capabilities that a server may support. Known capabilities are defined here, in this
+// schema, but this is not a closed set: any server can define its own, additional
+// capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
 	// Experimental, non-standard capabilities that the server supports.
 	Experimental map[string]JSONObject `json:"experimental,omitempty"`
-	// Optional MCP extensions that the server supports. Keys are extension identifiers
-	// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
-	// objects. An empty object indicates support with no settings.
+	// Optional MCP extensions that the server supports. Keys are extension identifiers (e.g.,
+	// "io.modelcontextprotocol/tasks"), and values are per-extension settings objects. An empty
+	// object indicates support with no settings.
 	//
-	// Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-	// mandatory prefix.
+	// Keys MUST follow the key naming rules, with a mandatory prefix.
 	Extensions map[string]JSONObject `json:"extensions,omitempty"`
 	// Present if the server supports sending log messages to the client.
 	Logging *ServerCapabilitiesLogging `json:"logging,omitempty"`
@@ -8439,114 +3654,18 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesCompletions is #/$defs/ServerCapabilities/properties/completions.
-//
 // Present if the server supports argument autocompletion suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesLogging is #/$defs/ServerCapabilities/properties/logging.
-//
 // Present if the server supports sending log messages to the client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesPrompts is #/$defs/ServerCapabilities/properties/prompts.
-//
 // Present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
@@ -8563,38 +3682,6 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesResources is #/$defs/ServerCapabilities/properties/resources.
-//
 // Present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
@@ -8621,38 +3708,6 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ServerCapabilitiesTools is #/$defs/ServerCapabilities/properties/tools.
-//
 // Present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
@@ -8669,45 +3724,15 @@ func (v *ServerCapabilitiesTools) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ServerNotification is the ServerNotification definition of the schema.
 //
 // A JSON value is a ServerNotification when it matches at least one of its branches (anyOf).
 // ServerNotification is implemented by *CancelledNotification, *ProgressNotification,
 // *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification,
-// *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification,
-// *LoggingMessageNotification; a nil ServerNotification is no value. UnmarshalServerNotification
-// decodes one on its own, and ServerNotificationHolder holds one for NewValue and
-// UnmarshalAndValidate.
+// *ResourceUpdatedNotification, *PromptListChangedNotification,
+// *ToolListChangedNotification, *LoggingMessageNotification; a nil ServerNotification is no
+// value. [UnmarshalServerNotification] decodes one on its own, and
+// [ServerNotificationHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type ServerNotification interface {
 	isServerNotification()
 	MarshalJSON() ([]byte, error)
@@ -8717,54 +3742,32 @@ type ServerNotification interface {
 	validate(s *vstate)
 }
 
-func (*CancelledNotification) isServerNotification()                 {}
-func (*ProgressNotification) isServerNotification()                  {}
-func (*ResourceListChangedNotification) isServerNotification()       {}
-func (*SubscriptionsAcknowledgedNotification) isServerNotification() {}
-func (*ResourceUpdatedNotification) isServerNotification()           {}
-func (*PromptListChangedNotification) isServerNotification()         {}
-func (*ToolListChangedNotification) isServerNotification()           {}
-func (*LoggingMessageNotification) isServerNotification()            {}
+func (*CancelledNotification) isServerNotification() {}
 
-// ServerNotificationHolder holds a ServerNotification on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the ServerNotification definition).
+func (*ProgressNotification) isServerNotification() {}
+
+func (*ResourceListChangedNotification) isServerNotification() {}
+
+func (*SubscriptionsAcknowledgedNotification) isServerNotification() {}
+
+func (*ResourceUpdatedNotification) isServerNotification() {}
+
+func (*PromptListChangedNotification) isServerNotification() {}
+
+func (*ToolListChangedNotification) isServerNotification() {}
+
+func (*LoggingMessageNotification) isServerNotification() {}
+
+// ServerNotificationHolder holds a [ServerNotification] on its own, so that it can be
+// decoded, validated and encoded by itself ([NewValue] returns one for the
+// ServerNotification definition).
 type ServerNotificationHolder struct {
 	Value ServerNotification
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like UnmarshalJSON:
-// with a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerNotification
-// cannot hold.
+// UnmarshalServerNotification decodes a ServerNotification from JSON. It fails like
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a ServerNotification cannot hold.
 func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 	var h ServerNotificationHolder
 	err := h.UnmarshalJSON(b)
@@ -8773,12 +3776,13 @@ func UnmarshalServerNotification(b []byte) (ServerNotification, error) {
 
 // ServerResult is the ServerResult definition of the schema.
 //
-// A JSON value is a ServerResult when it matches at least one of its branches (anyOf). ServerResult
-// is implemented by *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult,
-// *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult,
-// *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult; a nil ServerResult is no
-// value. UnmarshalServerResult decodes one on its own, and ServerResultHolder holds one for NewValue
-// and UnmarshalAndValidate.
+// A JSON value is a ServerResult when it matches at least one of its branches (anyOf).
+// ServerResult is implemented by *Result, *InputRequiredResult, *DiscoverResult,
+// *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult,
+// *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult,
+// *CallToolResult, *CompleteResult; a nil ServerResult is no value. [UnmarshalServerResult]
+// decodes one on its own, and [ServerResultHolder] holds one for [NewValue] and
+// [UnmarshalAndValidate].
 type ServerResult interface {
 	isServerResult()
 	MarshalJSON() ([]byte, error)
@@ -8788,57 +3792,39 @@ type ServerResult interface {
 	validate(s *vstate)
 }
 
-func (*Result) isServerResult()                      {}
-func (*InputRequiredResult) isServerResult()         {}
-func (*DiscoverResult) isServerResult()              {}
-func (*ListResourcesResult) isServerResult()         {}
-func (*ListResourceTemplatesResult) isServerResult() {}
-func (*ReadResourceResult) isServerResult()          {}
-func (*SubscriptionsListenResult) isServerResult()   {}
-func (*ListPromptsResult) isServerResult()           {}
-func (*GetPromptResult) isServerResult()             {}
-func (*ListToolsResult) isServerResult()             {}
-func (*CallToolResult) isServerResult()              {}
-func (*CompleteResult) isServerResult()              {}
+func (*Result) isServerResult() {}
 
-// ServerResultHolder holds a ServerResult on its own, so that it can be decoded, validated and
-// encoded by itself (NewValue returns one for the ServerResult definition).
+func (*InputRequiredResult) isServerResult() {}
+
+func (*DiscoverResult) isServerResult() {}
+
+func (*ListResourcesResult) isServerResult() {}
+
+func (*ListResourceTemplatesResult) isServerResult() {}
+
+func (*ReadResourceResult) isServerResult() {}
+
+func (*SubscriptionsListenResult) isServerResult() {}
+
+func (*ListPromptsResult) isServerResult() {}
+
+func (*GetPromptResult) isServerResult() {}
+
+func (*ListToolsResult) isServerResult() {}
+
+func (*CallToolResult) isServerResult() {}
+
+func (*CompleteResult) isServerResult() {}
+
+// ServerResultHolder holds a [ServerResult] on its own, so that it can be decoded, validated
+// and encoded by itself ([NewValue] returns one for the ServerResult definition).
 type ServerResultHolder struct {
 	Value ServerResult
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with a
-// *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult cannot hold.
+// UnmarshalServerResult decodes a ServerResult from JSON. It fails like UnmarshalJSON: with
+// a *SyntaxError on malformed JSON and with a *ValidationError on values a ServerResult
+// cannot hold.
 func UnmarshalServerResult(b []byte) (ServerResult, error) {
 	var h ServerResultHolder
 	err := h.UnmarshalJSON(b)
@@ -8847,11 +3833,11 @@ func UnmarshalServerResult(b []byte) (ServerResult, error) {
 
 // SingleSelectEnumSchema is the SingleSelectEnumSchema definition of the schema.
 //
-// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches (anyOf).
-// SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
+// A JSON value is a SingleSelectEnumSchema when it matches at least one of its branches
+// (anyOf). SingleSelectEnumSchema is implemented by *UntitledSingleSelectEnumSchema,
 // *TitledSingleSelectEnumSchema; a nil SingleSelectEnumSchema is no value.
-// UnmarshalSingleSelectEnumSchema decodes one on its own, and SingleSelectEnumSchemaHolder holds one
-// for NewValue and UnmarshalAndValidate.
+// [UnmarshalSingleSelectEnumSchema] decodes one on its own, and
+// [SingleSelectEnumSchemaHolder] holds one for [NewValue] and [UnmarshalAndValidate].
 type SingleSelectEnumSchema interface {
 	isSingleSelectEnumSchema()
 	MarshalJSON() ([]byte, error)
@@ -8862,47 +3848,19 @@ type SingleSelectEnumSchema interface {
 }
 
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
-func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
-// SingleSelectEnumSchemaHolder holds a SingleSelectEnumSchema on its own, so that it can be decoded,
-// validated and encoded by itself (NewValue returns one for the SingleSelectEnumSchema definition).
+func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}
+
+// SingleSelectEnumSchemaHolder holds a [SingleSelectEnumSchema] on its own, so that it can
+// be decoded, validated and encoded by itself ([NewValue] returns one for the
+// SingleSelectEnumSchema definition).
 type SingleSelectEnumSchemaHolder struct {
 	Value SingleSelectEnumSchema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SingleSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // UnmarshalSingleSelectEnumSchema decodes a SingleSelectEnumSchema from JSON. It fails like
-// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a
-// SingleSelectEnumSchema cannot hold.
+// UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values
+// a SingleSelectEnumSchema cannot hold.
 func UnmarshalSingleSelectEnumSchema(b []byte) (SingleSelectEnumSchema, error) {
 	var h SingleSelectEnumSchemaHolder
 	err := h.UnmarshalJSON(b)
@@ -8971,37 +3929,7 @@ func (v *StringSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *StringSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// StringSchemaFormat is the schema at #/$defs/StringSchema/properties/format.
+// StringSchemaFormat is the type of the format member of [StringSchema].
 type StringSchemaFormat string
 
 // The values of StringSchemaFormat.
@@ -9012,51 +3940,20 @@ const (
 	StringSchemaFormatURI      StringSchemaFormat = "uri"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v StringSchemaFormat) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // SubscriptionFilter is the set of notification types a client may opt in to on a
-// {@link SubscriptionsListenRequestsubscriptions/listen} request.
+// subscriptions/listen ([SubscriptionsListenRequest]) request.
 //
-// Each notification type is **opt-in**; the server **MUST NOT** send
-// notification types the client has not explicitly requested here.
+// Each notification type is **opt-in**; the server **MUST NOT** send notification types the
+// client has not explicitly requested here.
 type SubscriptionFilter struct {
-	// If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
+	// If true, receive notifications/prompts/list_changed ([PromptListChangedNotification]).
 	PromptsListChanged *bool `json:"promptsListChanged,omitempty"`
-	// Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource
-	// URIs.
-	// Replaces the former `resources/subscribe` RPC.
+	// Subscribe to notifications/resources/updated ([ResourceUpdatedNotification]) for these
+	// resource URIs. Replaces the former `resources/subscribe` RPC.
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
-	// If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
+	// If true, receive notifications/resources/list_changed ([ResourceListChangedNotification]).
 	ResourcesListChanged *bool `json:"resourcesListChanged,omitempty"`
-	// If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
+	// If true, receive notifications/tools/list_changed ([ToolListChangedNotification]).
 	ToolsListChanged *bool `json:"toolsListChanged,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -9080,8 +3977,8 @@ func (v *SubscriptionFilter) GetResourcesListChanged() bool {
 	return *v.ResourcesListChanged
 }
 
-// GetToolsListChanged returns the value of ToolsListChanged, or false when v or v.ToolsListChanged is
-// nil.
+// GetToolsListChanged returns the value of ToolsListChanged, or false when v or
+// v.ToolsListChanged is nil.
 func (v *SubscriptionFilter) GetToolsListChanged() bool {
 	if v == nil || v.ToolsListChanged == nil {
 		return false
@@ -9089,138 +3986,42 @@ func (v *SubscriptionFilter) GetToolsListChanged() bool {
 	return *v.ToolsListChanged
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionFilter) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsAcknowledgedNotification is #/$defs/SubscriptionsAcknowledgedNotification.
+// Sent by the server to acknowledge that a subscriptions/listen
+// ([SubscriptionsListenRequest]) subscription has been established and to report which
+// notification types it agreed to honor.
 //
-// Sent by the server to acknowledge that a
-// {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
-// established and to report which notification types it agreed to honor.
-//
-// This notification MUST be the first message the server sends carrying the
-// subscription's ID in `io.modelcontextprotocol/subscriptionId`. The server MUST
-// NOT send any notification on the subscription before acknowledging it. On
-// stdio, where every subscription shares one channel, this ordering is defined
-// per subscription ID and not per channel: messages belonging to other
-// subscriptions MAY be interleaved before it.
+// This notification MUST be the first message the server sends carrying the subscription's
+// ID in `io.modelcontextprotocol/subscriptionId`. The server MUST NOT send any notification
+// on the subscription before acknowledging it. On stdio, where every subscription shares one
+// channel, this ordering is defined per subscription ID and not per channel: messages
+// belonging to other subscriptions MAY be interleaved before it.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
-// Its "method" member is always "notifications/subscriptions/acknowledged"; the type writes it.
+// Its "method" member is always "notifications/subscriptions/acknowledged"; the type writes
+// it.
 type SubscriptionsAcknowledgedNotification struct {
 	Params SubscriptionsAcknowledgedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsAcknowledgedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsAcknowledgedNotificationParams is #/$defs/SubscriptionsAcknowledgedNotificationParams.
-//
-// Parameters for a {@link
-// SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
+// Parameters for a notifications/subscriptions/acknowledged
+// ([SubscriptionsAcknowledgedNotification]) notification.
 type SubscriptionsAcknowledgedNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
-	// The subset of requested notification types the server agreed to honor.
-	// Only includes notification types the server actually supports; if the
-	// client requested an unsupported type (e.g., `promptsListChanged` when
-	// the server has no prompts), it is omitted from this set.
+	// The subset of requested notification types the server agreed to honor. Only includes
+	// notification types the server actually supports; if the client requested an unsupported
+	// type (e.g., `promptsListChanged` when the server has no prompts), it is omitted from this
+	// set.
 	Notifications SubscriptionFilter `json:"notifications"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsListenRequest is #/$defs/SubscriptionsListenRequest.
-//
-// Sent from the client to open a long-lived channel for receiving notifications
-// outside the context of a specific request. Replaces the previous HTTP GET
-// endpoint and ensures consistent behavior between HTTP and STDIO.
+// Sent from the client to open a long-lived channel for receiving notifications outside the
+// context of a specific request. Replaces the previous HTTP GET endpoint and ensures
+// consistent behavior between HTTP and STDIO.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -9232,189 +4033,59 @@ type SubscriptionsListenRequest struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsListenRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsListenRequestParams is #/$defs/SubscriptionsListenRequestParams.
-//
-// Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
+// Parameters for a subscriptions/listen ([SubscriptionsListenRequest]) request.
 type SubscriptionsListenRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
-	// The notifications the client opts in to on this stream. The server
-	// **MUST NOT** send notification types the client has not explicitly
-	// requested.
+	// The notifications the client opts in to on this stream. The server **MUST NOT** send
+	// notification types the client has not explicitly requested.
 	Notifications SubscriptionFilter `json:"notifications"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsListenRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsListenResult is the response to a {@link
-// SubscriptionsListenRequestsubscriptions/listen}
-// request, signalling that the subscription has ended gracefully (for example,
-// during server shutdown). Because the listen stream is long-lived, this result
-// is sent only when the server tears the subscription down; an abrupt transport
+// SubscriptionsListenResult is the response to a subscriptions/listen
+// ([SubscriptionsListenRequest]) request, signalling that the subscription has ended
+// gracefully (for example, during server shutdown). Because the listen stream is long-lived,
+// this result is sent only when the server tears the subscription down; an abrupt transport
 // close carries no response. The result body is otherwise empty.
 type SubscriptionsListenResult struct {
 	Meta SubscriptionsListenResultMetaObject `json:"_meta"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
+	// Indicates the type of the result, which allows the client to determine how to parse the
+	// result object.
 	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
+	// Servers implementing this protocol version MUST include this field. For backward
+	// compatibility, when a client receives a result from a server implementing an earlier
+	// protocol version (which does not include `resultType`), the client MUST treat the absent
+	// field as `"complete"`.
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsListenResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsListenResultMetaObject is #/$defs/SubscriptionsListenResultMetaObject.
-//
-// Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
-// {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
+// Extends [ResultMetaObject] with the subscription-stream identifier carried by a
+// [SubscriptionsListenResult]. All key naming rules from `MetaObject` apply.
 type SubscriptionsListenResultMetaObject struct {
-	// Identifies the server software producing the response. Servers SHOULD
-	// include this field on every response unless specifically configured not
-	// to do so.
+	// Identifies the server software producing the response. Servers SHOULD include this field
+	// on every response unless specifically configured not to do so.
 	//
-	// The {@link Implementation} schema requires `name` and `version`; other
-	// fields are optional.
+	// The [Implementation] schema requires `name` and `version`; other fields are optional.
 	//
-	// The value is self-reported by the server and is not verified by the
-	// protocol. It is intended for display, logging, and debugging. Clients
-	// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-	// security decisions.
+	// The value is self-reported by the server and is not verified by the protocol. It is
+	// intended for display, logging, and debugging. Clients SHOULD NOT use it to change their
+	// behavior, and SHOULD NOT rely on it for security decisions.
 	ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo,omitempty"`
-	// Identifies the subscription stream this response closes, so the client can
-	// correlate it with the originating subscription — mirroring the same key on
-	// the stream's notifications. The value is the JSON-RPC ID of the
-	// `subscriptions/listen` request that opened the stream (and equals this
-	// response's `id`).
+	// Identifies the subscription stream this response closes, so the client can correlate it
+	// with the originating subscription — mirroring the same key on the stream's
+	// notifications. The value is the JSON-RPC ID of the `subscriptions/listen` request that
+	// opened the stream (and equals this response's `id`).
 	SubscriptionID RequestId `json:"io.modelcontextprotocol/subscriptionId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsListenResultMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// SubscriptionsListenResultResponse is a successful response from the server for a {@link
-// SubscriptionsListenRequestsubscriptions/listen}
-// request, sent when the server tears the subscription down gracefully.
+// SubscriptionsListenResultResponse is a successful response from the server for a
+// subscriptions/listen ([SubscriptionsListenRequest]) request, sent when the server tears
+// the subscription down gracefully.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type SubscriptionsListenResultResponse struct {
@@ -9424,38 +4095,6 @@ type SubscriptionsListenResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *SubscriptionsListenResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TextContent is #/$defs/TextContent.
-//
 // Text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
@@ -9469,43 +4108,13 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
-	// The text of the item. This must only be set if the item can actually be represented as text (not
-	// binary data).
+	// The text of the item. This must only be set if the item can actually be represented as
+	// text (not binary data).
 	Text string `json:"text"`
 	// The URI of this resource.
 	URI string `json:"uri"`
@@ -9521,38 +4130,6 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TextResourceContents) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledMultiSelectEnumSchema is #/$defs/TitledMultiSelectEnumSchema.
-//
 // Schema for multiple-selection enumeration with display titles for each option.
 //
 // Its "type" member is always "array"; the type writes it.
@@ -9605,74 +4182,12 @@ func (v *TitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledMultiSelectEnumSchemaItems is #/$defs/TitledMultiSelectEnumSchema/properties/items.
-//
 // Schema for array items with enum options and display labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the schema at
@@ -9686,38 +4201,6 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// TitledSingleSelectEnumSchema is #/$defs/TitledSingleSelectEnumSchema.
-//
 // Schema for single-selection enumeration with display titles for each option.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -9758,36 +4241,6 @@ func (v *TitledSingleSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // TitledSingleSelectEnumSchemaOneOfItem is the schema at
 // #/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
 type TitledSingleSelectEnumSchemaOneOfItem struct {
@@ -9799,38 +4252,6 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Tool is #/$defs/Tool.
-//
 // Definition for a tool the client can call.
 type Tool struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -9840,18 +4261,18 @@ type Tool struct {
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 	// A human-readable description of the tool.
 	//
-	// This can be used by clients to improve the LLM's understanding of available tools. It can be
-	// thought of like a "hint" to the model.
+	// This can be used by clients to improve the LLM's understanding of available tools. It can
+	// be thought of like a "hint" to the model.
 	Description *string `json:"description,omitempty"`
 	// Optional set of sized icons that the client can display in a user interface.
 	//
 	// Clients that support rendering icons MUST support at least the following MIME types:
-	// - `image/png` - PNG images (safe, universal compatibility)
-	// - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+	//   - `image/png` - PNG images (safe, universal compatibility)
+	//   - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
 	//
 	// Clients that support rendering icons SHOULD also support:
-	// - `image/svg+xml` - SVG images (scalable but requires security precautions)
-	// - `image/webp` - WebP images (modern, efficient format)
+	//   - `image/svg+xml` - SVG images (scalable but requires security precautions)
+	//   - `image/webp` - WebP images (modern, efficient format)
 	Icons []Icon `json:"icons,omitempty"`
 	// A JSON Schema object defining the expected parameters for the tool.
 	//
@@ -9861,27 +4282,25 @@ type Tool struct {
 	// (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
 	// standard validation or annotation keywords.
 	//
-	// Property schemas may carry an `x-mcp-header` annotation to mirror the
-	// argument value into an HTTP header on the Streamable HTTP transport. See
-	// the Streamable HTTP transport specification for the validity and
-	// extraction rules.
+	// Property schemas may carry an `x-mcp-header` annotation to mirror the argument value into
+	// an HTTP header on the Streamable HTTP transport. See the Streamable HTTP transport
+	// specification for the validity and extraction rules.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 	InputSchema ToolInputSchema `json:"inputSchema"`
-	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if
-	// title isn't present).
+	// Intended for programmatic or logical use, but used as a display name in past specs or
+	// fallback (if title isn't present).
 	Name string `json:"name"`
-	// An optional JSON Schema object defining the structure of the tool's output returned in
-	// the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
+	// An optional JSON Schema object defining the structure of the tool's output returned in the
+	// structuredContent field of a [CallToolResult]. This can be any valid JSON Schema 2020-12.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 	OutputSchema *ToolOutputSchema `json:"outputSchema,omitempty"`
-	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-	// even by those unfamiliar with domain-specific terminology.
+	// Intended for UI and end-user contexts — optimized to be human-readable and easily
+	// understood, even by those unfamiliar with domain-specific terminology.
 	//
-	// If not provided, the name should be used for display (except for {@link Tool},
-	// where `annotations.title` should be given precedence over using `name`,
-	// if present).
+	// If not provided, the name should be used for display (except for [Tool], where
+	// `annotations.title` should be given precedence over using `name`, if present).
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -9903,65 +4322,32 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v Tool) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolAnnotations is #/$defs/ToolAnnotations.
+// Additional properties describing a [Tool] to clients.
 //
-// Additional properties describing a {@link Tool} to clients.
+// NOTE: all properties in `ToolAnnotations` are **hints**. They are not guaranteed to
+// provide a faithful description of tool behavior (including descriptive properties like
+// `title`).
 //
-// NOTE: all properties in `ToolAnnotations` are **hints**.
-// They are not guaranteed to provide a faithful description of
-// tool behavior (including descriptive properties like `title`).
-//
-// Clients should never make tool use decisions based on `ToolAnnotations`
-// received from untrusted servers.
+// Clients should never make tool use decisions based on `ToolAnnotations` received from
+// untrusted servers.
 type ToolAnnotations struct {
-	// If true, the tool may perform destructive updates to its environment.
-	// If false, the tool performs only additive updates.
+	// If true, the tool may perform destructive updates to its environment. If false, the tool
+	// performs only additive updates.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: true
 	DestructiveHint *bool `json:"destructiveHint,omitempty"`
-	// If true, calling the tool repeatedly with the same arguments
-	// will have no additional effect on its environment.
+	// If true, calling the tool repeatedly with the same arguments will have no additional
+	// effect on its environment.
 	//
 	// (This property is meaningful only when `readOnlyHint == false`)
 	//
 	// Default: false
 	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-	// If true, this tool may interact with an "open world" of external
-	// entities. If false, the tool's domain of interaction is closed.
-	// For example, the world of a web search tool is open, whereas that
-	// of a memory tool is not.
+	// If true, this tool may interact with an "open world" of external entities. If false, the
+	// tool's domain of interaction is closed. For example, the world of a web search tool is
+	// open, whereas that of a memory tool is not.
 	//
 	// Default: true
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
@@ -9975,8 +4361,8 @@ type ToolAnnotations struct {
 	Extra Members `json:"-"`
 }
 
-// GetDestructiveHint returns the value of DestructiveHint, or false when v or v.DestructiveHint is
-// nil.
+// GetDestructiveHint returns the value of DestructiveHint, or false when v or
+// v.DestructiveHint is nil.
 func (v *ToolAnnotations) GetDestructiveHint() bool {
 	if v == nil || v.DestructiveHint == nil {
 		return false
@@ -9984,7 +4370,8 @@ func (v *ToolAnnotations) GetDestructiveHint() bool {
 	return *v.DestructiveHint
 }
 
-// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint is nil.
+// GetIdempotentHint returns the value of IdempotentHint, or false when v or v.IdempotentHint
+// is nil.
 func (v *ToolAnnotations) GetIdempotentHint() bool {
 	if v == nil || v.IdempotentHint == nil {
 		return false
@@ -9992,7 +4379,8 @@ func (v *ToolAnnotations) GetIdempotentHint() bool {
 	return *v.IdempotentHint
 }
 
-// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is nil.
+// GetOpenWorldHint returns the value of OpenWorldHint, or false when v or v.OpenWorldHint is
+// nil.
 func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	if v == nil || v.OpenWorldHint == nil {
 		return false
@@ -10000,7 +4388,8 @@ func (v *ToolAnnotations) GetOpenWorldHint() bool {
 	return *v.OpenWorldHint
 }
 
-// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is nil.
+// GetReadOnlyHint returns the value of ReadOnlyHint, or false when v or v.ReadOnlyHint is
+// nil.
 func (v *ToolAnnotations) GetReadOnlyHint() bool {
 	if v == nil || v.ReadOnlyHint == nil {
 		return false
@@ -10016,44 +4405,12 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolChoice is #/$defs/ToolChoice.
-//
 // Controls tool selection behavior for sampling requests.
 type ToolChoice struct {
 	// Controls the tool use ability of the model:
-	// - `"auto"`: Model decides whether to use tools (default)
-	// - `"required"`: Model MUST use at least one tool before completing
-	// - `"none"`: Model MUST NOT use any tools
+	//   - `"auto"`: Model decides whether to use tools (default)
+	//   - `"required"`: Model MUST use at least one tool before completing
+	//   - `"none"`: Model MUST NOT use any tools
 	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -10067,42 +4424,10 @@ func (v *ToolChoice) GetMode() ToolChoiceMode {
 	return *v.Mode
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolChoice) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolChoice) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolChoiceMode is #/$defs/ToolChoice/properties/mode.
-//
 // Controls the tool use ability of the model:
-// - `"auto"`: Model decides whether to use tools (default)
-// - `"required"`: Model MUST use at least one tool before completing
-// - `"none"`: Model MUST NOT use any tools
+//   - `"auto"`: Model decides whether to use tools (default)
+//   - `"required"`: Model MUST use at least one tool before completing
+//   - `"none"`: Model MUST NOT use any tools
 type ToolChoiceMode string
 
 // The values of ToolChoiceMode.
@@ -10112,36 +4437,6 @@ const (
 	ToolChoiceModeRequired ToolChoiceMode = "required"
 )
 
-// MarshalJSON encodes v as JSON.
-func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v ToolChoiceMode) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolInputSchema is a JSON Schema object defining the expected parameters for the tool.
 //
 // Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -10150,10 +4445,9 @@ func (v ToolChoiceMode) Validate() error {
 // (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
 // standard validation or annotation keywords.
 //
-// Property schemas may carry an `x-mcp-header` annotation to mirror the
-// argument value into an HTTP header on the Streamable HTTP transport. See
-// the Streamable HTTP transport specification for the validity and
-// extraction rules.
+// Property schemas may carry an `x-mcp-header` annotation to mirror the argument value into
+// an HTTP header on the Streamable HTTP transport. See the Streamable HTTP transport
+// specification for the validity and extraction rules.
 //
 // Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 //
@@ -10172,40 +4466,10 @@ func (v *ToolInputSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolListChangedNotification is an optional notification from the server to the client, informing it
-// that the list of tools it offers has changed. This is only delivered on a {@link
-// SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the
-// `toolsListChanged` filter field.
+// ToolListChangedNotification is an optional notification from the server to the client,
+// informing it that the list of tools it offers has changed. This is only delivered on a
+// subscriptions/listen ([SubscriptionsListenRequest]) stream when the client requested it
+// via the `toolsListChanged` filter field.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -10216,39 +4480,9 @@ type ToolListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's output
-// returned in
-// the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
+// ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's
+// output returned in the structuredContent field of a [CallToolResult]. This can be any
+// valid JSON Schema 2020-12.
 //
 // Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 type ToolOutputSchema struct {
@@ -10265,61 +4499,30 @@ func (v *ToolOutputSchema) GetSchema() string {
 	return *v.Schema
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolOutputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolResultContent is the result of a tool use, provided by the user back to the assistant.
 //
 // Its "type" member is always "tool_result"; the type writes it.
 type ToolResultContent struct {
-	// Optional metadata about the tool result. Clients SHOULD preserve this field when
-	// including tool results in subsequent sampling requests to enable caching optimizations.
+	// Optional metadata about the tool result. Clients SHOULD preserve this field when including
+	// tool results in subsequent sampling requests to enable caching optimizations.
 	Meta MetaObject `json:"_meta,omitempty"`
 	// The unstructured result content of the tool use.
 	//
-	// This has the same format as {@link CallToolResult.content} and can include text, images,
-	// audio, resource links, and embedded resources.
+	// This has the same format as [CallToolResult].content and can include text, images, audio,
+	// resource links, and embedded resources.
 	Content []ContentBlock `json:"content"`
 	// Whether the tool use resulted in an error.
 	//
-	// If true, the content typically describes the error that occurred.
-	// Default: false
+	// If true, the content typically describes the error that occurred. Default: false
 	IsError *bool `json:"isError,omitempty"`
 	// An optional structured result value.
 	//
-	// This can be any JSON value (object, array, string, number, boolean, or null).
-	// If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
+	// This can be any JSON value (object, array, string, number, boolean, or null). If the tool
+	// defined an [Tool].outputSchema, this SHOULD conform to that schema.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	// The ID of the tool use this result corresponds to.
 	//
-	// This MUST match the ID from a previous {@link ToolUseContent}.
+	// This MUST match the ID from a previous [ToolUseContent].
 	ToolUseID string `json:"toolUseId"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -10333,42 +4536,12 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolResultContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolResultContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
 // ToolUseContent is a request from the assistant to call a tool.
 //
 // Its "type" member is always "tool_use"; the type writes it.
 type ToolUseContent struct {
-	// Optional metadata about the tool use. Clients SHOULD preserve this field when
-	// including tool uses in subsequent sampling requests to enable caching optimizations.
+	// Optional metadata about the tool use. Clients SHOULD preserve this field when including
+	// tool uses in subsequent sampling requests to enable caching optimizations.
 	Meta MetaObject `json:"_meta,omitempty"`
 	// A unique identifier for this tool use.
 	//
@@ -10382,42 +4555,9 @@ type ToolUseContent struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v ToolUseContent) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *ToolUseContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsupportedProtocolVersionError is #/$defs/UnsupportedProtocolVersionError.
-//
-// Returned when the request's protocol version is unknown to the server or
-// unsupported (e.g., a known experimental or draft version the server has
-// chosen not to implement). For HTTP, the response status code MUST be
-// `400 Bad Request`.
+// Returned when the request's protocol version is unknown to the server or unsupported
+// (e.g., a known experimental or draft version the server has chosen not to implement). For
+// HTTP, the response status code MUST be `400 Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type UnsupportedProtocolVersionError struct {
@@ -10427,76 +4567,17 @@ type UnsupportedProtocolVersionError struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsupportedProtocolVersionError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UnsupportedProtocolVersionErrorError is the schema at
-// #/$defs/UnsupportedProtocolVersionError/properties/error.
+// UnsupportedProtocolVersionErrorError is the type of the error member of
+// [UnsupportedProtocolVersionError].
 //
 // Its "code" member is always -32022; the type writes it.
 type UnsupportedProtocolVersionErrorError struct {
 	Data UnsupportedProtocolVersionErrorErrorData `json:"data"`
-	// A short description of the error. The message SHOULD be limited to a concise single sentence.
+	// A short description of the error. The message SHOULD be limited to a concise single
+	// sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
-}
-
-// MarshalJSON encodes v as JSON.
-func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsupportedProtocolVersionErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
 }
 
 // UnsupportedProtocolVersionErrorErrorData is the schema at
@@ -10504,45 +4585,13 @@ func (v *UnsupportedProtocolVersionErrorError) Validate() error {
 type UnsupportedProtocolVersionErrorErrorData struct {
 	// The protocol version that was requested by the client.
 	Requested string `json:"requested"`
-	// Protocol versions the server supports. The client should choose a
-	// mutually supported version from this list and retry.
+	// Protocol versions the server supports. The client should choose a mutually supported
+	// version from this list and retry.
 	Supported []string `json:"supported"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledMultiSelectEnumSchema is #/$defs/UntitledMultiSelectEnumSchema.
-//
 // Schema for multiple-selection enumeration without display titles for options.
 //
 // Its "type" member is always "array"; the type writes it.
@@ -10595,38 +4644,6 @@ func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledMultiSelectEnumSchemaItems is #/$defs/UntitledMultiSelectEnumSchema/properties/items.
-//
 // Schema for the array items.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -10637,38 +4654,6 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Extra Members `json:"-"`
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// UntitledSingleSelectEnumSchema is #/$defs/UntitledSingleSelectEnumSchema.
-//
 // Schema for single-selection enumeration without display titles for options.
 //
 // Its "type" member is always "string"; the type writes it.
@@ -10709,38 +4694,8 @@ func (v *UntitledSingleSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// MarshalJSON encodes v as JSON.
-func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return v.AppendJSON(nil)
-}
-
-// AppendJSON appends the JSON encoding of v to b.
-func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
-}
-
-// UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed
-// JSON and with a *ValidationError on values v cannot hold (a wrong JSON type
-// or constant); Validate checks the rest of the schema.
-func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
-}
-
-// Validate reports every way v breaks the schema, as a *ValidationError,
-// or returns nil.
-func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
-}
-
-// Value is implemented by a pointer to every type of this package but the
-// unions, which are interfaces; their holders stand for them.
+// Value is implemented by a pointer to every type of this package but the unions, which are
+// interfaces; their holders stand for them.
 type Value interface {
 	MarshalJSON() ([]byte, error)
 	UnmarshalJSON([]byte) error
@@ -10907,9 +4862,8 @@ var Definitions = []string{
 	"UntitledSingleSelectEnumSchema",
 }
 
-// NewValue returns a pointer to a new zero value of the Go type of the named
-// schema definition (for a union, to its holder), and false if there is no
-// such definition.
+// NewValue returns a pointer to a new zero value of the Go type of the named schema
+// definition (for a union, to its holder), and false if there is no such definition.
 func NewValue(definition string) (Value, bool) {
 	switch definition {
 	case "Annotations":

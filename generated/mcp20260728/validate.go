@@ -7,6 +7,13 @@ import (
 	"strconv"
 )
 
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Annotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Annotations) validate(s *vstate) {
 	if v.Audience != nil {
 		m := s.mark()
@@ -28,6 +35,14 @@ func (v *Annotations) validate(s *vstate) {
 		s.at(m, "priority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *AudioContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *AudioContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -47,7 +62,23 @@ func (v *AudioContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BaseMetadata) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BaseMetadata) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BlobResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BlobResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -69,7 +100,23 @@ func (v *BlobResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *BooleanSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *BooleanSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CacheScope) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CacheScope) validate(s *vstate) {
 	switch v {
 	case CacheScopePrivate, CacheScopePublic:
@@ -77,6 +124,14 @@ func (v CacheScope) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"private\", \"public\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CacheableResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CacheableResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -96,6 +151,14 @@ func (v *CacheableResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -110,6 +173,14 @@ func (v *CallToolRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -134,6 +205,14 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 		s.at(m, "inputResponses")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -150,6 +229,14 @@ func (v *CallToolResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CallToolResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -166,6 +253,14 @@ func (v *CallToolResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CallToolResultResponseResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CallToolResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *CallToolResult")
@@ -173,6 +268,14 @@ func (v CallToolResultResponseResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -180,6 +283,14 @@ func (v *CancelledNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CancelledNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CancelledNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -194,6 +305,14 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 		s.at(m, "requestId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilities) validate(s *vstate) {
 	if v.Elicitation != nil {
 		m := s.mark()
@@ -232,6 +351,14 @@ func (v *ClientCapabilities) validate(s *vstate) {
 		s.at(m, "sampling")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
 	if v.Form != nil {
 		m := s.mark()
@@ -244,6 +371,14 @@ func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
 		s.at(m, "url")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitationForm) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -253,6 +388,14 @@ func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesElicitationURL) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -262,7 +405,23 @@ func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesRoots) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSampling) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesSampling) validate(s *vstate) {
 	if v.Context != nil {
 		m := s.mark()
@@ -275,6 +434,14 @@ func (v *ClientCapabilitiesSampling) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSamplingContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -284,6 +451,14 @@ func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientCapabilitiesSamplingTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -293,6 +468,14 @@ func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ClientNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -300,6 +483,14 @@ func (v *ClientNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ClientRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ClientRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
@@ -307,6 +498,14 @@ func (v ClientRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -321,6 +520,14 @@ func (v *CompleteRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -335,8 +542,32 @@ func (v *CompleteRequestParams) validate(s *vstate) {
 		s.at(m, "ref")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
-func (v *CompleteRequestParamsContext) validate(s *vstate)  {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *CompleteRequestParamsContext) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteRequestParamsRefHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
@@ -344,6 +575,14 @@ func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -356,6 +595,14 @@ func (v *CompleteResult) validate(s *vstate) {
 		s.at(m, "completion")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultCompletion) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultCompletion) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -365,6 +612,14 @@ func (v *CompleteResultCompletion) validate(s *vstate) {
 		s.at(m, "values")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CompleteResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CompleteResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -379,6 +634,14 @@ func (v *CompleteResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ContentBlockHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
@@ -386,6 +649,14 @@ func (v ContentBlockHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequest) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -393,6 +664,14 @@ func (v *CreateMessageRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageRequestParams) validate(s *vstate) {
 	if v.IncludeContext != nil {
 		m := s.mark()
@@ -433,6 +712,14 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 		s.at(m, "tools")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageRequestParamsIncludeContext) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
@@ -440,6 +727,14 @@ func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *CreateMessageResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -459,6 +754,14 @@ func (v *CreateMessageResult) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *CreateMessageResultContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
@@ -466,6 +769,14 @@ func (v CreateMessageResultContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v CreateMessageResultContentArray) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v CreateMessageResultContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
@@ -474,7 +785,23 @@ func (v CreateMessageResultContentArray) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Cursor) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Cursor) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *DiscoverRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *DiscoverRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -489,6 +816,14 @@ func (v *DiscoverRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *DiscoverResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *DiscoverResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -513,6 +848,14 @@ func (v *DiscoverResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *DiscoverResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *DiscoverResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -527,6 +870,14 @@ func (v *DiscoverResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequest) validate(s *vstate) {
 	if v.Params == nil {
 		s.add("required", "missing required member \"params\"")
@@ -536,6 +887,14 @@ func (v *ElicitRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestFormParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestFormParams) validate(s *vstate) {
 	if v.Mode != nil {
 		m := s.mark()
@@ -550,6 +909,14 @@ func (v *ElicitRequestFormParams) validate(s *vstate) {
 		s.at(m, "requestedSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -565,6 +932,14 @@ func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
 		s.at(m, "properties")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestParamsHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *ElicitRequestFormParams, *ElicitRequestURLParams")
@@ -572,6 +947,14 @@ func (v ElicitRequestParamsHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitRequestURLParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitRequestURLParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -581,6 +964,14 @@ func (v *ElicitRequestURLParams) validate(s *vstate) {
 		s.at(m, "url")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ElicitResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ElicitResult) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -601,6 +992,14 @@ func (v *ElicitResult) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultAction) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultAction) validate(s *vstate) {
 	switch v {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
@@ -608,6 +1007,14 @@ func (v ElicitResultAction) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ElicitResultContentValue) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ElicitResultContentValue) validate(s *vstate) {
 	switch v.Kind {
 	case KindArray:
@@ -620,6 +1027,14 @@ func (v ElicitResultContentValue) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *EmbeddedResource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -639,6 +1054,14 @@ func (v *EmbeddedResource) validate(s *vstate) {
 		s.at(m, "resource")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EmbeddedResourceResourceHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -646,6 +1069,14 @@ func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *EnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v EnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
@@ -653,7 +1084,23 @@ func (v EnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Error) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Error) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -668,6 +1115,14 @@ func (v *GetPromptRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -680,6 +1135,14 @@ func (v *GetPromptRequestParams) validate(s *vstate) {
 		s.at(m, "inputResponses")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -696,6 +1159,14 @@ func (v *GetPromptResult) validate(s *vstate) {
 		s.at(m, "messages")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *GetPromptResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -712,6 +1183,14 @@ func (v *GetPromptResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *GetPromptResultResponseResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v GetPromptResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *GetPromptResult")
@@ -719,6 +1198,14 @@ func (v GetPromptResultResponseResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *HeaderMismatchError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *HeaderMismatchError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -731,7 +1218,23 @@ func (v *HeaderMismatchError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *HeaderMismatchErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *HeaderMismatchErrorError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Icon) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Icon) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -746,6 +1249,14 @@ func (v *Icon) validate(s *vstate) {
 		s.at(m, "theme")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v IconTheme) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v IconTheme) validate(s *vstate) {
 	switch v {
 	case IconThemeDark, IconThemeLight:
@@ -753,6 +1264,14 @@ func (v IconTheme) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"dark\", \"light\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Icons) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Icons) validate(s *vstate) {
 	if v.Icons != nil {
 		m := s.mark()
@@ -764,6 +1283,14 @@ func (v *Icons) validate(s *vstate) {
 		s.at(m, "icons")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ImageContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ImageContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -783,6 +1310,14 @@ func (v *ImageContent) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Implementation) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Implementation) validate(s *vstate) {
 	if v.Icons != nil {
 		m := s.mark()
@@ -801,6 +1336,14 @@ func (v *Implementation) validate(s *vstate) {
 		s.at(m, "websiteUrl")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InputRequestHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v InputRequestHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
@@ -808,6 +1351,14 @@ func (v InputRequestHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v InputRequests) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v InputRequests) validate(s *vstate) {
 	u := map[string]InputRequest(v)
 	{
@@ -820,6 +1371,14 @@ func (v InputRequests) validate(s *vstate) {
 		s.sortSince(start)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InputRequiredResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InputRequiredResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -832,6 +1391,14 @@ func (v *InputRequiredResult) validate(s *vstate) {
 		s.at(m, "inputRequests")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InputResponseHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v InputResponseHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CreateMessageResult, *ListRootsResult, *ElicitResult")
@@ -839,6 +1406,14 @@ func (v InputResponseHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InputResponseRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InputResponseRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -851,6 +1426,14 @@ func (v *InputResponseRequestParams) validate(s *vstate) {
 		s.at(m, "inputResponses")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v InputResponses) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v InputResponses) validate(s *vstate) {
 	u := map[string]InputResponse(v)
 	{
@@ -863,9 +1446,41 @@ func (v InputResponses) validate(s *vstate) {
 		s.sortSince(start)
 	}
 }
-func (v *InternalError) validate(s *vstate)       {}
-func (v *InvalidParamsError) validate(s *vstate)  {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InternalError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *InternalError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InvalidParamsError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *InvalidParamsError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *InvalidRequestError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *InvalidRequestError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v JSONArray) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONArray) validate(s *vstate) {
 	u := []JSONValue(v)
 	for i0 := range u {
@@ -874,6 +1489,14 @@ func (v JSONArray) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v JSONObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONObject) validate(s *vstate) {
 	if b := v; b == nil {
 		s.add("type", "no value")
@@ -884,6 +1507,14 @@ func (v JSONObject) validate(s *vstate) {
 		d.rawDone(s)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCErrorResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCErrorResponse) validate(s *vstate) {
 	if !v.ID.IsZero() {
 		m := s.mark()
@@ -891,6 +1522,14 @@ func (v *JSONRPCErrorResponse) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCMessageHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCMessageHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
@@ -898,6 +1537,14 @@ func (v JSONRPCMessageHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -912,6 +1559,14 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -933,6 +1588,14 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResponseHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONRPCResponseHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
@@ -940,6 +1603,14 @@ func (v JSONRPCResponseHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *JSONRPCResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *JSONRPCResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -954,6 +1625,14 @@ func (v *JSONRPCResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v JSONValue) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v JSONValue) validate(s *vstate) {
 	if b := v; b == nil {
 		s.add("type", "no value")
@@ -964,7 +1643,23 @@ func (v JSONValue) validate(s *vstate) {
 		d.rawDone(s)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LegacyTitledEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -979,6 +1674,14 @@ func (v *ListPromptsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1007,6 +1710,14 @@ func (v *ListPromptsResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListPromptsResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListPromptsResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1021,6 +1732,14 @@ func (v *ListPromptsResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1035,6 +1754,14 @@ func (v *ListResourceTemplatesRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1063,6 +1790,14 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourceTemplatesResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourceTemplatesResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1077,6 +1812,14 @@ func (v *ListResourceTemplatesResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1091,6 +1834,14 @@ func (v *ListResourcesRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1119,6 +1870,14 @@ func (v *ListResourcesResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListResourcesResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListResourcesResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1133,6 +1892,14 @@ func (v *ListResourcesResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequest) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1140,6 +1907,14 @@ func (v *ListRootsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsRequestParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1147,6 +1922,14 @@ func (v *ListRootsRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListRootsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListRootsResult) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1158,6 +1941,14 @@ func (v *ListRootsResult) validate(s *vstate) {
 		s.at(m, "roots")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1172,6 +1963,14 @@ func (v *ListToolsRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1200,6 +1999,14 @@ func (v *ListToolsResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ListToolsResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ListToolsResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1214,6 +2021,14 @@ func (v *ListToolsResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v LoggingLevel) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v LoggingLevel) validate(s *vstate) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
@@ -1221,6 +2036,14 @@ func (v LoggingLevel) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1228,6 +2051,14 @@ func (v *LoggingMessageNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *LoggingMessageNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1240,6 +2071,14 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 		s.at(m, "level")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v MetaObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v MetaObject) validate(s *vstate) {
 	u := json.RawMessage(v)
 	if b := u; b == nil {
@@ -1251,7 +2090,23 @@ func (v MetaObject) validate(s *vstate) {
 		d.rawDone(s)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MethodNotFoundError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *MethodNotFoundError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MissingRequiredClientCapabilityError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *MissingRequiredClientCapabilityError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1264,6 +2119,14 @@ func (v *MissingRequiredClientCapabilityError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *MissingRequiredClientCapabilityErrorError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1271,6 +2134,14 @@ func (v *MissingRequiredClientCapabilityErrorError) validate(s *vstate) {
 		s.at(m, "data")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *MissingRequiredClientCapabilityErrorErrorData) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1278,7 +2149,23 @@ func (v *MissingRequiredClientCapabilityErrorErrorData) validate(s *vstate) {
 		s.at(m, "requiredCapabilities")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelHint) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelHint) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ModelPreferences) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ModelPreferences) validate(s *vstate) {
 	if v.CostPriority != nil {
 		m := s.mark()
@@ -1311,6 +2198,14 @@ func (v *ModelPreferences) validate(s *vstate) {
 		s.at(m, "speedPriority")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *MultiSelectEnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
@@ -1318,6 +2213,14 @@ func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Notification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Notification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1332,6 +2235,14 @@ func (v *Notification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationMetaObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationMetaObject) validate(s *vstate) {
 	if !v.SubscriptionID.IsZero() {
 		m := s.mark()
@@ -1339,6 +2250,14 @@ func (v *NotificationMetaObject) validate(s *vstate) {
 		s.at(m, "io.modelcontextprotocol/subscriptionId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1346,6 +2265,14 @@ func (v *NotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *NumberSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *NumberSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1353,6 +2280,14 @@ func (v *NumberSchema) validate(s *vstate) {
 		s.at(m, "type")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v NumberSchemaType) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v NumberSchemaType) validate(s *vstate) {
 	switch v {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
@@ -1360,6 +2295,14 @@ func (v NumberSchemaType) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1374,6 +2317,14 @@ func (v *PaginatedRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1381,6 +2332,14 @@ func (v *PaginatedRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PaginatedResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PaginatedResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1388,7 +2347,23 @@ func (v *PaginatedResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ParseError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ParseError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
@@ -1396,6 +2371,14 @@ func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1403,6 +2386,14 @@ func (v *ProgressNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ProgressNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ProgressNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1417,6 +2408,14 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ProgressToken) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ProgressToken) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -1427,6 +2426,14 @@ func (v ProgressToken) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Prompt) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Prompt) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1443,7 +2450,23 @@ func (v *Prompt) validate(s *vstate) {
 		s.at(m, "icons")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptArgument) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptArgument) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1451,6 +2474,14 @@ func (v *PromptListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptMessage) validate(s *vstate) {
 	if v.Content == nil {
 		s.add("required", "missing required member \"content\"")
@@ -1465,7 +2496,23 @@ func (v *PromptMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *PromptReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *PromptReference) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1480,6 +2527,14 @@ func (v *ReadResourceRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1499,6 +2554,14 @@ func (v *ReadResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResult) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1527,6 +2590,14 @@ func (v *ReadResourceResult) validate(s *vstate) {
 		s.at(m, "ttlMs")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultContentsItemHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
@@ -1534,6 +2605,14 @@ func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ReadResourceResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1550,6 +2629,14 @@ func (v *ReadResourceResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ReadResourceResultResponseResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ReadResourceResultResponseResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *InputRequiredResult, *ReadResourceResult")
@@ -1557,6 +2644,14 @@ func (v ReadResourceResultResponseResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Request) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Request) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1571,6 +2666,14 @@ func (v *Request) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v RequestId) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v RequestId) validate(s *vstate) {
 	switch v.Kind {
 	case KindString:
@@ -1581,6 +2684,14 @@ func (v RequestId) validate(s *vstate) {
 		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestMetaObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestMetaObject) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1603,6 +2714,14 @@ func (v *RequestMetaObject) validate(s *vstate) {
 		s.at(m, "progressToken")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *RequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *RequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1610,6 +2729,14 @@ func (v *RequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Resource) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Resource) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1638,6 +2765,14 @@ func (v *Resource) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1652,6 +2787,14 @@ func (v *ResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceLink) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceLink) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1680,6 +2823,14 @@ func (v *ResourceLink) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -1687,6 +2838,14 @@ func (v *ResourceListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1701,6 +2860,14 @@ func (v *ResourceRequestParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplate) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplate) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1729,6 +2896,14 @@ func (v *ResourceTemplate) validate(s *vstate) {
 		s.at(m, "uriTemplate")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceTemplateReference) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceTemplateReference) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1738,6 +2913,14 @@ func (v *ResourceTemplateReference) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1745,6 +2928,14 @@ func (v *ResourceUpdatedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResourceUpdatedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1759,6 +2950,14 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Result) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Result) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1766,6 +2965,14 @@ func (v *Result) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ResultMetaObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ResultMetaObject) validate(s *vstate) {
 	if v.ServerInfo != nil {
 		m := s.mark()
@@ -1773,7 +2980,23 @@ func (v *ResultMetaObject) validate(s *vstate) {
 		s.at(m, "io.modelcontextprotocol/serverInfo")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ResultType) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ResultType) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v Role) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v Role) validate(s *vstate) {
 	switch v {
 	case RoleAssistant, RoleUser:
@@ -1781,6 +3004,14 @@ func (v Role) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Root) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Root) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1795,6 +3026,14 @@ func (v *Root) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessage) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SamplingMessage) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1814,6 +3053,14 @@ func (v *SamplingMessage) validate(s *vstate) {
 		s.at(m, "role")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
@@ -1821,6 +3068,14 @@ func (v SamplingMessageContentHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v SamplingMessageContentArray) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentArray) validate(s *vstate) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
@@ -1829,6 +3084,14 @@ func (v SamplingMessageContentArray) validate(s *vstate) {
 		s.atIndex(m0, i0)
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SamplingMessageContentBlockHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
@@ -1836,6 +3099,14 @@ func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilities) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilities) validate(s *vstate) {
 	if v.Completions != nil {
 		m := s.mark()
@@ -1874,6 +3145,14 @@ func (v *ServerCapabilities) validate(s *vstate) {
 		s.at(m, "logging")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesCompletions) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesCompletions) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -1883,6 +3162,14 @@ func (v *ServerCapabilitiesCompletions) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesLogging) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesLogging) validate(s *vstate) {
 	m0 := s.mark()
 	for k, x := range v.Extra {
@@ -1892,9 +3179,41 @@ func (v *ServerCapabilitiesLogging) validate(s *vstate) {
 	}
 	s.sortSince(m0)
 }
-func (v *ServerCapabilitiesPrompts) validate(s *vstate)   {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesPrompts) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesResources) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ServerCapabilitiesResources) validate(s *vstate) {}
-func (v *ServerCapabilitiesTools) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerCapabilitiesTools) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerNotificationHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerNotificationHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
@@ -1902,6 +3221,14 @@ func (v ServerNotificationHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ServerResultHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ServerResultHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
@@ -1909,6 +3236,14 @@ func (v ServerResultHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SingleSelectEnumSchemaHolder) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	if v.Value == nil {
 		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
@@ -1916,6 +3251,14 @@ func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
 	}
 	v.Value.validate(s)
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *StringSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *StringSchema) validate(s *vstate) {
 	if v.Format != nil {
 		m := s.mark()
@@ -1923,6 +3266,14 @@ func (v *StringSchema) validate(s *vstate) {
 		s.at(m, "format")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v StringSchemaFormat) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v StringSchemaFormat) validate(s *vstate) {
 	switch v {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatURI:
@@ -1930,7 +3281,23 @@ func (v StringSchemaFormat) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionFilter) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionFilter) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsAcknowledgedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsAcknowledgedNotification) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1938,6 +3305,14 @@ func (v *SubscriptionsAcknowledgedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsAcknowledgedNotificationParams) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -1945,6 +3320,14 @@ func (v *SubscriptionsAcknowledgedNotificationParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsListenRequest) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsListenRequest) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -1959,6 +3342,14 @@ func (v *SubscriptionsListenRequest) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsListenRequestParams) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsListenRequestParams) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1966,6 +3357,14 @@ func (v *SubscriptionsListenRequestParams) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsListenResult) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsListenResult) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -1973,6 +3372,14 @@ func (v *SubscriptionsListenResult) validate(s *vstate) {
 		s.at(m, "_meta")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsListenResultMetaObject) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsListenResultMetaObject) validate(s *vstate) {
 	if v.ServerInfo != nil {
 		m := s.mark()
@@ -1987,6 +3394,14 @@ func (v *SubscriptionsListenResultMetaObject) validate(s *vstate) {
 		s.at(m, "io.modelcontextprotocol/subscriptionId")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *SubscriptionsListenResultResponse) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *SubscriptionsListenResultResponse) validate(s *vstate) {
 	if v.ID.IsZero() {
 		s.add("required", "missing required member \"id\"")
@@ -2001,6 +3416,14 @@ func (v *SubscriptionsListenResultResponse) validate(s *vstate) {
 		s.at(m, "result")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2013,6 +3436,14 @@ func (v *TextContent) validate(s *vstate) {
 		s.at(m, "annotations")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TextResourceContents) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TextResourceContents) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2027,11 +3458,59 @@ func (v *TextResourceContents) validate(s *vstate) {
 		s.at(m, "uri")
 	}
 }
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate)               {}
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate)          {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate)              {}
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledSingleSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *Tool) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *Tool) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2053,7 +3532,23 @@ func (v *Tool) validate(s *vstate) {
 		s.at(m, "inputSchema")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolAnnotations) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolAnnotations) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolChoice) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolChoice) validate(s *vstate) {
 	if v.Mode != nil {
 		m := s.mark()
@@ -2061,6 +3556,14 @@ func (v *ToolChoice) validate(s *vstate) {
 		s.at(m, "mode")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v ToolChoiceMode) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v ToolChoiceMode) validate(s *vstate) {
 	switch v {
 	case ToolChoiceModeAuto, ToolChoiceModeNone, ToolChoiceModeRequired:
@@ -2068,7 +3571,23 @@ func (v ToolChoiceMode) validate(s *vstate) {
 		s.add("enum", rtQuote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolInputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolInputSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolListChangedNotification) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolListChangedNotification) validate(s *vstate) {
 	if v.Params != nil {
 		m := s.mark()
@@ -2076,7 +3595,23 @@ func (v *ToolListChangedNotification) validate(s *vstate) {
 		s.at(m, "params")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolOutputSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolOutputSchema) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolResultContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolResultContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2093,6 +3628,14 @@ func (v *ToolResultContent) validate(s *vstate) {
 		s.at(m, "content")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *ToolUseContent) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *ToolUseContent) validate(s *vstate) {
 	if v.Meta != nil {
 		m := s.mark()
@@ -2112,6 +3655,14 @@ func (v *ToolUseContent) validate(s *vstate) {
 		s.at(m, "input")
 	}
 }
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsupportedProtocolVersionError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsupportedProtocolVersionError) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2124,8 +3675,32 @@ func (v *UnsupportedProtocolVersionError) validate(s *vstate) {
 		s.at(m, "id")
 	}
 }
-func (v *UnsupportedProtocolVersionErrorError) validate(s *vstate)     {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsupportedProtocolVersionErrorError) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *UnsupportedProtocolVersionErrorError) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UnsupportedProtocolVersionErrorErrorData) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledMultiSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
 func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
 	{
 		m := s.mark()
@@ -2133,10 +3708,27 @@ func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
 		s.at(m, "items")
 	}
 }
-func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate)     {}
 
-// rawCheck1 checks one JSON value against #/$defs/CallToolRequestParams/properties/arguments.
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+
+// Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
+func (v *UntitledSingleSelectEnumSchema) Validate() error {
+	s := newVState()
+	v.validate(s)
+	return s.done()
+}
+
+func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
+
+// rawCheck1 checks one JSON value against
+// #/$defs/CallToolRequestParams/properties/arguments.
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
@@ -2433,7 +4025,8 @@ func rawCheck17(d *decoder, s *vstate) {
 	d.skip()
 }
 
-// rawCheck18 checks one JSON value against #/$defs/Request/properties/params/additionalProperties.
+// rawCheck18 checks one JSON value against
+// #/$defs/Request/properties/params/additionalProperties.
 func rawCheck18(d *decoder, s *vstate) {
 	d.skip()
 }

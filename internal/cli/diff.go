@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/internal/revdiff"
 	"github.com/mcpgen/mcpgen/schema"
 	"github.com/mcpgen/mcpgen/templates"
@@ -56,12 +57,12 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 }
 
 // diffPackage finds, loads and builds the IR of one side of a diff.
-func diffPackage(ctx context.Context, env Env, revision, explicit string) (*gen.Package, error) {
+func diffPackage(ctx context.Context, env Env, revision, explicit string) (*ir.Package, error) {
 	src, err := locate(ctx, env, revision, explicit)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := schema.Load(src.Origin, src.Data, schema.Options{})
+	doc, err := schema.Load(src.Origin, src.Data)
 	if err != nil {
 		return nil, err
 	}

@@ -23,74 +23,106 @@ type job struct {
 	revision, schemaRef, out, pkg string
 }
 
+// generateFlags are the flags of mcpgen generate.
+type generateFlags struct {
+	revision, schemaRef, out, pkg string
+	all, check, strict            bool
+	custom                        gen.Options // renames, external types, what to leave out
+}
+
+// runGenerate is mcpgen generate: read the flags, decide the packages to
+// generate, generate them, then check or write them.
 func runGenerate(ctx context.Context, args []string, env Env) error {
+	fl, done, err := parseGenerateFlags(args, env)
+	if done || err != nil {
+		return err
+	}
+	jobs, err := generateJobs(fl)
+	if err != nil {
+		return err
+	}
+	results := generateAll(ctx, jobs, fl, env)
+	return checkOrWrite(jobs, results, fl.check, env)
+}
+
+// parseGenerateFlags reads the flags and the --config file.
+func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, err error) {
 	fs := newFlags("generate", env)
-	revision := fs.String("revision", "", "MCP revision to generate, e.g. 2026-07-28 (see 'mcpgen revisions')")
-	schemaRef := fs.String("schema", "", "read the schema from this file or http(s) URL instead of looking it up")
-	out := fs.String("out", "", "output directory of the package (with --all: the parent directory, default \"generated\")")
-	pkg := fs.String("package", "", "Go package name (default: mcp and the revision without dashes)")
-	all := fs.Bool("all", false, "generate every pinned revision, each into OUT/<package>")
-	check := fs.Bool("check", false, "compare with the files on disk instead of writing; exit 1 when they differ")
-	strict := fs.Bool("strict", false, "treat warnings (unknown keywords, unknown formats) as errors")
+	fs.StringVar(&fl.revision, "revision", "", "MCP revision to generate, e.g. 2026-07-28 (see 'mcpgen revisions')")
+	fs.StringVar(&fl.schemaRef, "schema", "", "read the schema from this file or http(s) URL instead of looking it up")
+	fs.StringVar(&fl.out, "out", "", "output directory of the package (with --all: the parent directory, default \"generated\")")
+	fs.StringVar(&fl.pkg, "package", "", "Go package name (default: mcp and the revision without dashes)")
+	fs.BoolVar(&fl.all, "all", false, "generate every pinned revision, each into OUT/<package>")
+	fs.BoolVar(&fl.check, "check", false, "compare with the files on disk instead of writing; exit 1 when they differ")
+	fs.BoolVar(&fl.strict, "strict", false, "treat warnings (unknown keywords, unknown formats) as errors")
 	configPath := fs.String("config", "", "read customisations from this JSON file (see README: mcpgen.json)")
 	renames := fs.StringArray("rename", nil, "give a definition another Go name: DEFINITION=GoName (repeatable)")
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
-		return err
+		return fl, done, err
 	}
 	var cfg *config
 	if *configPath != "" {
 		c, err := readConfig(*configPath)
 		if err != nil {
-			return err
+			return fl, false, err
 		}
 		cfg = c
 	}
-	var custom gen.Options
-	if err := cfg.apply(&custom, *renames, *externals, *noValidators, *noDispatcher); err != nil {
-		return err
-	}
-	var jobs []job
-	switch {
-	case *all:
-		if *revision != "" || *schemaRef != "" || *pkg != "" {
-			return &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
+	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher)
+	return fl, false, err
+}
+
+// generateJobs decides the packages to generate: every pinned revision
+// (--all), or the one revision the flags name.
+func generateJobs(fl generateFlags) ([]job, error) {
+	custom := fl.custom
+	if fl.all {
+		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
+			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
 		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher {
-			return &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
+			return nil, &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
 		}
-		dir := *out
+		dir := fl.out
 		if dir == "" {
 			dir = "generated"
 		}
+		var jobs []job
 		for _, p := range schema.Pins {
 			jobs = append(jobs, job{revision: p.Revision, out: filepath.Join(dir, p.Package()), pkg: p.Package()})
 		}
-	default:
-		if *revision == "" {
-			return &usageError{"generate needs --revision (or --all)"}
-		}
-		if *out == "" {
-			return &usageError{"generate needs --out DIR"}
-		}
-		name := *pkg
-		if name == "" {
-			name = schema.PackageName(*revision)
-		}
-		if !token.IsIdentifier(name) || token.IsKeyword(name) {
-			return &usageError{fmt.Sprintf("--package %q is not a valid Go package name", name)}
-		}
-		jobs = append(jobs, job{revision: *revision, schemaRef: *schemaRef, out: *out, pkg: name})
+		return jobs, nil
 	}
-	// Generate the packages concurrently (each writes its messages to a
-	// buffer, printed in order), then check or write them in order.
-	type result struct {
-		files  gen.Files
-		err    error
-		stderr bytes.Buffer
+	if fl.revision == "" {
+		return nil, &usageError{"generate needs --revision (or --all)"}
 	}
+	if fl.out == "" {
+		return nil, &usageError{"generate needs --out DIR"}
+	}
+	name := fl.pkg
+	if name == "" {
+		name = schema.PackageName(fl.revision)
+	}
+	if !token.IsIdentifier(name) || token.IsKeyword(name) {
+		return nil, &usageError{fmt.Sprintf("--package %q is not a valid Go package name", name)}
+	}
+	return []job{{revision: fl.revision, schemaRef: fl.schemaRef, out: fl.out, pkg: name}}, nil
+}
+
+// result is what generating one job gave: its files or error, and the
+// messages it printed.
+type result struct {
+	files  gen.Files
+	err    error
+	stderr bytes.Buffer
+}
+
+// generateAll generates the jobs concurrently; each writes its messages
+// to a buffer, printed in order later.
+func generateAll(ctx context.Context, jobs []job, fl generateFlags, env Env) []*result {
 	results := make([]*result, len(jobs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -103,10 +135,16 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 			r := results[i]
 			jenv := env
 			jenv.Stderr = &r.stderr
-			r.files, r.err = generateOne(ctx, j, *strict, custom, jenv)
+			r.files, r.err = generateOne(ctx, j, fl.strict, fl.custom, jenv)
 		}()
 	}
 	wg.Wait()
+	return results
+}
+
+// checkOrWrite prints each job's messages, then compares its files with
+// the disk (check) or writes them, in order; the first error stops it.
+func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
 	stale := 0
 	for i, j := range jobs {
 		env.Stderr.Write(results[i].stderr.Bytes())
@@ -114,7 +152,7 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		if *check {
+		if check {
 			diffs, err := compareDir(j.out, files)
 			if err != nil {
 				return err
@@ -152,7 +190,8 @@ func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, en
 	}
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
-	files, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{Strict: strict})
+	opts.Strict = strict
+	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
 }
@@ -236,12 +275,20 @@ func lineDelta(a, b []byte) (added, removed int) {
 	return added, removed
 }
 
-// writeDir writes files into dir. Everything is written to a temporary
-// directory next to dir first, so a failure leaves dir as it was; then the
-// files are renamed into place and generated files that are no longer
-// produced are removed. Files mcpgen did not write are left alone.
+// writeDir writes the package's files into dir so that dir is never left
+// half-written: the new package is written into a temporary directory
+// beside dir, the entries of dir that mcpgen did not write are moved into
+// it, and the two directories are swapped (dir is renamed aside, the new
+// one renamed to dir, the old one removed). A failure before the swap
+// leaves dir as it was, and one during it puts dir back. Generated files
+// that are no longer produced go with the old directory; files of the
+// same name as a generated one are replaced.
 func writeDir(dir string, files gen.Files) error {
-	parent := filepath.Dir(filepath.Clean(dir))
+	dir = filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real // swap the directory a link points to, not the link
+	}
+	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("cannot create the output directory: %w", err)
 	}
@@ -249,43 +296,84 @@ func writeDir(dir string, files gen.Files) error {
 	if err != nil {
 		return fmt.Errorf("cannot write the output directory %s: %w", dir, err)
 	}
-	defer os.RemoveAll(tmp)
+	defer os.RemoveAll(tmp) // nothing left once it is renamed
 	for _, name := range files.Names() {
 		if err := os.WriteFile(filepath.Join(tmp, name), files[name], 0o644); err != nil {
 			return fmt.Errorf("cannot write the output directory %s: %w", dir, err)
 		}
 	}
-	if fi, err := os.Stat(dir); os.IsNotExist(err) {
+	mode := os.FileMode(0o755)
+	fi, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("output %s exists and is not a directory", dir)
+	default:
+		mode = fi.Mode().Perm()
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	if fi == nil {
 		if err := os.Rename(tmp, dir); err != nil {
 			return fmt.Errorf("cannot create %s: %w", dir, err)
 		}
 		return nil
-	} else if err != nil {
-		return err
-	} else if !fi.IsDir() {
-		return fmt.Errorf("output %s exists and is not a directory", dir)
 	}
-	entries, err := os.ReadDir(dir)
+	kept, err := keepOwnEntries(dir, tmp, files)
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if e.IsDir() || files[e.Name()] != nil {
-			continue
+	old := tmp + ".old"
+	if err := os.Rename(dir, old); err != nil {
+		moveEntries(tmp, dir, kept)
+		return fmt.Errorf("cannot replace %s: %w", dir, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if rerr := os.Rename(old, dir); rerr == nil {
+			moveEntries(tmp, dir, kept)
 		}
-		path := filepath.Join(dir, e.Name())
-		if data, err := os.ReadFile(path); err == nil && isGenerated(e.Name(), data) {
-			if err := os.Remove(path); err != nil {
-				return err
+		return fmt.Errorf("cannot replace %s (the old package is %s if it is not back): %w", dir, old, err)
+	}
+	return os.RemoveAll(old)
+}
+
+// keepOwnEntries moves the entries of dir that mcpgen did not write (and
+// that no generated file replaces) into tmp, and returns their names; on
+// failure it moves back those it moved.
+func keepOwnEntries(dir, tmp string, files gen.Files) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var kept []string
+	for _, e := range entries {
+		name := e.Name()
+		if files[name] != nil {
+			continue // replaced
+		}
+		if !e.IsDir() {
+			if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil && isGenerated(name, data) {
+				continue // no longer produced
 			}
 		}
-	}
-	for _, name := range files.Names() {
-		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
-			return fmt.Errorf("cannot write %s: %w", filepath.Join(dir, name), err)
+		if err := os.Rename(filepath.Join(dir, name), filepath.Join(tmp, name)); err != nil {
+			moveEntries(tmp, dir, kept)
+			return nil, fmt.Errorf("cannot write %s: moving %s aside: %w", dir, name, err)
 		}
+		kept = append(kept, name)
 	}
-	return nil
+	return kept, nil
+}
+
+// moveEntries renames the named entries of from into to, as far as it can
+// (it puts entries back after a failure).
+func moveEntries(from, to string, names []string) {
+	for _, n := range names {
+		os.Rename(filepath.Join(from, n), filepath.Join(to, n))
+	}
 }
 
 // writeFileAtomic writes a file through a temporary file and a rename.

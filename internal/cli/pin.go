@@ -75,7 +75,7 @@ func runPin(ctx context.Context, args []string, env Env) error {
 	// The schema must generate before it is pinned.
 	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision,
 		Source: gen.SourceInfo{URL: src.Origin, SHA256: sum, Pinned: true}}
-	_, warns, err := gen.Generate(src.Origin, src.Data, opts, schema.Options{})
+	_, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	if err != nil {
 		return err

@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
 // Compare reports what changed from the package of one revision to the
 // package of another.
-func Compare(from, to *gen.Package) *Report {
+func Compare(from, to *ir.Package) *Report {
 	r := &Report{From: from.Revision, To: to.Revision}
 	r.MethodsAdded, r.MethodsRemoved, r.MethodsMoved = compareMethods(methods(from), methods(to))
 	old, cur := declsByName(from), declsByName(to)
@@ -38,8 +38,8 @@ func Compare(from, to *gen.Package) *Report {
 	return r
 }
 
-func declsByName(p *gen.Package) map[string]gen.Decl {
-	m := make(map[string]gen.Decl, len(p.Decls))
+func declsByName(p *ir.Package) map[string]ir.Decl {
+	m := make(map[string]ir.Decl, len(p.Decls))
 	for _, d := range p.Decls {
 		m[d.GoName()] = d
 	}
@@ -49,10 +49,10 @@ func declsByName(p *gen.Package) map[string]gen.Decl {
 // methods maps each method to the definitions carrying it: structs of a
 // definition named ...Request or ...Notification whose "method" member is
 // a string const.
-func methods(p *gen.Package) map[string][]string {
+func methods(p *ir.Package) map[string][]string {
 	m := map[string][]string{}
 	for _, d := range p.Decls {
-		st, ok := d.(*gen.Struct)
+		st, ok := d.(*ir.Struct)
 		if !ok {
 			continue
 		}
@@ -61,7 +61,7 @@ func methods(p *gen.Package) map[string][]string {
 			continue
 		}
 		for _, f := range st.Fields {
-			if f.JSONName == "method" && f.Const != nil && f.Const.Kind == schema.String {
+			if f.JSONName == "method" && f.Const != nil && f.Const.Kind == ir.String {
 				m[f.Const.Str] = append(m[f.Const.Str], def)
 			}
 		}
@@ -94,7 +94,7 @@ func compareMethods(old, cur map[string][]string) (added, removed []Method, move
 	return added, removed, moved
 }
 
-func typeRef(d gen.Decl) TypeRef {
+func typeRef(d ir.Decl) TypeRef {
 	r := TypeRef{Name: d.GoName(), Decl: declShape(d)}
 	if info := declInfo(d); definition(info) == "" {
 		r.Inline = info.Pointer
@@ -106,7 +106,7 @@ func typeRef(d gen.Decl) TypeRef {
 // or "" for an inline schema. The IR leaves Definition empty for a
 // definition built by merging allOf; its pointer still names it
 // ("/$defs/CancelTaskResult").
-func definition(info *gen.DeclInfo) string {
+func definition(info *ir.DeclInfo) string {
 	if info.Definition != "" {
 		return info.Definition
 	}
@@ -117,93 +117,93 @@ func definition(info *gen.DeclInfo) string {
 	return ""
 }
 
-func declInfo(d gen.Decl) *gen.DeclInfo {
+func declInfo(d ir.Decl) *ir.DeclInfo {
 	switch d := d.(type) {
-	case *gen.Struct:
+	case *ir.Struct:
 		return &d.DeclInfo
-	case *gen.Enum:
+	case *ir.Enum:
 		return &d.DeclInfo
-	case *gen.Union:
+	case *ir.Union:
 		return &d.DeclInfo
-	case *gen.Kinds:
+	case *ir.Kinds:
 		return &d.DeclInfo
-	case *gen.Raw:
+	case *ir.Raw:
 		return &d.DeclInfo
-	case *gen.Named:
+	case *ir.Named:
 		return &d.DeclInfo
-	case *gen.Alias:
+	case *ir.Alias:
 		return &d.DeclInfo
 	}
-	return &gen.DeclInfo{Name: d.GoName()}
+	return &ir.DeclInfo{Name: d.GoName()}
 }
 
 // declShape says how a type is declared (TypeRef.Decl).
-func declShape(d gen.Decl) string {
+func declShape(d ir.Decl) string {
 	switch d := d.(type) {
-	case *gen.Struct:
+	case *ir.Struct:
 		return "struct"
-	case *gen.Union:
+	case *ir.Union:
 		return "union"
-	case *gen.Enum:
-		if d.Base == gen.KInt {
+	case *ir.Enum:
+		if d.Base == ir.KInt {
 			return "int64 enum"
 		}
 		return "string enum"
-	case *gen.Kinds:
+	case *ir.Kinds:
 		var kinds []string
 		for _, a := range d.Alts {
 			kinds = append(kinds, a.Kind.String())
 		}
 		return "JSON " + strings.Join(kinds, " or ")
-	case *gen.Raw:
+	case *ir.Raw:
 		return "json.RawMessage"
-	case *gen.Named:
+	case *ir.Named:
 		return goType(d.Type)
-	case *gen.Alias:
+	case *ir.Alias:
 		return "= " + goType(d.Target)
 	}
 	return "?"
 }
 
 // goType is the Go spelling of a value of t, as the emitter writes it.
-func goType(t *gen.Type) string {
+func goType(t *ir.Type) string {
 	switch t.Kind {
-	case gen.TString:
+	case ir.TString:
 		return "string"
-	case gen.TInt:
+	case ir.TInt:
 		return "int64"
-	case gen.TFloat:
+	case ir.TFloat:
 		return "float64"
-	case gen.TBool:
+	case ir.TBool:
 		return "bool"
-	case gen.TRaw:
+	case ir.TRaw:
 		return "json.RawMessage"
-	case gen.TDecl:
+	case ir.TDecl:
 		return t.Decl.GoName()
-	case gen.TSlice:
+	case ir.TSlice:
 		return "[]" + goType(t.Elem)
-	case gen.TMap:
+	case ir.TMap:
 		return "map[string]" + goType(t.Elem)
 	}
 	return "?"
 }
 
-func compareDecl(old, cur gen.Decl) *TypeChange {
+func compareDecl(old, cur ir.Decl) *TypeChange {
 	c := &TypeChange{Name: cur.GoName()}
 	if a, b := declShape(old), declShape(cur); a != b {
 		c.Decl = &Change{a, b}
 	}
 	switch o := old.(type) {
-	case *gen.Struct:
-		if n, ok := cur.(*gen.Struct); ok {
+	case *ir.Struct:
+		if n, ok := cur.(*ir.Struct); ok {
 			compareFields(c, o, n)
 		}
-	case *gen.Enum:
-		if n, ok := cur.(*gen.Enum); ok {
+	case *ir.Enum:
+		if n, ok := cur.(*ir.Enum); ok {
 			c.ValuesAdded, c.ValuesRemoved = compareValues(o.Values, n.Values)
 		}
-	case *gen.Union:
-		if n, ok := cur.(*gen.Union); ok {
+	case *ir.Union:
+		if n, ok := cur.(*ir.Union); ok {
 			c.BranchesAdded, c.BranchesRemoved = diffSets(branchNames(o), branchNames(n))
 		}
 	}
@@ -224,7 +224,7 @@ type field struct {
 // extraKey is the key of Extra among the JSON names.
 const extraKey = "\x00extra"
 
-func fields(st *gen.Struct) map[string]field {
+func fields(st *ir.Struct) map[string]field {
 	m := map[string]field{}
 	for _, f := range st.Fields {
 		x := field{Field: Field{Name: f.Name, JSONName: f.JSONName, Required: f.Required}, doc: f.Doc}
@@ -235,7 +235,7 @@ func fields(st *gen.Struct) map[string]field {
 			}
 		}
 		if f.Const != nil {
-			x.Const = f.Const.JSON()
+			x.Const = f.Const.JSON
 		}
 		m[f.JSONName] = x
 	}
@@ -243,7 +243,7 @@ func fields(st *gen.Struct) map[string]field {
 		// The emitter keeps free-form members in order (Members) and
 		// constrained ones in a map.
 		typ := "Members"
-		if v := st.Extra.Value; v.Kind != gen.TRaw || v.C.Raw != nil {
+		if v := st.Extra.Value; v.Kind != ir.TRaw || v.C.Raw != nil {
 			typ = "map[string]" + goType(v)
 		}
 		m[extraKey] = field{Field: Field{Name: st.Extra.Name, GoType: typ}}
@@ -251,7 +251,7 @@ func fields(st *gen.Struct) map[string]field {
 	return m
 }
 
-func compareFields(c *TypeChange, o, n *gen.Struct) {
+func compareFields(c *TypeChange, o, n *ir.Struct) {
 	old, cur := fields(o), fields(n)
 	var added, removed []field
 	for k, f := range old {
@@ -381,13 +381,13 @@ func spelling(s string) string {
 // squash collapses runs of white space (the IR's docs are wrapped).
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func compareValues(old, cur []*gen.EnumValue) (added, removed []Value) {
+func compareValues(old, cur []*ir.EnumValue) (added, removed []Value) {
 	o, n := map[string]string{}, map[string]string{}
 	for _, v := range old {
-		o[v.Value.JSON()] = v.Name
+		o[v.Value.JSON] = v.Name
 	}
 	for _, v := range cur {
-		n[v.Value.JSON()] = v.Name
+		n[v.Value.JSON] = v.Name
 	}
 	for k, name := range n {
 		if _, ok := o[k]; !ok {
@@ -405,7 +405,7 @@ func compareValues(old, cur []*gen.EnumValue) (added, removed []Value) {
 	return added, removed
 }
 
-func branchNames(u *gen.Union) []string {
+func branchNames(u *ir.Union) []string {
 	var out []string
 	for _, b := range u.Branches {
 		out = append(out, goType(b.Type))

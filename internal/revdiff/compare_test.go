@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/internal/revdiff"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
 // build loads a draft 2020-12 schema with the given $defs members and
 // builds its IR.
-func build(t *testing.T, rev, defs string) *gen.Package {
+func build(t *testing.T, rev, defs string) *ir.Package {
 	t.Helper()
 	src := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {` + defs + `}}`
-	doc, err := schema.Load(rev+".json", []byte(src), schema.Options{})
+	doc, err := schema.Load(rev+".json", []byte(src))
 	if err != nil {
 		t.Fatalf("load %s: %v", rev, err)
 	}

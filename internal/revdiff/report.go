@@ -1,5 +1,5 @@
 // Package revdiff compares what two MCP revisions declare for a Go user.
-// It reads the IR mcpgen builds for each revision (gen.Package: every Go
+// It reads the IR mcpgen builds for each revision (ir.Package: every Go
 // name already decided) and returns a Report: plain, sorted data. It does
 // not load schemas and it does not print; `mcpgen diff` does both, and
 // renders the Report through templates/diff.tmpl.

@@ -1,18 +1,20 @@
-package gen
+package emit
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // emitEnum writes a named string (or integer) type with a constant per
 // value. The type holds any value so decoding never loses one; Validate
 // reports values outside the list.
-func (e *emitter) emitEnum(en *Enum) {
+func (e *emitter) emitEnum(en *ir.Enum) {
 	base := jen.String()
-	if en.Base == KInt {
+	if en.Base == ir.KInt {
 		base = jen.Int64()
 	}
 	e.declDoc(en.Doc).Type().Id(en.Name).Add(base)
@@ -20,7 +22,7 @@ func (e *emitter) emitEnum(en *Enum) {
 	var cases []jen.Code
 	for _, v := range en.Values {
 		var lit jen.Code
-		if en.Base == KInt {
+		if en.Base == ir.KInt {
 			n, _ := int64Lit(v.Value.Num)
 			lit = jen.Lit(int(n))
 		} else {
@@ -33,14 +35,14 @@ func (e *emitter) emitEnum(en *Enum) {
 	e.types.Const().Defs(defs...)
 	e.emitPublic(en.Name, false)
 
-	under := &Type{Kind: TString}
-	if en.Base == KInt {
-		under = &Type{Kind: TInt}
+	under := &ir.Type{Kind: ir.TString}
+	if en.Base == ir.KInt {
+		under = &ir.Type{Kind: ir.TInt}
 	}
 	e.emitConverted(en.Name, under)
 
 	show := jen.Id("rtQuote").Call(jen.String().Call(jen.Id("v")))
-	if en.Base == KInt {
+	if en.Base == ir.KInt {
 		show = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("v")), jen.Lit(10))
 	}
 	e.validateFunc().Params(jen.Id("v").Id(en.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
@@ -51,20 +53,20 @@ func (e *emitter) emitEnum(en *Enum) {
 	)
 }
 
-func enumValuesList(en *Enum) string {
+func enumValuesList(en *ir.Enum) string {
 	var b strings.Builder
 	for i, v := range en.Values {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(v.Value.JSON())
+		b.WriteString(v.Value.JSON)
 	}
 	return b.String()
 }
 
 // emitConverted writes decodeJSON and encodeJSON for a named type by
 // converting to and from its underlying type.
-func (e *emitter) emitConverted(name string, under *Type) {
+func (e *emitter) emitConverted(name string, under *ir.Type) {
 	// func (v *N) decodeJSON(d *decoder) { var u U; <decode u>; *v = N(u) }
 	dec := []jen.Code{jen.Var().Id("u").Add(goType(under))}
 	dec = append(dec, decodeValue(under, jen.Id("u"), false)...)
@@ -78,7 +80,7 @@ func (e *emitter) emitConverted(name string, under *Type) {
 
 // emitNamed writes a named non-struct type: a string, a slice, a map, raw
 // JSON.
-func (e *emitter) emitNamed(n *Named) {
+func (e *emitter) emitNamed(n *ir.Named) {
 	e.declDoc(n.Doc).Type().Id(n.Name).Add(goType(n.Type))
 	if len(n.Consts) > 0 {
 		var defs []jen.Code
@@ -100,17 +102,17 @@ func (e *emitter) emitNamed(n *Named) {
 }
 
 // emitRaw writes an opaque JSON type that keeps its exact bytes.
-func (e *emitter) emitRaw(r *Raw) {
+func (e *emitter) emitRaw(r *ir.Raw) {
 	doc := appendDoc(r.Doc, fmt.Sprintf("%s keeps the exact JSON bytes; Validate checks them against the schema.", r.Name))
 	e.declDoc(doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
 	e.emitPublic(r.Name, false)
-	e.emitConverted(r.Name, &Type{Kind: TRaw})
+	e.emitConverted(r.Name, &ir.Type{Kind: ir.TRaw})
 	e.validateFunc().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
-		e.rawCall(r.Schema, jen.Id("v"))...,
+		e.rawCall(r.Check, jen.Id("v"))...,
 	)
 }
 
 // emitAlias writes `type A = B`.
-func (e *emitter) emitAlias(a *Alias) {
+func (e *emitter) emitAlias(a *ir.Alias) {
 	e.declDoc(a.Doc).Type().Id(a.Name).Op("=").Add(goType(a.Target))
 }

@@ -1,10 +1,8 @@
-package gen
-
-import "github.com/mcpgen/mcpgen/schema"
-
-// This file is the intermediate representation (IR) between the schema
-// model and the emitted Go. It is plain data: every Go name is decided when
-// the IR is built (build.go), and the emitters (emit_*.go) only read it.
+// Package ir is the intermediate representation between the schema model
+// (package schema) and the emitted Go (package emit). It is plain data:
+// every Go name is decided when the builder (package gen) makes it, and the
+// emitters read nothing else; in particular no schema node reaches them.
+package ir
 
 // Package is one generated Go package.
 type Package struct {
@@ -42,6 +40,93 @@ type Protocol struct {
 	// ErrorCodes are the MCP error codes of the revision, beyond the
 	// JSON-RPC ones the runtime declares, sorted by code, descending.
 	ErrorCodes []*ErrorCode
+	// Sides are the two directions (the server's side first), with the
+	// names of their handler, dispatcher and options.
+	Sides []*Side
+	// Names are the other names dispatch.go declares.
+	Names ProtocolNames
+	// Results are the result types whose members the protocol gives a
+	// meaning, sorted by name.
+	Results []*Result
+	// Complete and InputRequiredType are the ResultType constants of a
+	// complete result and of an InputRequiredResult; "" when the revision
+	// has no resultType.
+	Complete, InputRequiredType string
+	// DefaultCacheScope is the CacheScope constant of the default
+	// server/discover answer (public), or "".
+	DefaultCacheScope string
+	// InputKinds are the requests an InputRequiredResult may carry (the
+	// branches of its inputRequests map), each with the result its answer
+	// must be, in branch order; empty without multi round-trip requests.
+	InputKinds []*InputKind
+}
+
+// InputKind pairs the method of an input request (elicitation/create)
+// with the struct its answer must be (ElicitResult).
+type InputKind struct {
+	Method string
+	Result *Struct
+}
+
+// Side is one direction of the protocol, as the dispatcher of its receiver
+// sees it.
+type Side struct {
+	Dir           Direction
+	Handler       string // ServerHandler
+	Unimplemented string // UnimplementedServerHandler
+	Dispatcher    string // ServerDispatcher
+	Options       string // ServerOptions
+	Constructor   string // NewServerDispatcher
+	Receiver      string // "server", for prose
+	Sender        string // "client"
+}
+
+// ProtocolNames are the names of what dispatch.go declares besides the
+// sides: package-level names, and the helper methods of result types.
+type ProtocolNames struct {
+	MethodInfo, Methods, DecodeResult, NeedInput, CacheKey string
+	// Methods of the Result structs.
+	EffectiveResultType, TTL, Fresh string
+}
+
+// Result is a result struct and the members of it the protocol gives a
+// meaning (nil when it has none of them).
+type Result struct {
+	Struct *Struct
+	// ResultType is resultType, typed by the ResultType definition: the
+	// dispatcher fills it in a handler's result, DecodeResult fills it
+	// ("complete") when an earlier server left it out, and the struct
+	// gets EffectiveResultType.
+	ResultType *Field
+	// TTL is ttlMs of a cacheable result: the struct gets TTL and Fresh.
+	TTL *Field
+	// Meta is _meta, ServerInfo its io.modelcontextprotocol/serverInfo
+	// member of the Implementation type: the dispatcher fills it.
+	Meta, ServerInfo *Field
+}
+
+// Source says which option (or request field) a default answer's field
+// is filled from.
+type Source int
+
+// Sources of default answers.
+const (
+	FromSupportedVersions Source = iota + 1
+	FromCapabilities
+	FromServerInfo
+	FromInstructions
+	FromNegotiatedVersion // the request's protocolVersion if supported, else the first supported
+	FromDiscoverTTL
+	FromDiscoverCacheScope
+)
+
+// DefaultField is a field of a default answer and where its value comes
+// from.
+type DefaultField struct {
+	Field  *Field
+	Source Source
+	// Param is the request's field, for FromNegotiatedVersion.
+	Param *Field
 }
 
 // ErrorCode is a named JSON-RPC error code.
@@ -50,6 +135,12 @@ type ErrorCode struct {
 	Code       int64
 	Definition string // the Go type of the error definition, or ""
 	Doc        string
+}
+
+// ExternalType is an existing Go type: import path and name.
+type ExternalType struct {
+	ImportPath string
+	Name       string
 }
 
 // SourceInfo says where the schema came from, for the package docs.
@@ -63,7 +154,7 @@ type SourceInfo struct {
 // *Kinds, *Raw, *Named, *Alias.
 type Decl interface {
 	GoName() string
-	info() *DeclInfo
+	Info() *DeclInfo
 }
 
 // DeclInfo is what every declaration has.
@@ -75,8 +166,10 @@ type DeclInfo struct {
 }
 
 // GoName is the declared Go name.
-func (d *DeclInfo) GoName() string  { return d.Name }
-func (d *DeclInfo) info() *DeclInfo { return d }
+func (d *DeclInfo) GoName() string { return d.Name }
+
+// Info returns the common part of a declaration.
+func (d *DeclInfo) Info() *DeclInfo { return d }
 
 // Struct is an object schema with declared properties.
 type Struct struct {
@@ -104,7 +197,7 @@ type Field struct {
 	// Const is set when the property is a const: a required const has no
 	// Go field and is written by the type; an optional one is a pointer
 	// field that must hold the constant.
-	Const *schema.Value
+	Const *Value
 	Type  *Type
 	// Getter is the name of the nil-safe getter of an optional scalar
 	// (GetIsError), or "".
@@ -130,7 +223,7 @@ type Enum struct {
 // EnumValue is one allowed value.
 type EnumValue struct {
 	Name  string // Go constant name
-	Value *schema.Value
+	Value *Value
 }
 
 // Union is a sum type: a sealed interface (the union's own name) that only
@@ -211,7 +304,7 @@ type KindAlt struct {
 // Raw is a named opaque JSON type that keeps its exact bytes (JSONValue).
 type Raw struct {
 	DeclInfo
-	Schema *schema.Schema // what the bytes must satisfy
+	Check *Check // what the bytes must satisfy
 }
 
 // Named is a named non-struct type: `type Cursor string`,
@@ -322,11 +415,11 @@ type Constraints struct {
 	MinItems, MaxItems                 *int64
 	// Enum restricts a value that is not a named enum (integer enums of
 	// mixed kinds, enums on raw values).
-	Enum []*schema.Value
+	Enum []*Value
 	// Const restricts an optional const field or a const element.
-	Const *schema.Value
-	// Raw is the schema raw bytes must satisfy (TRaw); nil accepts any JSON.
-	Raw *schema.Schema
+	Const *Value
+	// Raw is what raw bytes must satisfy (TRaw); nil accepts any JSON.
+	Raw *Check
 }
 
 // Direction says who sends a method.
@@ -361,4 +454,165 @@ type Method struct {
 	// handler does not implement it: "discover", "initialize", "ping",
 	// "initialized" (a notification it accepts silently), or "".
 	Default string
+	// DefaultFields are the fields of the default answer (discover,
+	// initialize) the dispatcher fills from its options.
+	DefaultFields []*DefaultField
+}
+
+// Value is a JSON value the schema states (a const, an enum value).
+type Value struct {
+	Kind ValueKind
+	Bool bool
+	Num  string // the number's text, for Number
+	Str  string
+	JSON string // the value as compact JSON text
+}
+
+// ValueKind is the JSON kind of a Value.
+type ValueKind int
+
+// Value kinds.
+const (
+	Null ValueKind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// Check is a schema node as the validators of raw JSON need it: the
+// validation keywords, with $ref resolved to the target's Check (a graph,
+// cycles included). Annotations are left out.
+type Check struct {
+	Pointer string // where the node is, for the check function's doc
+	// IsBool marks a boolean schema; Accept is its value.
+	IsBool, Accept bool
+
+	Ref                 *Check
+	AllOf, AnyOf, OneOf []*Check
+
+	// Types are the kinds of the "type" keyword (KInt for "integer",
+	// KFloat for "number"); nil when absent.
+	Types []Kind
+	Const *Value
+	Enum  []*Value
+
+	Properties           []*CheckProperty
+	Required             []string
+	AdditionalProperties *Check // nil when absent
+
+	Items              *Check // nil when absent
+	MinItems, MaxItems *int64
+
+	Format               string // a format the runtime checks, or ""
+	MinLength, MaxLength *int64
+	Pattern              *string
+
+	Minimum, Maximum                   *string // exact number text
+	ExclusiveMinimum, ExclusiveMaximum *string
+}
+
+// CheckProperty is one entry of a Check's properties.
+type CheckProperty struct {
+	Name  string
+	Check *Check
+}
+
+// Prop returns the check of property name, or nil.
+func (c *Check) Prop(name string) *Check {
+	for _, p := range c.Properties {
+		if p.Name == name {
+			return p.Check
+		}
+	}
+	return nil
+}
+
+// IsRequired reports whether name is required.
+func (c *Check) IsRequired(name string) bool {
+	for _, r := range c.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// KindOfType is the one mapping from a JSON Schema "type" name to a Kind:
+// "integer" is KInt, "number" KFloat. ok is false for a name that is no
+// JSON type.
+func KindOfType(t string) (k Kind, ok bool) {
+	switch t {
+	case "null":
+		return KNull, true
+	case "boolean":
+		return KBool, true
+	case "integer":
+		return KInt, true
+	case "number":
+		return KFloat, true
+	case "string":
+		return KString, true
+	case "array":
+		return KArray, true
+	case "object":
+		return KObject, true
+	}
+	return 0, false
+}
+
+// IsNumber reports whether k is a JSON number (an integer or not).
+func (k Kind) IsNumber() bool { return k == KInt || k == KFloat }
+
+// IsStruct reports whether t (through aliases) is a struct declaration,
+// whose methods have pointer receivers.
+func (t *Type) IsStruct() bool {
+	_, ok := t.Resolve().Decl.(*Struct)
+	return ok && t.Resolve().Kind == TDecl
+}
+
+// Union returns the union t is (through aliases), or nil.
+func (t *Type) Union() *Union {
+	t = t.Resolve()
+	if t.Kind != TDecl {
+		return nil
+	}
+	u, _ := t.Decl.(*Union)
+	return u
+}
+
+// Same reports whether t and u name the same type (through aliases).
+func (t *Type) Same(u *Type) bool {
+	if t == nil || u == nil {
+		return false
+	}
+	t, u = t.Resolve(), u.Resolve()
+	switch {
+	case t.Kind == TDecl && u.Kind == TDecl:
+		return t.Decl == u.Decl
+	case t.Kind == TExternal && u.Kind == TExternal:
+		return *t.Ext == *u.Ext
+	}
+	return false
+}
+
+// FieldByJSON returns the field of member name, or nil.
+func (st *Struct) FieldByJSON(name string) *Field {
+	for _, f := range st.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// HasKind reports whether ks lists k.
+func HasKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -7,30 +7,22 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// unionOf returns the union t is (through aliases), or nil.
-func unionOf(t *Type) *Union {
-	t = t.Resolve()
-	if t.Kind != TDecl {
-		return nil
-	}
-	u, _ := t.Decl.(*Union)
-	return u
-}
-
 // branchGoType is how a branch appears in the interface: *T for structs.
-func branchGoType(t *Type) *jen.Statement {
-	if isStruct(t) {
+func branchGoType(t *ir.Type) *jen.Statement {
+	if t.IsStruct() {
 		return jen.Op("*").Add(goType(t))
 	}
 	return goType(t)
 }
 
-func branchNames(u *Union) string {
+func branchNames(u *ir.Union) string {
 	var names []string
 	for _, br := range u.Branches {
-		if isStruct(br.Type) {
+		if br.Type.IsStruct() {
 			names = append(names, "*"+br.Type.Decl.GoName())
 		} else {
 			names = append(names, br.Type.Decl.GoName())
@@ -41,14 +33,14 @@ func branchNames(u *Union) string {
 
 // concreteBranches lists the types that implement u: its branches, with
 // a branch that is itself a union replaced by that union's branches.
-func concreteBranches(u *Union, seen map[*Union]bool) []*Type {
+func concreteBranches(u *ir.Union, seen map[*ir.Union]bool) []*ir.Type {
 	if seen[u] {
 		return nil
 	}
 	seen[u] = true
-	var out []*Type
+	var out []*ir.Type
 	for _, br := range u.Branches {
-		if inner := unionOf(br.Type); inner != nil {
+		if inner := br.Type.Union(); inner != nil {
 			out = append(out, concreteBranches(inner, seen)...)
 			continue
 		}
@@ -60,17 +52,17 @@ func concreteBranches(u *Union, seen map[*Union]bool) []*Type {
 // enclosing lists the unions that have u among their branches, directly
 // or through other unions: u's interface includes their markers, so that
 // a u is one of them.
-func (e *emitter) enclosing(u *Union) []*Union {
-	var out []*Union
-	var visit func(x *Union)
-	visit = func(x *Union) {
+func (e *emitter) enclosing(u *ir.Union) []*ir.Union {
+	var out []*ir.Union
+	var visit func(x *ir.Union)
+	visit = func(x *ir.Union) {
 		for _, d := range e.pkg.Decls {
-			o, ok := d.(*Union)
+			o, ok := d.(*ir.Union)
 			if !ok || slices.Contains(out, o) {
 				continue
 			}
 			for _, br := range o.Branches {
-				if unionOf(br.Type) == x {
+				if br.Type.Union() == x {
 					out = append(out, o)
 					visit(o)
 					break
@@ -83,18 +75,18 @@ func (e *emitter) enclosing(u *Union) []*Union {
 }
 
 // holderOf is the composite literal of u's holder around expr.
-func holderOf(u *Union, expr jen.Code) *jen.Statement {
+func holderOf(u *ir.Union, expr jen.Code) *jen.Statement {
 	return jen.Id(u.Holder).Values(jen.Id("Value").Op(":").Add(expr))
 }
 
 // emitUnion writes a sum type: a sealed interface that only the branch
 // types implement, and a holder for a value on its own.
-func (e *emitter) emitUnion(u *Union) {
+func (e *emitter) emitUnion(u *ir.Union) {
 	what := "at least one of its branches (anyOf)"
 	if u.OneOf {
 		what = "exactly one of its branches (oneOf)"
 	}
-	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. %s is implemented by %s; a nil %s is no value. %s decodes one on its own, and %s holds one for NewValue and UnmarshalAndValidate.",
+	doc := appendDoc(u.Doc, fmt.Sprintf("A JSON value is a %s when it matches %s. %s is implemented by %s; a nil %s is no value. [%s] decodes one on its own, and [%s] holds one for [NewValue] and [UnmarshalAndValidate].",
 		u.Name, what, u.Name, branchNames(u), u.Name, u.Unmarshal, u.Holder))
 	if u.OneOf && e.pkg.Validators {
 		doc = appendDoc(doc, fmt.Sprintf("The Validate method of a %s checks its branch; %s{Value: v}.Validate() also checks that v matches no other branch.", u.Name, u.Holder))
@@ -117,11 +109,11 @@ func (e *emitter) emitUnion(u *Union) {
 		methods = append(methods, jen.Id("validate").Params(jen.Id("s").Op("*").Id("vstate")))
 	}
 	e.declDoc(doc).Type().Id(u.Name).Interface(methods...)
-	for _, t := range concreteBranches(u, map[*Union]bool{}) {
+	for _, t := range concreteBranches(u, map[*ir.Union]bool{}) {
 		e.types.Func().Params(branchGoType(t)).Id(u.Marker).Params().Block()
 	}
 
-	e.types.Comment(commentText(fmt.Sprintf("%s holds a %s on its own, so that it can be decoded, validated and encoded by itself (NewValue returns one for the %s definition).", u.Holder, u.Name, u.Name)))
+	e.types.Comment(commentText(fmt.Sprintf("%s holds a [%s] on its own, so that it can be decoded, validated and encoded by itself ([NewValue] returns one for the %s definition).", u.Holder, u.Name, u.Name)))
 	e.types.Type().Id(u.Holder).Struct(jen.Id("Value").Id(u.Name))
 	e.emitPublic(u.Holder, true)
 	e.types.Comment(commentText(fmt.Sprintf("%s decodes a %s from JSON. It fails like UnmarshalJSON: with a *SyntaxError on malformed JSON and with a *ValidationError on values a %s cannot hold.", u.Unmarshal, u.Name, u.Name)))
@@ -156,7 +148,7 @@ func (e *emitter) emitUnion(u *Union) {
 	check := jen.Id("v").Dot("Value").Dot("validate").Call(jen.Id("s"))
 	var chain *jen.Statement
 	for _, br := range u.Branches {
-		iu := unionOf(br.Type)
+		iu := br.Type.Union()
 		if iu == nil {
 			continue
 		}
@@ -192,38 +184,38 @@ func (e *emitter) emitUnion(u *Union) {
 }
 
 // kindTest is the condition on the first byte c for a JSON kind.
-func kindTest(k Kind) *jen.Statement {
+func kindTest(k ir.Kind) *jen.Statement {
 	c := jen.Id("c")
 	switch k {
-	case KNull:
+	case ir.KNull:
 		return c.Op("==").LitRune('n')
-	case KBool:
+	case ir.KBool:
 		return c.Op("==").LitRune('t').Op("||").Id("c").Op("==").LitRune('f')
-	case KString:
+	case ir.KString:
 		return c.Op("==").LitRune('"')
-	case KArray:
+	case ir.KArray:
 		return c.Op("==").LitRune('[')
-	case KObject:
+	case ir.KObject:
 		return c.Op("==").LitRune('{')
 	}
 	return jen.Id("rtIsNumberStart").Call(c)
 }
 
-func kindWord(k Kind) string {
-	if k == KFloat {
+func kindWord(k ir.Kind) string {
+	if k == ir.KFloat {
 		return "number"
 	}
 	return k.String()
 }
 
-func (e *emitter) emitUnionDecode(u *Union) {
+func (e *emitter) emitUnionDecode(u *ir.Union) {
 	p := u.Plan
 	var cases []jen.Code
 	var wants []string
 	for _, kc := range p.ByKind {
 		wants = append(wants, kindWord(kc.Kind))
 		var body []jen.Code
-		if kc.Kind == KObject && p.Discriminator != "" {
+		if kc.Kind == ir.KObject && p.Discriminator != "" {
 			body = e.decodeByTag(u)
 		} else {
 			body = e.decodeCandidates(u, kc.Candidates)
@@ -238,7 +230,7 @@ func (e *emitter) emitUnionDecode(u *Union) {
 }
 
 // decodeByTag picks the candidates by the discriminator's value.
-func (e *emitter) decodeByTag(u *Union) []jen.Code {
+func (e *emitter) decodeByTag(u *ir.Union) []jen.Code {
 	p := u.Plan
 	allowed := make([]string, len(p.Allowed))
 	for i, a := range p.Allowed {
@@ -270,18 +262,18 @@ func (e *emitter) decodeByTag(u *Union) []jen.Code {
 
 // decodeCandidates decodes the value as the one candidate, or tries each
 // and keeps the best (README: "How unions decode").
-func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
+func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 	// decode reads the branch into x.
-	decode := func(br *Branch, d jen.Code) []jen.Code {
+	decode := func(br *ir.Branch, d jen.Code) []jen.Code {
 		switch {
-		case unionOf(br.Type) != nil:
-			iu := unionOf(br.Type)
+		case br.Type.Union() != nil:
+			iu := br.Type.Union()
 			return []jen.Code{
 				jen.Var().Id("h").Id(iu.Holder),
 				jen.Id("h").Dot("decodeJSON").Call(d),
 				jen.Id("x").Op(":=").Id("h").Dot("Value"),
 			}
-		case isStruct(br.Type):
+		case br.Type.IsStruct():
 			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
 		}
 		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
@@ -302,7 +294,7 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 	for ci, i := range cands {
 		br := u.Branches[i]
 		extra := jen.Lit(0)
-		if isStruct(br.Type) {
+		if br.Type.IsStruct() {
 			extra = jen.Id("x").Dot("extraCount").Call()
 		}
 		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call()}
@@ -311,7 +303,7 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 		if e.pkg.Validators {
 			// The branch the value is valid against wins.
 			check := jen.Id("x").Dot("validate").Call(jen.Id("vs"))
-			if iu := unionOf(br.Type); iu != nil {
+			if iu := br.Type.Union(); iu != nil {
 				check = holderOf(iu, jen.Id("x")).Dot("validate").Call(jen.Id("vs"))
 			}
 			block = append(block,
@@ -348,12 +340,12 @@ func (e *emitter) decodeCandidates(u *Union, cands []int) []jen.Code {
 //	ok0 := keys&0b111 == 0b111
 //	...
 //	if !(ok0 || ok1 ...) { ok0, ok1 = true, true }
-func (e *emitter) requiredGuards(u *Union, cands []int, out *[]jen.Code) []string {
+func (e *emitter) requiredGuards(u *ir.Union, cands []int, out *[]jen.Code) []string {
 	var names []string
 	index := map[string]int{}
 	any := false
 	for _, i := range cands {
-		if !kindsHave(u.Branches[i].Kinds, KObject) {
+		if !ir.HasKind(u.Branches[i].Kinds, ir.KObject) {
 			return nil
 		}
 		for _, r := range u.Branches[i].Required {

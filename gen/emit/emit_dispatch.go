@@ -1,46 +1,17 @@
-package gen
+package emit
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // This file emits dispatch.go: the method table, handler interfaces, the
 // Unimplemented handlers, and the dispatchers that route JSON-RPC
 // messages to typed handlers (README: "Serving MCP").
-
-// side is one direction of the protocol, as the dispatcher of its receiver
-// sees it.
-type side struct {
-	dir           Direction
-	handler       string // ServerHandler
-	unimplemented string // UnimplementedServerHandler
-	dispatcher    string // ServerDispatcher
-	options       string // ServerOptions
-	constructor   string // NewServerDispatcher
-	receiver      string // "server"
-	sender        string // "client"
-}
-
-var sides = []side{
-	{ClientToServer, "ServerHandler", "UnimplementedServerHandler", "ServerDispatcher", "ServerOptions", "NewServerDispatcher", "server", "client"},
-	{ServerToClient, "ClientHandler", "UnimplementedClientHandler", "ClientDispatcher", "ClientOptions", "NewClientDispatcher", "client", "server"},
-}
-
-// protocolNames are the exported names dispatch.go declares; a definition
-// may not take them.
-func protocolNames() []string {
-	names := []string{"MethodInfo", "Methods", "DecodeResult", "NeedInput", "CacheKey",
-		"RequestInfo", "RequestFromContext", "RPCError", "SendNotification", "RequireClientCapabilities",
-		"MaxMessageSize", "CodeParseError", "CodeInvalidRequest", "CodeMethodNotFound", "CodeInvalidParams",
-		"CodeInternalError"}
-	for _, s := range sides {
-		names = append(names, s.handler, s.unimplemented, s.dispatcher, s.options, s.constructor)
-	}
-	return append(names, httpNames...)
-}
 
 func (e *emitter) emitProtocol() *jen.File {
 	p := e.pkg.Protocol
@@ -55,10 +26,10 @@ func (e *emitter) emitProtocol() *jen.File {
 		f.Const().Defs(defs...)
 	}
 	e.emitMethodTable(f, p)
-	for _, s := range sides {
-		var ms []*Method
+	for _, s := range p.Sides {
+		var ms []*ir.Method
 		for _, m := range p.Methods {
-			if m.Direction == s.dir {
+			if m.Direction == s.Dir {
 				ms = append(ms, m)
 			}
 		}
@@ -72,14 +43,14 @@ func (e *emitter) emitProtocol() *jen.File {
 	return f
 }
 
-func directionText(d Direction) string {
-	if d == ClientToServer {
+func directionText(d ir.Direction) string {
+	if d == ir.ClientToServer {
 		return "client to server"
 	}
 	return "server to client"
 }
 
-func (e *emitter) emitMethodConsts(f *jen.File, p *Protocol) {
+func (e *emitter) emitMethodConsts(f *jen.File, p *ir.Protocol) {
 	seen := map[string]bool{}
 	var defs []jen.Code
 	for _, m := range p.Methods {
@@ -97,7 +68,7 @@ func (e *emitter) emitMethodConsts(f *jen.File, p *Protocol) {
 				dirs = append(dirs, directionText(o.Direction))
 			}
 		}
-		doc := fmt.Sprintf("%s is the %s %q (%s), %s.", m.Const, kind, m.Name, m.Definition.Name, strings.Join(dirs, " and "))
+		doc := fmt.Sprintf("%s is the %s %q ([%s]), %s.", m.Const, kind, m.Name, m.Definition.Name, strings.Join(dirs, " and "))
 		defs = append(defs, jen.Comment(commentText(doc)).Line().Id(m.Const).Op("=").Lit(m.Name))
 	}
 	f.Comment(commentText("The JSON-RPC methods of the protocol."))
@@ -105,23 +76,23 @@ func (e *emitter) emitMethodConsts(f *jen.File, p *Protocol) {
 }
 
 // paramsType is the Go type of a method's params.
-func paramsGoType(m *Method) *jen.Statement {
-	if isStruct(m.Params) {
+func paramsGoType(m *ir.Method) *jen.Statement {
+	if m.Params.IsStruct() {
 		return jen.Op("*").Add(goType(m.Params))
 	}
 	return goType(m.Params)
 }
 
-func resultGoType(m *Method) *jen.Statement {
-	if isStruct(m.Result) {
+func resultGoType(m *ir.Method) *jen.Statement {
+	if m.Result.IsStruct() {
 		return jen.Op("*").Add(goType(m.Result))
 	}
 	return goType(m.Result)
 }
 
-func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
+func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 	f.Comment(commentText("MethodInfo describes one method of the protocol in one direction."))
-	f.Type().Id("MethodInfo").Struct(
+	f.Type().Id(p.Names.MethodInfo).Struct(
 		jen.Id("Name").String(),
 		jen.Comment("Notification is set for notifications; requests have a result."),
 		jen.Id("Notification").Bool(),
@@ -142,7 +113,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 		if m.Notification {
 			fields = append(fields, jen.Id("Notification").Op(":").True())
 		}
-		if m.Direction == ClientToServer {
+		if m.Direction == ir.ClientToServer {
 			fields = append(fields, jen.Id("FromClient").Op(":").True())
 		}
 		if m.Cacheable {
@@ -160,7 +131,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 		entries = append(entries, jen.Values(fields...))
 	}
 	f.Comment(commentText("Methods lists the methods of the protocol, one entry per method and direction."))
-	f.Var().Id("Methods").Op("=").Index().Id("MethodInfo").ValuesFunc(func(g *jen.Group) {
+	f.Var().Id(p.Names.Methods).Op("=").Index().Id(p.Names.MethodInfo).ValuesFunc(func(g *jen.Group) {
 		for _, en := range entries {
 			g.Line().Add(en)
 		}
@@ -192,17 +163,16 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 				))
 			}
 		}
-		st, _ := m.Result.Resolve().Decl.(*Struct)
-		if fl := (*Field)(nil); p.Modern && st != nil {
-			fl = resultTypeField(st, p)
-			if fl != nil && len(p.ResultType.(*Named).Consts) > 0 {
+		st, _ := m.Result.Resolve().Decl.(*ir.Struct)
+		if r := resultOf(p, st); p.Modern && r != nil && r.ResultType != nil {
+			if fl := r.ResultType; p.Complete != "" {
 				// A result without resultType comes from a server of an
 				// earlier revision: it is complete.
 				body = append(body,
 					jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
 					jen.Id("err").Op("=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), // err is resultKind's
-					jen.If(jen.Id("onlyMissing").Call(jen.Id("err"), jen.Lit("resultType"))).Block(
-						jen.List(jen.Id("v").Dot(fl.Name), jen.Id("err")).Op("=").List(jen.Id(p.ResultType.(*Named).Consts[0].Name), jen.Nil()),
+					jen.If(jen.Id("onlyMissing").Call(jen.Id("err"), jen.Lit(fl.JSONName))).Block(
+						jen.List(jen.Id("v").Dot(fl.Name), jen.Id("err")).Op("=").List(jen.Id(p.Complete), jen.Nil()),
 					),
 					jen.Return(jen.Id("v"), jen.Id("err")),
 				)
@@ -222,7 +192,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision; the decoded result says \"complete\"), and any other resultType\nis an error."
 	}
 	f.Comment(commentText(doc))
-	f.Func().Id("DecodeResult").Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
+	f.Func().Id(p.Names.DecodeResult).Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: %q is not a request method of this revision"), jen.Id("method"))),
 	)
@@ -230,7 +200,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *Protocol) {
 
 // emitSide writes the handler interface, its Unimplemented base, the
 // options and the dispatcher of one direction.
-func (e *emitter) emitSide(f *jen.File, p *Protocol, s side, ms []*Method) {
+func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
 	ctx := jen.Id("ctx").Qual("context", "Context")
 	// The handler interface.
 	var ifc []jen.Code
@@ -244,41 +214,41 @@ func (e *emitter) emitSide(f *jen.File, p *Protocol, s side, ms []*Method) {
 		}
 		var doc string
 		if m.Notification {
-			doc = fmt.Sprintf("%s handles the notification %q (%s). An error is only logged: notifications have no response.", m.Handler, m.Name, m.Definition.Name)
+			doc = fmt.Sprintf("%s handles the notification %q ([%s]). An error is only logged: notifications have no response.", m.Handler, m.Name, m.Definition.Name)
 			ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Error())
-			unimpl = append(unimpl, jen.Func().Params(jen.Id(s.unimplemented)).Id(m.Handler).Params(uparams...).Error().Block(jen.Return(jen.Nil())))
+			unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Error().Block(jen.Return(jen.Nil())))
 			continue
 		}
-		doc = fmt.Sprintf("%s handles the request %q (%s).", m.Handler, m.Name, m.Definition.Name)
+		doc = fmt.Sprintf("%s handles the request %q ([%s]).", m.Handler, m.Name, m.Definition.Name)
 		if m.Default != "" {
-			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.dispatcher)
+			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.Dispatcher)
 		}
 		if m.InputRequired {
 			doc += " It may return NeedInput(...) to ask the client for more input."
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
-		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
+		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
 			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
 		))
 	}
-	must := "mustEmbed" + s.unimplemented
+	must := "mustEmbed" + s.Unimplemented
 	ifc = append(ifc, jen.Id(must).Params())
-	f.Comment(commentText(fmt.Sprintf("%s handles what a %s sends to a %s. Implementations must embed %s,\nso that a method a new revision adds does not break them.", s.handler, s.sender, s.receiver, s.unimplemented)))
-	f.Type().Id(s.handler).Interface(ifc...)
-	f.Comment(commentText(fmt.Sprintf("%s answers every request with method not found (or the %s's default\nanswer, for the methods that have one) and ignores every notification. Embed it in a %s.", s.unimplemented, s.dispatcher, s.handler)))
-	f.Type().Id(s.unimplemented).Struct()
+	f.Comment(commentText(fmt.Sprintf("%s handles what a %s sends to a %s. Implementations must embed %s,\nso that a method a new revision adds does not break them.", s.Handler, s.Sender, s.Receiver, s.Unimplemented)))
+	f.Type().Id(s.Handler).Interface(ifc...)
+	f.Comment(commentText(fmt.Sprintf("%s answers every request with method not found (or the %s's default\nanswer, for the methods that have one) and ignores every notification. Embed it in a %s.", s.Unimplemented, s.Dispatcher, s.Handler)))
+	f.Type().Id(s.Unimplemented).Struct()
 	for _, u := range unimpl {
 		f.Add(u)
 	}
-	f.Func().Params(jen.Id(s.unimplemented)).Id(must).Params().Block()
+	f.Func().Params(jen.Id(s.Unimplemented)).Id(must).Params().Block()
 
 	e.emitOptions(f, p, s)
 	e.emitDispatcher(f, p, s, ms)
 }
 
-func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
+func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	var fields []jen.Code
-	if s.dir == ClientToServer {
+	if s.Dir == ir.ClientToServer {
 		if p.Implementation != nil {
 			fields = append(fields, jen.Comment(commentText("ServerInfo names the server (serverInfo).")))
 			fields = append(fields, jen.Id("ServerInfo").Add(goType(p.Implementation)))
@@ -331,16 +301,16 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	fields = append(fields, serveOptionFields()...)
-	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.options, s.dispatcher)))
-	f.Type().Id(s.options).Struct(fields...)
+	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
+	f.Type().Id(s.Options).Struct(fields...)
 }
 
-func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method) {
-	recv := jen.Id("d").Op("*").Id(s.dispatcher)
-	f.Comment(commentText(fmt.Sprintf("%s routes the JSON-RPC messages a %s sends to a %s, checking params\nagainst the schema and mapping failures to the JSON-RPC error codes.", s.dispatcher, s.sender, s.handler)))
-	f.Type().Id(s.dispatcher).Struct(
-		jen.Id("h").Id(s.handler),
-		jen.Id("opts").Id(s.options),
+func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
+	recv := jen.Id("d").Op("*").Id(s.Dispatcher)
+	f.Comment(commentText(fmt.Sprintf("%s routes the JSON-RPC messages a %s sends to a %s, checking params\nagainst the schema and mapping failures to the JSON-RPC error codes.", s.Dispatcher, s.Sender, s.Handler)))
+	f.Type().Id(s.Dispatcher).Struct(
+		jen.Id("h").Id(s.Handler),
+		jen.Id("opts").Id(s.Options),
 		jen.Id("rpc").Id("rpcDispatcher"),
 	)
 	var table []jen.Code
@@ -353,20 +323,20 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		table = append(table, jen.Id(m.Const).Op(":").Values(entry...))
 		hasInitialize = hasInitialize || m.Name == "initialize"
 	}
-	rejectInit := p.Modern && s.dir == ClientToServer && !hasInitialize
+	rejectInit := p.Modern && s.Dir == ir.ClientToServer && !hasInitialize
 	if rejectInit {
 		// A legacy client opens with initialize: name the versions this
 		// server speaks (basic/versioning: backward compatibility).
 		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
 	body := []jen.Code{}
-	if s.dir == ClientToServer {
+	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(
 			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(jen.Id("ProtocolVersion")),
 		))
-		if p.Modern && p.CacheScope != nil && enumHas(p.CacheScope, "public") {
+		if p.Modern && p.DefaultCacheScope != "" {
 			body = append(body, jen.If(jen.Id("opts").Dot("DiscoverCacheScope").Op("==").Lit("")).Block(
-				jen.Id("opts").Dot("DiscoverCacheScope").Op("=").Id(enumConst(p.CacheScope, "public")),
+				jen.Id("opts").Dot("DiscoverCacheScope").Op("=").Id(p.DefaultCacheScope),
 			))
 		}
 	}
@@ -377,32 +347,32 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		serveLimitsValue(),
 		jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
 	}
-	if s.dir == ClientToServer {
+	if s.Dir == ir.ClientToServer {
 		fields = append(fields,
 			jen.Id("modern").Op(":").Lit(p.Modern),
 			jen.Id("versions").Op(":").Id("opts").Dot("SupportedVersions"),
 		)
 	}
 	seal := sealsState(p, s, ms)
-	var kinds []inputKind
+	var kinds []*ir.InputKind
 	if seal {
-		kinds = e.inputKinds(p)
+		kinds = p.InputKinds
 		fields = append(fields, jen.Id("state").Op(":").Id("newStateSealer").Call(
 			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
 	}
 	body = append(body,
-		jen.Id("d").Op(":=").Op("&").Id(s.dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
+		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
 		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(fields...),
 	)
 	if len(kinds) > 0 {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("checkInput").Op("=").Id("d").Dot("checkInputResponse"))
 	}
-	if s.dir == ClientToServer {
+	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 	}
 	body = append(body, jen.Return(jen.Id("d")))
-	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.constructor)))
-	f.Func().Id(s.constructor).Params(jen.Id("h").Id(s.handler), jen.Id("opts").Id(s.options)).Op("*").Id(s.dispatcher).Block(body...)
+	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.Constructor)))
+	f.Func().Id(s.Constructor).Params(jen.Id("h").Id(s.Handler), jen.Id("opts").Id(s.Options)).Op("*").Id(s.Dispatcher).Block(body...)
 
 	f.Comment(commentText("Handle answers one JSON-RPC message (or batch, where the revision has them):\nit returns the response to send, or nil when there is none (a notification)."))
 	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
@@ -412,7 +382,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
-	if s.dir == ClientToServer {
+	if s.Dir == ir.ClientToServer {
 		e.emitHTTP(f, s)
 	}
 	if len(kinds) > 0 {
@@ -427,7 +397,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	for _, m := range ms {
 		e.emitCall(f, p, s, m)
 		if m.Result != nil {
-			st, _ := m.Result.Resolve().Decl.(*Struct)
+			st, _ := m.Result.Resolve().Decl.(*ir.Struct)
 			if st != nil && !finishers[st.Name] {
 				finishers[st.Name] = true
 				e.emitFinish(f, p, s, st)
@@ -438,13 +408,13 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 			e.emitFinish(f, p, s, p.InputRequired)
 		}
 	}
-	if p.Modern && s.dir == ClientToServer && hasInputRequired(ms) && p.InputRequired != nil {
+	if p.Modern && s.Dir == ir.ClientToServer && hasInputRequired(ms) && p.InputRequired != nil {
 		// needInput answers with an InputRequiredResult after checking the
 		// client declared what it is asked for.
 		var sealing []jen.Code
 		if seal {
 			// The requestState the client gets is the sealed token.
-			rs := fieldByJSON(p.InputRequired, "requestState")
+			rs := p.InputRequired.FieldByJSON("requestState")
 			sealing = []jen.Code{
 				jen.List(jen.Id("st"), jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("sealState").Call(jen.Id("ctx"), jen.Id("method"), jen.Id("params"), jen.Id("b")),
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
@@ -460,7 +430,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 			jen.If(jen.Op("!").Id("ok").Op("||").Id("ir").Op("==").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: NeedInput without a result"))),
 			),
-			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Id("d").Dot(finishName(p.InputRequired)).Call(jen.Id("ir"), jen.Lit("input_required")),
+			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Id("d").Dot(finishName(p.InputRequired)).Call(finishArgs(p, s, p.InputRequired, jen.Id("ir"), p.InputRequiredType)...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("ir").Dot("AppendJSON").Call(jen.Nil()),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
@@ -476,7 +446,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	e.emitDefaults(f, p, s, ms)
 }
 
-func hasInputRequired(ms []*Method) bool {
+func hasInputRequired(ms []*ir.Method) bool {
 	for _, m := range ms {
 		if m.InputRequired {
 			return true
@@ -485,27 +455,33 @@ func hasInputRequired(ms []*Method) bool {
 	return false
 }
 
-func callName(m *Method) string {
+func callName(m *ir.Method) string {
 	return "call" + strings.TrimPrefix(m.Const, "Method")
 }
 
-func finishName(st *Struct) string { return "finish" + st.Name }
+func finishName(st *ir.Struct) string { return "finish" + st.Name }
 
-func enumHas(e *Enum, v string) bool { return enumConst(e, v) != "" }
+// fillsResultType reports whether the finish function of st fills the
+// resultType of a handler's result (a server's results, in revisions with
+// resultType).
+func fillsResultType(p *ir.Protocol, s *ir.Side, st *ir.Struct) bool {
+	r := resultOf(p, st)
+	return p.Modern && s.Dir == ir.ClientToServer && r != nil && r.ResultType != nil && p.Complete != ""
+}
 
-func enumConst(e *Enum, v string) string {
-	for _, x := range e.Values {
-		if x.Value.Str == v {
-			return x.Name
-		}
+// finishArgs are the arguments of st's finish function: the result, and
+// the resultType constant when it fills one.
+func finishArgs(p *ir.Protocol, s *ir.Side, st *ir.Struct, result jen.Code, resultType string) []jen.Code {
+	if fillsResultType(p, s, st) {
+		return []jen.Code{result, jen.Id(resultType)}
 	}
-	return ""
+	return []jen.Code{result}
 }
 
 // emitCall writes the function the method table calls for one method.
-func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
+func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method) {
 	var body []jen.Code
-	if p.Modern && s.dir == ClientToServer && !m.Notification {
+	if p.Modern && s.Dir == ir.ClientToServer && !m.Notification {
 		body = append(body, jen.If(jen.Id("err").Op(":=").Id("checkProtocolVersion").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions")), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Id("err")),
 		))
@@ -513,7 +489,7 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 	args := []jen.Code{jen.Id("ctx")}
 	if m.Params != nil {
 		pt := goType(m.Params)
-		if u := unionOf(m.Params); u != nil {
+		if u := m.Params.Union(); u != nil {
 			pt = jen.Id(u.Holder)
 		}
 		body = append(body,
@@ -523,14 +499,14 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 			),
 		)
 		switch {
-		case unionOf(m.Params) != nil:
+		case m.Params.Union() != nil:
 			args = append(args, jen.Id("p").Dot("Value"))
-		case isStruct(m.Params):
+		case m.Params.IsStruct():
 			args = append(args, jen.Op("&").Id("p"))
 		default:
 			args = append(args, jen.Id("p"))
 		}
-		if m.InputRequired && s.dir == ClientToServer && sealsState(p, s, []*Method{m}) {
+		if m.InputRequired && s.Dir == ir.ClientToServer && sealsState(p, s, []*ir.Method{m}) {
 			body = append(body, openStateCode(m)...)
 		}
 	}
@@ -544,22 +520,22 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 			))
 		}
 		errBlock := []jen.Code{}
-		if m.InputRequired && p.Modern && p.InputRequired != nil && s.dir == ClientToServer {
+		if m.InputRequired && p.Modern && p.InputRequired != nil && s.Dir == ir.ClientToServer {
 			errBlock = append(errBlock, jen.If(jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("asInputRequired").Call(jen.Id("err")), jen.Id("ok")).Block(
 				jen.Return(jen.Id("d").Dot("needInput").Call(jen.Id("ctx"), jen.Id(m.Const), jen.Id("raw"), jen.Id("ir"))),
 			))
 		}
 		errBlock = append(errBlock, jen.Return(jen.Nil(), jen.Id("err")))
 		body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(errBlock...))
-		st, _ := m.Result.Resolve().Decl.(*Struct)
+		st, _ := m.Result.Resolve().Decl.(*ir.Struct)
 		if st != nil {
 			body = append(body,
 				jen.If(jen.Id("r").Op("==").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: the handler returned no result and no error"))),
 				),
-				jen.Return(jen.Id("d").Dot(finishName(st)).Call(jen.Id("r"), jen.Lit("complete"))),
+				jen.Return(jen.Id("d").Dot(finishName(st)).Call(finishArgs(p, s, st, jen.Id("r"), p.Complete)...)),
 			)
-		} else if u := unionOf(m.Result); u != nil {
+		} else if u := m.Result.Union(); u != nil {
 			body = append(body, jen.Return(jen.Op("&").Add(holderOf(u, jen.Id("r"))), jen.Nil()))
 		} else {
 			body = append(body, jen.Return(jen.Id("r"), jen.Nil()))
@@ -567,65 +543,54 @@ func (e *emitter) emitCall(f *jen.File, p *Protocol, s side, m *Method) {
 	}
 	if !m.Notification && m.Params == nil {
 		// raw is unused when there are no params and no version check.
-		if !(p.Modern && s.dir == ClientToServer) {
+		if !(p.Modern && s.Dir == ir.ClientToServer) {
 			body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
 		}
 	}
 	if m.Notification && m.Params == nil {
 		body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
 	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
 }
 
 // emitFinish writes finishT: it fills what the protocol makes the
 // sender's job (resultType, serverInfo) on a copy of the handler's result,
 // then checks the result against the schema.
-func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
+func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Struct) {
 	var body []jen.Code
 	body = append(body, jen.Id("c").Op(":=").Op("*").Id("r"))
-	if p.Modern && s.dir == ClientToServer {
-		if fl := resultTypeField(st, p); fl != nil {
+	if p.Modern && s.Dir == ir.ClientToServer {
+		r := resultOf(p, st)
+		if r != nil && r.ResultType != nil {
+			fl := r.ResultType
 			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
 				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
 			))
 		}
-		for _, fl := range st.Fields {
-			if fl.JSONName == "_meta" && p.Implementation != nil {
-				ms, ok := fl.Type.Resolve().Decl.(*Struct)
-				if !ok || fl.Type.Kind != TDecl {
-					continue
+		if r != nil && r.ServerInfo != nil {
+			fl, si := r.Meta, r.ServerInfo
+			ms := fl.Type.Resolve().Decl.(*ir.Struct)
+			var fill []jen.Code
+			if fl.Pointer() {
+				// m := ResultMetaObject{}; if c.Meta != nil { m = *c.Meta }; if m.ServerInfo == nil { ...; c.Meta = &m }
+				fill = []jen.Code{
+					jen.Var().Id("m").Id(ms.Name),
+					jen.If(jen.Id("c").Dot(fl.Name).Op("!=").Nil()).Block(jen.Id("m").Op("=").Op("*").Id("c").Dot(fl.Name)),
+					jen.If(jen.Id("m").Dot(si.Name).Op("==").Nil()).Block(
+						jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
+						jen.Id("m").Dot(si.Name).Op("=").Op("&").Id("info"),
+						jen.Id("c").Dot(fl.Name).Op("=").Op("&").Id("m"),
+					),
 				}
-				var si *Field
-				for _, x := range ms.Fields {
-					if x.JSONName == "io.modelcontextprotocol/serverInfo" && sameType(x.Type, p.Implementation) && x.Pointer() {
-						si = x
-					}
+			} else {
+				fill = []jen.Code{
+					jen.If(jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("==").Nil()).Block(
+						jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
+						jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("=").Op("&").Id("info"),
+					),
 				}
-				if si == nil {
-					continue
-				}
-				var fill []jen.Code
-				if fl.Pointer() {
-					// m := ResultMetaObject{}; if c.Meta != nil { m = *c.Meta }; if m.ServerInfo == nil { ...; c.Meta = &m }
-					fill = []jen.Code{
-						jen.Var().Id("m").Id(ms.Name),
-						jen.If(jen.Id("c").Dot(fl.Name).Op("!=").Nil()).Block(jen.Id("m").Op("=").Op("*").Id("c").Dot(fl.Name)),
-						jen.If(jen.Id("m").Dot(si.Name).Op("==").Nil()).Block(
-							jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
-							jen.Id("m").Dot(si.Name).Op("=").Op("&").Id("info"),
-							jen.Id("c").Dot(fl.Name).Op("=").Op("&").Id("m"),
-						),
-					}
-				} else {
-					fill = []jen.Code{
-						jen.If(jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("==").Nil()).Block(
-							jen.Id("info").Op(":=").Id("d").Dot("opts").Dot("ServerInfo"),
-							jen.Id("c").Dot(fl.Name).Dot(si.Name).Op("=").Op("&").Id("info"),
-						),
-					}
-				}
-				body = append(body, jen.If(jen.Op("!").Id("d").Dot("opts").Dot("OmitServerInfo")).Block(fill...))
 			}
+			body = append(body, jen.If(jen.Op("!").Id("d").Dot("opts").Dot("OmitServerInfo")).Block(fill...))
 		}
 	}
 	body = append(body,
@@ -636,18 +601,15 @@ func (e *emitter) emitFinish(f *jen.File, p *Protocol, s side, st *Struct) {
 		),
 		jen.Return(jen.Op("&").Id("c"), jen.Nil()),
 	)
-	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name), jen.Id("resultType").String()}
-	if p.ResultType != nil {
-		params[1] = jen.Id("resultType").Id(p.ResultType.GoName())
+	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name)}
+	if fillsResultType(p, s, st) {
+		params = append(params, jen.Id("resultType").Id(p.ResultType.GoName()))
 	}
-	if !(p.Modern && s.dir == ClientToServer) || resultTypeField(st, p) == nil {
-		params[1] = jen.Id("_").String()
-	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
 }
 
 // emitDefaults writes the answers the dispatcher gives itself.
-func (e *emitter) emitDefaults(f *jen.File, p *Protocol, s side, ms []*Method) {
+func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
 	for _, m := range ms {
 		if m.Default == "" || m.Notification {
 			continue
@@ -657,7 +619,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *Protocol, s side, ms []*Method) {
 		if m.Params != nil {
 			params = append(params, jen.Id("p").Add(paramsGoType(m)))
 		}
-		st, _ := m.Result.Resolve().Decl.(*Struct)
+		st, _ := m.Result.Resolve().Decl.(*ir.Struct)
 		var body []jen.Code
 		switch m.Default {
 		case "ping":
@@ -671,87 +633,57 @@ func (e *emitter) emitDefaults(f *jen.File, p *Protocol, s side, ms []*Method) {
 		if m.Default != "initialize" && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))
 		}
-		f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id(name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)
+		f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)
 	}
 }
 
 // defaultAnswer builds server/discover's or initialize's result from the
 // options, field by field, for the fields the revision's result has.
-func (e *emitter) defaultAnswer(p *Protocol, m *Method, st *Struct) []jen.Code {
+func (e *emitter) defaultAnswer(p *ir.Protocol, m *ir.Method, st *ir.Struct) []jen.Code {
 	if st == nil {
 		return nil
 	}
 	body := []jen.Code{jen.Id("r").Op(":=").Op("&").Id(st.Name).Values()}
 	opts := jen.Id("d").Dot("opts")
-	for _, fl := range st.Fields {
-		if fl.Name == "" {
-			continue
+	// set assigns v to the field, through a variable when it is a pointer.
+	set := func(fl *ir.Field, v *jen.Statement, tmp string) []jen.Code {
+		if fl.Pointer() {
+			return []jen.Code{jen.Id(tmp).Op(":=").Add(v), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id(tmp)}
 		}
-		t := fl.Type.Resolve()
-		switch fl.JSONName {
-		case "supportedVersions":
+		return []jen.Code{jen.Id("r").Dot(fl.Name).Op("=").Add(v)}
+	}
+	for _, df := range m.DefaultFields {
+		fl := df.Field
+		switch df.Source {
+		case ir.FromSupportedVersions:
 			body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Qual("slices", "Clone").Call(opts.Clone().Dot("SupportedVersions")))
-		case "capabilities":
-			if p.ServerCapabilities != nil && t.Kind == TDecl && t.Decl == Decl(p.ServerCapabilities) {
-				if fl.Pointer() {
-					body = append(body, jen.Id("caps").Op(":=").Add(opts.Clone().Dot("Capabilities")), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("caps"))
-				} else {
-					body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("Capabilities")))
-				}
-			}
-		case "serverInfo":
-			if sameType(t, p.Implementation) {
-				if fl.Pointer() {
-					body = append(body, jen.Id("info").Op(":=").Add(opts.Clone().Dot("ServerInfo")), jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("info"))
-				} else {
-					body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("ServerInfo")))
-				}
-			}
-		case "instructions":
-			if t.Kind == TString && fl.Pointer() {
-				body = append(body, jen.If(opts.Clone().Dot("Instructions").Op("!=").Lit("")).Block(
-					jen.Id("in").Op(":=").Add(opts.Clone().Dot("Instructions")),
-					jen.Id("r").Dot(fl.Name).Op("=").Op("&").Id("in"),
-				))
-			}
-		case "protocolVersion":
-			if m.Default == "initialize" && t.Kind == TString && !fl.Pointer() && m.Params != nil && isStruct(m.Params) {
-				if pf := fieldByJSON(m.Params.Resolve().Decl.(*Struct), "protocolVersion"); pf != nil && pf.Type.Kind == TString && !pf.Pointer() {
-					body = append(body,
-						jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("SupportedVersions")).Index(jen.Lit(0)),
-						jen.If(jen.Qual("slices", "Contains").Call(opts.Clone().Dot("SupportedVersions"), jen.Id("p").Dot(pf.Name))).Block(
-							jen.Id("r").Dot(fl.Name).Op("=").Id("p").Dot(pf.Name),
-						),
-					)
-				}
-			}
-		case "ttlMs":
-			if t.Kind == TInt && !fl.Pointer() {
-				body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverTTL")).Dot("Milliseconds").Call())
-			}
-		case "cacheScope":
-			if p.CacheScope != nil && t.Kind == TDecl && t.Decl == Decl(p.CacheScope) && !fl.Pointer() {
-				body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverCacheScope")))
-			}
+		case ir.FromCapabilities:
+			body = append(body, set(fl, opts.Clone().Dot("Capabilities"), "caps")...)
+		case ir.FromServerInfo:
+			body = append(body, set(fl, opts.Clone().Dot("ServerInfo"), "info")...)
+		case ir.FromInstructions:
+			body = append(body, jen.If(opts.Clone().Dot("Instructions").Op("!=").Lit("")).Block(set(fl, opts.Clone().Dot("Instructions"), "in")...))
+		case ir.FromNegotiatedVersion:
+			body = append(body,
+				jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("SupportedVersions")).Index(jen.Lit(0)),
+				jen.If(jen.Qual("slices", "Contains").Call(opts.Clone().Dot("SupportedVersions"), jen.Id("p").Dot(df.Param.Name))).Block(
+					jen.Id("r").Dot(fl.Name).Op("=").Id("p").Dot(df.Param.Name),
+				),
+			)
+		case ir.FromDiscoverTTL:
+			body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverTTL")).Dot("Milliseconds").Call())
+		case ir.FromDiscoverCacheScope:
+			body = append(body, jen.Id("r").Dot(fl.Name).Op("=").Add(opts.Clone().Dot("DiscoverCacheScope")))
 		}
 	}
 	return append(body, jen.Return(jen.Id("r"), jen.Nil()))
 }
 
-// resultTypeField is the required resultType field of a result struct,
-// typed ResultType, or nil.
-func resultTypeField(st *Struct, p *Protocol) *Field {
-	fl := fieldByJSON(st, "resultType")
-	if fl == nil || fl.Name == "" || fl.Pointer() || p.ResultType == nil || fl.Type.Kind != TDecl || fl.Type.Decl != p.ResultType {
-		return nil
-	}
-	return fl
-}
-
-func fieldByJSON(st *Struct, name string) *Field {
-	for _, f := range st.Fields {
-		if f.JSONName == name {
-			return f
+// resultOf is what the protocol makes of the result struct st, or nil.
+func resultOf(p *ir.Protocol, st *ir.Struct) *ir.Result {
+	for _, r := range p.Results {
+		if r.Struct == st {
+			return r
 		}
 	}
 	return nil
@@ -759,27 +691,23 @@ func fieldByJSON(st *Struct, name string) *Field {
 
 // emitModern writes what revisions with per-request _meta add: resultType
 // values, NeedInput, caching helpers and CacheKey.
-func (e *emitter) emitModern(f *jen.File, p *Protocol) {
-	if n, ok := p.ResultType.(*Named); ok && len(n.Consts) > 0 {
-		for _, d := range e.pkg.Decls {
-			st, ok := d.(*Struct)
-			if !ok {
-				continue
-			}
-			fl := resultTypeField(st, p)
+func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
+	if n, ok := p.ResultType.(*ir.Named); ok && p.Complete != "" {
+		for _, r := range p.Results {
+			fl, st := r.ResultType, r.Struct
 			if fl == nil {
 				continue
 			}
-			f.Comment(commentText("EffectiveResultType returns the result's resultType, or \"complete\" when it is\nempty, as the specification says for results from servers of earlier revisions."))
-			f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("EffectiveResultType").Params().Id(n.Name).Block(
-				jen.If(jen.Id("r").Dot(fl.Name).Op("==").Lit("")).Block(jen.Return(jen.Id(n.Consts[0].Name))),
+			f.Comment(commentText(fmt.Sprintf("%s returns the result's resultType, or \"complete\" when it is empty, as the specification says for results from servers of earlier revisions.", p.Names.EffectiveResultType)))
+			f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id(p.Names.EffectiveResultType).Params().Id(n.Name).Block(
+				jen.If(jen.Id("r").Dot(fl.Name).Op("==").Lit("")).Block(jen.Return(jen.Id(p.Complete))),
 				jen.Return(jen.Id("r").Dot(fl.Name)),
 			)
 		}
 	}
 	if p.InputRequired != nil {
 		f.Comment(commentText("NeedInput returns an error that makes the dispatcher answer the request with r\n(resultType \"input_required\") instead of a result: the client fulfils\nr.InputRequests and retries. The dispatcher first checks that the client\ndeclared the capabilities the input requests need, and answers\nMissingRequiredClientCapabilityError (-32021) otherwise."))
-		f.Func().Id("NeedInput").Params(jen.Id("r").Id(p.InputRequired.Name)).Error().Block(
+		f.Func().Id(p.Names.NeedInput).Params(jen.Id("r").Id(p.InputRequired.Name)).Error().Block(
 			jen.Return(jen.Op("&").Id("inputRequired").Values(jen.Id("result").Op(":").Op("&").Id("r"))),
 		)
 	}
@@ -791,22 +719,23 @@ func (e *emitter) emitModern(f *jen.File, p *Protocol) {
 			continue
 		}
 		cacheable = append(cacheable, m.Const)
-		st := m.Result.Resolve().Decl.(*Struct)
+		st := m.Result.Resolve().Decl.(*ir.Struct)
 		if done[st.Name] {
 			continue
 		}
 		done[st.Name] = true
-		ttl := fieldByJSON(st, "ttlMs")
-		if ttl == nil || ttl.Type.Kind != TInt || ttl.Pointer() {
+		r := resultOf(p, st)
+		if r == nil || r.TTL == nil {
 			continue
 		}
-		f.Comment(commentText("TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale)."))
-		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("TTL").Params().Qual("time", "Duration").Block(
+		ttl, n := r.TTL, p.Names
+		f.Comment(commentText(fmt.Sprintf("%s returns %s as a duration; a negative %s counts as 0 (immediately stale).", n.TTL, ttl.JSONName, ttl.JSONName)))
+		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id(n.TTL).Params().Qual("time", "Duration").Block(
 			jen.Return(jen.Id("rtTTL").Call(jen.Id("r").Dot(ttl.Name))),
 		)
-		f.Comment(commentText("Fresh reports whether the result, received at received, is still fresh at now:\nnow < received + ttlMs."))
-		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id("Fresh").Params(jen.List(jen.Id("received"), jen.Id("now")).Qual("time", "Time")).Bool().Block(
-			jen.Return(jen.Id("now").Dot("Before").Call(jen.Id("received").Dot("Add").Call(jen.Id("r").Dot("TTL").Call()))),
+		f.Comment(commentText(fmt.Sprintf("%s reports whether the result, received at received, is still fresh at now: now < received + %s.", n.Fresh, ttl.JSONName)))
+		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id(n.Fresh).Params(jen.List(jen.Id("received"), jen.Id("now")).Qual("time", "Time")).Bool().Block(
+			jen.Return(jen.Id("now").Dot("Before").Call(jen.Id("received").Dot("Add").Call(jen.Id("r").Dot(n.TTL).Call()))),
 		)
 	}
 	var cases []jen.Code
@@ -836,5 +765,5 @@ func (e *emitter) emitModern(f *jen.File, p *Protocol) {
 	} else {
 		body = append(body, jen.Return(jen.Lit(""), jen.False()))
 	}
-	f.Func().Id("CacheKey").Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
+	f.Func().Id(p.Names.CacheKey).Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // Header is the first line of every generated Go file.
@@ -29,7 +31,7 @@ func (f Files) Names() []string {
 
 // emitter holds the files being written for one package.
 type emitter struct {
-	pkg      *Package
+	pkg      *ir.Package
 	types    *jen.File         // declarations and the public methods
 	codec    *jen.File         // decodeJSON / encodeJSON
 	validate *jen.File         // validate and the raw checks
@@ -39,7 +41,7 @@ type emitter struct {
 }
 
 // Emit renders the package's Go files (and README) in memory.
-func Emit(pkg *Package) (Files, error) {
+func Emit(pkg *ir.Package) (Files, error) {
 	e := &emitter{
 		pkg:      pkg,
 		types:    newFile(pkg.Name),
@@ -50,19 +52,19 @@ func Emit(pkg *Package) (Files, error) {
 	}
 	for _, d := range pkg.Decls {
 		switch d := d.(type) {
-		case *Struct:
+		case *ir.Struct:
 			e.emitStruct(d)
-		case *Enum:
+		case *ir.Enum:
 			e.emitEnum(d)
-		case *Union:
+		case *ir.Union:
 			e.emitUnion(d)
-		case *Kinds:
+		case *ir.Kinds:
 			e.emitKinds(d)
-		case *Raw:
+		case *ir.Raw:
 			e.emitRaw(d)
-		case *Named:
+		case *ir.Named:
 			e.emitNamed(d)
-		case *Alias:
+		case *ir.Alias:
 			e.emitAlias(d)
 		default:
 			return nil, fmt.Errorf("emit: unknown declaration %T", d)
@@ -113,13 +115,6 @@ func Emit(pkg *Package) (Files, error) {
 		return nil, err
 	}
 	out["README.md"] = readme
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
-	if err != nil {
-		return nil, err
-	}
-	for n, b := range rt {
-		out[n] = b
-	}
 	return out, nil
 }
 
@@ -142,7 +137,61 @@ func render(f *jen.File) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generated code does not parse (a bug in mcpgen): %v", err)
 	}
-	return out, nil
+	return separateDecls(out), nil
+}
+
+// separateDecls puts a blank line between top-level declarations that
+// follow each other directly (jennifer writes them on consecutive lines).
+// src is gofmt's form, so a declaration or its doc comment starts at the
+// start of a line, and the line before it ends the previous declaration
+// ("}" or ")" alone, or a declaration on one line). gofmt aligns the
+// bodies of one-line functions on consecutive lines; apart, they are not.
+func separateDecls(src []byte) []byte {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	out := make([]byte, 0, len(src)+len(src)/50)
+	var prev []byte
+	for _, l := range lines {
+		if startsDecl(l) && endsDecl(prev) {
+			out = append(out, '\n')
+		}
+		if bytes.HasPrefix(l, []byte("func ")) && bytes.HasSuffix(l, []byte("{}\n")) {
+			// func (*T) isU()      {} -> func (*T) isU() {}
+			body := bytes.TrimRight(l[:len(l)-len("{}\n")], " ")
+			l = append(append(body, ' '), "{}\n"...)
+		}
+		out = append(out, l...)
+		prev = l
+	}
+	return out
+}
+
+// startsDecl reports whether line starts a top-level declaration or its
+// doc comment.
+func startsDecl(line []byte) bool {
+	for _, p := range []string{"func ", "type ", "var ", "const ", "//"} {
+		if bytes.HasPrefix(line, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsDecl reports whether line is the last of a top-level declaration.
+func endsDecl(line []byte) bool {
+	l := bytes.TrimRight(line, "\n")
+	switch {
+	case len(l) == 0 || bytes.HasPrefix(l, []byte("//")) || bytes.HasPrefix(l, []byte("import")) || bytes.HasPrefix(l, []byte("package")):
+		return false
+	case string(l) == "}" || string(l) == ")":
+		return true
+	}
+	for _, p := range []string{"func ", "type ", "var ", "const "} {
+		if bytes.HasPrefix(l, []byte(p)) {
+			last := l[len(l)-1]
+			return last != '{' && last != '('
+		}
+	}
+	return false
 }
 
 // declDoc writes a top-level declaration's doc comment as its own item of
@@ -163,9 +212,9 @@ func docComment(s *jen.Statement, doc string) *jen.Statement {
 	return s.Comment(commentText(doc)).Line()
 }
 
-// commentText renders text as // lines, wrapping long ones.
+// commentText renders text as // lines, its paragraphs reflowed.
 func commentText(doc string) string {
-	lines := strings.Split(wrap(strings.ReplaceAll(doc, "\r", ""), 100), "\n")
+	lines := strings.Split(reflow(strings.ReplaceAll(doc, "\r", ""), 90), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " \t")
 		if l == "" {

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -6,17 +6,19 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// emitPublic writes the exported methods every declaration has.
-// Structs use pointer receivers; the other kinds are small values.
+// emitPublic writes the exported methods every declaration has: the JSON
+// ones in json.go, Validate in validate.go (types.go keeps the types and
+// what is particular to each). Structs use pointer receivers; the other
+// kinds are small values.
 func (e *emitter) emitPublic(name string, ptr bool) {
 	recv := jen.Id("v").Id(name)
 	if ptr {
 		recv = jen.Id("v").Op("*").Id(name)
 	}
-	f := e.types
+	f := e.codec
 	f.Comment(commentText("MarshalJSON encodes v as JSON."))
 	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("v").Dot("AppendJSON").Call(jen.Nil())),
@@ -27,9 +29,9 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 		jen.Id("v").Dot("encodeJSON").Call(jen.Op("&").Id("e")),
 		jen.Return(jen.Id("e").Dot("result").Call(jen.Id("b"))),
 	)
-	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed\n" +
-		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type\n" +
-		"or constant); Validate checks the rest of the schema."))
+	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed " +
+		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type " +
+		"or constant) and on missing required members; Validate checks the rest of the schema."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Var().Id("d").Id("decoder"),
 		jen.Id("d").Dot("init").Call(jen.Id("b")),
@@ -39,7 +41,8 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 	if !e.pkg.Validators {
 		return
 	}
-	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError,\nor returns nil."))
+	f = e.validate
+	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError, or returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
 		jen.Id("s").Op(":=").Id("newVState").Call(),
 		jen.Id("v").Dot("validate").Call(jen.Id("s")),
@@ -48,7 +51,7 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 }
 
 // emitStruct writes a struct declaration and its methods.
-func (e *emitter) emitStruct(st *Struct) {
+func (e *emitter) emitStruct(st *ir.Struct) {
 	var fields []jen.Code
 	for _, f := range st.Fields {
 		if f.Name == "" {
@@ -61,20 +64,20 @@ func (e *emitter) emitStruct(st *Struct) {
 		line := jen.Id(f.Name).Add(fieldGoType(f)).Tag(map[string]string{"json": tag})
 		doc := f.Doc
 		if f.Const != nil {
-			doc = appendDoc(doc, fmt.Sprintf("When set, it must be %s.", f.Const.JSON()))
+			doc = appendDoc(doc, fmt.Sprintf("When set, it must be %s.", f.Const.JSON))
 		}
 		fields = append(fields, docComment(jen.Null(), doc).Add(line))
 	}
 	doc := st.Doc
 	for _, f := range st.Fields {
 		if f.Name == "" && f.Const != nil {
-			doc = appendDoc(doc, fmt.Sprintf("Its %q member is always %s; the type writes it.", f.JSONName, f.Const.JSON()))
+			doc = appendDoc(doc, fmt.Sprintf("Its %q member is always %s; the type writes it.", f.JSONName, f.Const.JSON))
 		}
 	}
 	if st.Extra != nil {
 		doc := "Extra holds the members the schema does not name, in the order they were read."
 		var typ jen.Code = jen.Id("Members")
-		if st.Extra.Value.Kind != TRaw || st.Extra.Value.C.Raw != nil {
+		if st.Extra.Value.Kind != ir.TRaw || st.Extra.Value.C.Raw != nil {
 			doc = "Extra holds the members the schema does not name."
 			typ = jen.Map(jen.String()).Add(goType(st.Extra.Value))
 		}
@@ -96,7 +99,7 @@ func (e *emitter) emitStruct(st *Struct) {
 }
 
 // emitGetters writes the nil-safe getters of st's optional scalars.
-func (e *emitter) emitGetters(st *Struct) {
+func (e *emitter) emitGetters(st *ir.Struct) {
 	for _, f := range st.Fields {
 		if f.Getter == "" {
 			continue
@@ -112,21 +115,21 @@ func (e *emitter) emitGetters(st *Struct) {
 
 // zeroLit is the zero value of a scalar type (through named types), as
 // a literal and as doc text.
-func zeroLit(t *Type) jen.Code {
+func zeroLit(t *ir.Type) jen.Code {
 	switch scalarKind(t) {
-	case TString:
+	case ir.TString:
 		return jen.Lit("")
-	case TBool:
+	case ir.TBool:
 		return jen.False()
 	}
 	return jen.Lit(0)
 }
 
-func zeroText(t *Type) string {
+func zeroText(t *ir.Type) string {
 	switch scalarKind(t) {
-	case TString:
+	case ir.TString:
 		return `""`
-	case TBool:
+	case ir.TBool:
 		return "false"
 	}
 	return "0"
@@ -134,18 +137,18 @@ func zeroText(t *Type) string {
 
 // scalarKind is the kind of the scalar under t: an enum is a string or an
 // integer, a named type its underlying type.
-func scalarKind(t *Type) TKind {
+func scalarKind(t *ir.Type) ir.TKind {
 	t = t.Resolve()
-	if t.Kind != TDecl {
+	if t.Kind != ir.TDecl {
 		return t.Kind
 	}
 	switch d := t.Decl.(type) {
-	case *Enum:
-		if d.Base == KString {
-			return TString
+	case *ir.Enum:
+		if d.Base == ir.KString {
+			return ir.TString
 		}
-		return TInt
-	case *Named:
+		return ir.TInt
+	case *ir.Named:
 		return scalarKind(d.Type)
 	}
 	return t.Kind
@@ -164,7 +167,7 @@ func bit(i int) (word int, mask jen.Code) {
 	return i / 64, jen.Parens(jen.Lit(1).Op("<<").Lit(i % 64))
 }
 
-func (e *emitter) emitStructDecode(st *Struct) {
+func (e *emitter) emitStructDecode(st *ir.Struct) {
 	words := (len(st.Fields) + 63) / 64
 	var cases []jen.Code
 	for i, f := range st.Fields {
@@ -236,23 +239,23 @@ func (e *emitter) emitStructDecode(st *Struct) {
 }
 
 // decodeConst reads a member whose value is fixed.
-func decodeConst(c *schema.Value, t *Type) jen.Code {
+func decodeConst(c *ir.Value, t *ir.Type) jen.Code {
 	switch c.Kind {
-	case schema.String:
+	case ir.String:
 		return jen.Id("d").Dot("constString").Call(jen.Lit(c.Str))
-	case schema.Bool:
+	case ir.Bool:
 		return jen.Id("d").Dot("constBool").Call(jen.Lit(c.Bool))
-	case schema.Number:
-		if t.Kind == TInt {
+	case ir.Number:
+		if t.Kind == ir.TInt {
 			if n, ok := int64Lit(c.Num); ok {
 				return jen.Id("d").Dot("constInt").Call(jen.Lit(n))
 			}
 		}
 	}
-	return jen.Id("d").Dot("constRaw").Call(jen.Lit(c.JSON()))
+	return jen.Id("d").Dot("constRaw").Call(jen.Lit(c.JSON))
 }
 
-func (e *emitter) decodeExtra(st *Struct) []jen.Code {
+func (e *emitter) decodeExtra(st *ir.Struct) []jen.Code {
 	if st.Extra == nil {
 		// additionalProperties: false
 		return []jen.Code{jen.Id("d").Dot("notAllowed").Call()}
@@ -281,12 +284,12 @@ func (e *emitter) decodeExtra(st *Struct) []jen.Code {
 }
 
 // rawExtra says whether st keeps its undeclared members as Members.
-func rawExtra(st *Struct) bool {
-	return st.Extra != nil && st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil
+func rawExtra(st *ir.Struct) bool {
+	return st.Extra != nil && st.Extra.Value.Kind == ir.TRaw && st.Extra.Value.C.Raw == nil
 }
 
 // presentCheck is true when an optional field is present.
-func presentCheck(f *Field, expr *jen.Statement) *jen.Statement {
+func presentCheck(f *ir.Field, expr *jen.Statement) *jen.Statement {
 	if f.Pointer() {
 		return expr.Clone().Op("!=").Nil()
 	}
@@ -296,14 +299,14 @@ func presentCheck(f *Field, expr *jen.Statement) *jen.Statement {
 	return jen.True()
 }
 
-func (e *emitter) emitStructEncode(st *Struct) {
+func (e *emitter) emitStructEncode(st *ir.Struct) {
 	body := []jen.Code{jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{'))}
 	for _, f := range st.Fields {
 		lv := jen.Id("v").Dot(f.Name)
 		var write []jen.Code
 		if f.Const != nil && f.Name == "" {
 			// The constant member, name and value in one piece.
-			write = []jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName) + f.Const.JSON()))}
+			write = []jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName) + f.Const.JSON))}
 		} else {
 			write = append([]jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName)))}, encodeField(f, lv)...)
 		}
@@ -320,7 +323,7 @@ func (e *emitter) emitStructEncode(st *Struct) {
 		}
 	}
 	if st.Extra != nil {
-		if st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil {
+		if st.Extra.Value.Kind == ir.TRaw && st.Extra.Value.C.Raw == nil {
 			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot(st.Extra.Name)).Block(
 				jen.Id("e").Dot("key").Call(jen.Id("m").Dot("Name")),
 				jen.Id("e").Dot("raw").Call(jen.Id("m").Dot("Value")),
@@ -337,21 +340,21 @@ func (e *emitter) emitStructEncode(st *Struct) {
 }
 
 // encodeField encodes a field's value (dereferencing pointer fields).
-func encodeField(f *Field, lv *jen.Statement) []jen.Code {
+func encodeField(f *ir.Field, lv *jen.Statement) []jen.Code {
 	return encodeValue(f.Type, derefScalar(f, lv), true)
 }
 
 // derefScalar dereferences an optional scalar field; methods of declared
 // types are called through the pointer, and external values are passed as
 // the pointer.
-func derefScalar(f *Field, lv *jen.Statement) *jen.Statement {
-	if f.Pointer() && f.Type.Kind != TDecl && f.Type.Kind != TExternal {
+func derefScalar(f *ir.Field, lv *jen.Statement) *jen.Statement {
+	if f.Pointer() && f.Type.Kind != ir.TDecl && f.Type.Kind != ir.TExternal {
 		return jen.Op("*").Add(lv)
 	}
 	return lv
 }
 
-func (e *emitter) emitStructValidate(st *Struct) {
+func (e *emitter) emitStructValidate(st *ir.Struct) {
 	if !e.pkg.Validators {
 		return
 	}
@@ -383,7 +386,7 @@ func (e *emitter) emitStructValidate(st *Struct) {
 			body = append(body, jen.If(presentCheck(f, lv)).Block(check...))
 		}
 	}
-	if st.Extra != nil && !(st.Extra.Value.Kind == TRaw && st.Extra.Value.C.Raw == nil) {
+	if st.Extra != nil && !(st.Extra.Value.Kind == ir.TRaw && st.Extra.Value.C.Raw == nil) {
 		x := jen.Id("x")
 		inner := e.validateValue(st.Extra.Value, x)
 		if len(inner) > 0 {
@@ -411,7 +414,7 @@ func requiredMessage(name string) string {
 
 // validateField checks a present field and prefixes its violations with
 // the member name.
-func (e *emitter) validateField(f *Field, lv *jen.Statement) []jen.Code {
+func (e *emitter) validateField(f *ir.Field, lv *jen.Statement) []jen.Code {
 	if f.Name == "" {
 		return nil // a required const is checked when decoding
 	}

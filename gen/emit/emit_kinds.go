@@ -1,20 +1,22 @@
-package gen
+package emit
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // kindConst is the runtime constant for a kind.
-func kindConst(k Kind) string {
-	return map[Kind]string{KNull: "KindNull", KBool: "KindBoolean", KInt: "KindInteger", KFloat: "KindNumber",
-		KString: "KindString", KArray: "KindArray", KObject: "KindObject"}[k]
+func kindConst(k ir.Kind) string {
+	return map[ir.Kind]string{ir.KNull: "KindNull", ir.KBool: "KindBoolean", ir.KInt: "KindInteger", ir.KFloat: "KindNumber",
+		ir.KString: "KindString", ir.KArray: "KindArray", ir.KObject: "KindObject"}[k]
 }
 
 // kindsWant lists the kinds of k for messages: "string or integer".
-func kindsWant(k *Kinds) string {
+func kindsWant(k *ir.Kinds) string {
 	var names []string
 	for _, a := range k.Alts {
 		names = append(names, strings.ToLower(a.Name))
@@ -24,7 +26,7 @@ func kindsWant(k *Kinds) string {
 
 // emitKinds writes a value that holds one of several JSON kinds: a
 // comparable struct whose Kind field says which.
-func (e *emitter) emitKinds(k *Kinds) {
+func (e *emitter) emitKinds(k *ir.Kinds) {
 	var consts []string
 	for _, a := range k.Alts {
 		consts = append(consts, kindConst(a.Kind))

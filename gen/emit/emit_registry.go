@@ -1,7 +1,9 @@
-package gen
+package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // emitRegistry writes Value, Definitions and NewValue: a way to reach the
@@ -22,12 +24,12 @@ func (e *emitter) emitRegistry() {
 	var names []jen.Code
 	var cases []jen.Code
 	for _, d := range e.pkg.Decls {
-		def := d.info().Definition
+		def := d.Info().Definition
 		if def == "" {
 			continue
 		}
 		names = append(names, jen.Lit(def))
-		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(newValue(&Type{Kind: TDecl, Decl: d}), jen.True())))
+		cases = append(cases, jen.Case(jen.Lit(def)).Block(jen.Return(newValue(&ir.Type{Kind: ir.TDecl, Decl: d}), jen.True())))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.False())))
 	f.Comment(commentText("Definitions lists the names of the schema's definitions, sorted."))
@@ -45,8 +47,8 @@ func (e *emitter) emitRegistry() {
 
 // newValue is `new(T)` for the Go type of t, through aliases; a union's
 // holder stands for the union.
-func newValue(t *Type) *jen.Statement {
-	if u := unionOf(t); u != nil {
+func newValue(t *ir.Type) *jen.Statement {
+	if u := t.Union(); u != nil {
 		return jen.New(jen.Id(u.Holder))
 	}
 	return jen.New(goType(t.Resolve()))

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // This file holds the snippets every emitter shares: the Go spelling of a
@@ -17,62 +17,51 @@ import (
 const jsonPkg = "encoding/json"
 
 // goType is the Go type of a value of t (not a pointer).
-func goType(t *Type) *jen.Statement {
+func goType(t *ir.Type) *jen.Statement {
 	switch t.Kind {
-	case TString:
+	case ir.TString:
 		return jen.String()
-	case TInt:
+	case ir.TInt:
 		return jen.Int64()
-	case TFloat:
+	case ir.TFloat:
 		return jen.Float64()
-	case TBool:
+	case ir.TBool:
 		return jen.Bool()
-	case TRaw:
+	case ir.TRaw:
 		return jen.Qual(jsonPkg, "RawMessage")
-	case TDecl:
+	case ir.TDecl:
 		return jen.Id(t.Decl.GoName())
-	case TSlice:
+	case ir.TSlice:
 		return jen.Index().Add(goType(t.Elem))
-	case TMap:
+	case ir.TMap:
 		return jen.Map(jen.String()).Add(goType(t.Elem))
-	case TExternal:
+	case ir.TExternal:
 		return jen.Qual(t.Ext.ImportPath, t.Ext.Name)
 	}
 	panic(fmt.Sprintf("goType: kind %d", t.Kind))
 }
 
 // fieldGoType is the Go type of a struct field.
-func fieldGoType(f *Field) *jen.Statement {
+func fieldGoType(f *ir.Field) *jen.Statement {
 	if f.Pointer() {
 		return jen.Op("*").Add(goType(f.Type))
 	}
 	return goType(f.Type)
 }
 
-// isStruct reports whether t (through aliases) is a struct declaration,
-// whose methods have pointer receivers.
-func isStruct(t *Type) bool {
-	t = t.Resolve()
-	if t.Kind != TDecl {
-		return false
-	}
-	_, ok := t.Decl.(*Struct)
-	return ok
-}
-
 // decodeValue returns statements that decode the next JSON value into the
 // addressable expression lv, of type t. asPtr makes lv a pointer that gets
 // a new variable.
-func decodeValue(t *Type, lv *jen.Statement, asPtr bool) []jen.Code {
+func decodeValue(t *ir.Type, lv *jen.Statement, asPtr bool) []jen.Code {
 	return decodeValueN(t, lv, asPtr, 0)
 }
 
 // decodeValueN is decodeValue inside depth enclosing loops (for names).
-func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code {
+func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code {
 	x := "x" + strconv.Itoa(depth)
 	k := "k" + strconv.Itoa(depth)
 	switch t.Kind {
-	case TFloat:
+	case ir.TFloat:
 		if c := t.C; c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil {
 			m := "floatBounds"
 			if asPtr {
@@ -87,15 +76,15 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 			return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call(str(c.Minimum), str(c.Maximum), str(c.ExclusiveMinimum), str(c.ExclusiveMaximum))}
 		}
 		fallthrough
-	case TString, TInt, TBool:
-		m := map[TKind]string{TString: "string", TInt: "int", TFloat: "float", TBool: "bool"}[t.Kind]
+	case ir.TString, ir.TInt, ir.TBool:
+		m := map[ir.TKind]string{ir.TString: "string", ir.TInt: "int", ir.TFloat: "float", ir.TBool: "bool"}[t.Kind]
 		if asPtr {
 			m += "Ptr"
 		}
 		return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call()}
-	case TRaw:
+	case ir.TRaw:
 		return []jen.Code{lv.Clone().Op("=").Id("d").Dot("raw").Call()}
-	case TExternal:
+	case ir.TExternal:
 		if asPtr {
 			return []jen.Code{
 				lv.Clone().Op("=").New(goType(t)),
@@ -103,8 +92,8 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 			}
 		}
 		return []jen.Code{jen.Id("d").Dot("external").Call(jen.Op("&").Add(lv))}
-	case TDecl:
-		if u := unionOf(t); u != nil {
+	case ir.TDecl:
+		if u := t.Union(); u != nil {
 			// A union decodes through its holder: var h UHolder; h.decodeJSON(d); lv = h.Value
 			h := "h" + strconv.Itoa(depth)
 			return []jen.Code{
@@ -121,7 +110,7 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 			}
 		}
 		return []jen.Code{lv.Clone().Dot("decodeJSON").Call(jen.Id("d"))}
-	case TSlice:
+	case ir.TSlice:
 		// Elements go to a small array on the stack first, then into a
 		// slice of the exact length: one allocation for most arrays.
 		//
@@ -135,7 +124,7 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
 			lv.Clone().Op("=").Append(jen.Make(goType(t), jen.Lit(0), jen.Len(jen.Id(sl))), jen.Id(sl).Op("...")),
 		)}
-	case TMap:
+	case ir.TMap:
 		// if d.object() { m := map[string]T{}; for first := true; d.member(&first); { k := d.key; dup check; var x T; ...; m[k] = x }; lv = m }
 		m := "m" + strconv.Itoa(depth)
 		body := []jen.Code{
@@ -159,31 +148,31 @@ func decodeValueN(t *Type, lv *jen.Statement, asPtr bool, depth int) []jen.Code 
 
 // encodeValue returns statements that encode expr, of type t. A struct
 // held in a non-addressable expression (a map value) is copied first.
-func encodeValue(t *Type, expr *jen.Statement, addressable bool) []jen.Code {
+func encodeValue(t *ir.Type, expr *jen.Statement, addressable bool) []jen.Code {
 	return encodeValueN(t, expr, addressable, 0)
 }
 
-func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []jen.Code {
+func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) []jen.Code {
 	i := "i" + strconv.Itoa(depth)
 	k := "k" + strconv.Itoa(depth)
 	switch t.Kind {
-	case TString:
+	case ir.TString:
 		return []jen.Code{jen.Id("e").Dot("string").Call(expr)}
-	case TInt:
+	case ir.TInt:
 		return []jen.Code{jen.Id("e").Dot("int").Call(expr)}
-	case TFloat:
+	case ir.TFloat:
 		return []jen.Code{jen.Id("e").Dot("float").Call(expr)}
-	case TBool:
+	case ir.TBool:
 		return []jen.Code{jen.Id("e").Dot("bool").Call(expr)}
-	case TRaw:
+	case ir.TRaw:
 		return []jen.Code{jen.Id("e").Dot("raw").Call(expr)}
-	case TExternal:
+	case ir.TExternal:
 		return []jen.Code{jen.Id("e").Dot("external").Call(expr)}
-	case TDecl:
-		if u := unionOf(t); u != nil {
+	case ir.TDecl:
+		if u := t.Union(); u != nil {
 			return []jen.Code{holderOf(u, expr).Dot("encodeJSON").Call(jen.Id("e"))}
 		}
-		if isStruct(t) && !addressable {
+		if t.IsStruct() && !addressable {
 			x := "x" + strconv.Itoa(depth)
 			return []jen.Code{jen.Block(
 				jen.Id(x).Op(":=").Add(expr),
@@ -191,7 +180,7 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 			)}
 		}
 		return []jen.Code{expr.Clone().Dot("encodeJSON").Call(jen.Id("e"))}
-	case TSlice:
+	case ir.TSlice:
 		// e.buf = append(e.buf, '['); for i := range expr { e.comma(); <elem> }; e.buf = append(e.buf, ']')
 		body := append([]jen.Code{jen.Id("e").Dot("comma").Call()}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(i)), true, depth+1)...)
 		return []jen.Code{
@@ -199,7 +188,7 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 			jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(body...),
 			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune(']')),
 		}
-	case TMap:
+	case ir.TMap:
 		// e.buf = append(e.buf, '{'); for _, k := range rtSortedKeys(expr) { e.key(k); <value> }; ...
 		body := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
 		return []jen.Code{
@@ -214,32 +203,32 @@ func encodeValueN(t *Type, expr *jen.Statement, addressable bool, depth int) []j
 // nonZeroCheck is true when expr does not hold the zero value of t (a
 // present optional member), or nil when that is not cheap to tell
 // (structs).
-func nonZeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
+func nonZeroCheck(t *ir.Type, expr *jen.Statement) *jen.Statement {
 	switch t.Kind {
-	case TString:
+	case ir.TString:
 		return expr.Clone().Op("!=").Lit("")
-	case TInt, TFloat:
+	case ir.TInt, ir.TFloat:
 		return expr.Clone().Op("!=").Lit(0)
-	case TBool:
+	case ir.TBool:
 		return expr.Clone()
-	case TRaw, TSlice, TMap:
+	case ir.TRaw, ir.TSlice, ir.TMap:
 		return expr.Clone().Op("!=").Nil()
-	case TDecl:
+	case ir.TDecl:
 		switch d := t.Decl.(type) {
-		case *Enum:
-			if d.Base == KString {
+		case *ir.Enum:
+			if d.Base == ir.KString {
 				return expr.Clone().Op("!=").Lit("")
 			}
 			return expr.Clone().Op("!=").Lit(0)
-		case *Union:
+		case *ir.Union:
 			return expr.Clone().Op("!=").Nil()
-		case *Kinds:
+		case *ir.Kinds:
 			return jen.Op("!").Add(expr.Clone()).Dot("IsZero").Call()
-		case *Raw:
+		case *ir.Raw:
 			return expr.Clone().Op("!=").Nil()
-		case *Named:
+		case *ir.Named:
 			return nonZeroCheck(d.Type, expr)
-		case *Alias:
+		case *ir.Alias:
 			return nonZeroCheck(d.Target, expr)
 		}
 	}
@@ -249,31 +238,31 @@ func nonZeroCheck(t *Type, expr *jen.Statement) *jen.Statement {
 // absentCheck is true for a required member that cannot have a valid
 // encoding even though the value was built in Go: a union with no branch,
 // a Kinds value with no kind.
-func absentCheck(t *Type, expr *jen.Statement) *jen.Statement {
+func absentCheck(t *ir.Type, expr *jen.Statement) *jen.Statement {
 	t = t.Resolve()
-	if t.Kind != TDecl {
+	if t.Kind != ir.TDecl {
 		return nil
 	}
 	switch d := t.Decl.(type) {
-	case *Union:
+	case *ir.Union:
 		return expr.Clone().Op("==").Nil()
-	case *Kinds:
+	case *ir.Kinds:
 		return expr.Clone().Dot("IsZero").Call()
-	case *Named:
+	case *ir.Named:
 		return absentCheck(d.Type, expr)
 	}
 	return nil
 }
 
 // litValue is a Go literal for a JSON scalar const.
-func litValue(v *schema.Value, t *Type) jen.Code {
+func litValue(v *ir.Value, t *ir.Type) jen.Code {
 	switch v.Kind {
-	case schema.String:
+	case ir.String:
 		return jen.Lit(v.Str)
-	case schema.Bool:
+	case ir.Bool:
 		return jen.Lit(v.Bool)
-	case schema.Number:
-		if t.Kind == TInt {
+	case ir.Number:
+		if t.Kind == ir.TInt {
 			n, err := strconv.ParseInt(v.Num, 10, 64)
 			if err == nil {
 				return jen.Lit(n)
@@ -282,7 +271,7 @@ func litValue(v *schema.Value, t *Type) jen.Code {
 		f, _ := strconv.ParseFloat(v.Num, 64)
 		return jen.Lit(f)
 	}
-	return jen.Lit(v.JSON())
+	return jen.Lit(v.JSON)
 }
 
 // quotedName is a member name as it appears in JSON, with its colon, for

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -8,37 +8,37 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // validateValue returns statements that check expr, a value of type t,
 // recording violations in s. It returns nothing when t has nothing to
 // check.
-func (e *emitter) validateValue(t *Type, expr *jen.Statement) []jen.Code {
+func (e *emitter) validateValue(t *ir.Type, expr *jen.Statement) []jen.Code {
 	return e.validateValueN(t, expr, 0)
 }
 
-func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.Code {
+func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []jen.Code {
 	i, k, x, m := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "x"+strconv.Itoa(depth), "m"+strconv.Itoa(depth)
 	switch t.Kind {
-	case TString, TInt, TFloat, TBool:
+	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
 		return e.scalarChecks(t, expr)
-	case TRaw:
+	case ir.TRaw:
 		if t.C.Raw == nil {
 			return nil
 		}
 		return e.rawCall(t.C.Raw, expr)
-	case TExternal:
+	case ir.TExternal:
 		return []jen.Code{jen.Id("validateExternal").Call(expr, jen.Id("s"))}
-	case TDecl:
-		if !e.needsValidate(t.Decl, map[Decl]bool{}) {
+	case ir.TDecl:
+		if !e.needsValidate(t.Decl, map[ir.Decl]bool{}) {
 			return nil
 		}
-		if u := unionOf(t); u != nil {
+		if u := t.Union(); u != nil {
 			return []jen.Code{holderOf(u, expr).Dot("validate").Call(jen.Id("s"))}
 		}
 		return []jen.Code{expr.Clone().Dot("validate").Call(jen.Id("s"))}
-	case TSlice:
+	case ir.TSlice:
 		var out []jen.Code
 		n := jen.Len(expr)
 		if t.C.MinItems != nil && *t.C.MinItems > 0 {
@@ -58,7 +58,7 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(loop...))
 		}
 		return out
-	case TMap:
+	case ir.TMap:
 		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
 		if len(inner) == 0 {
 			return nil
@@ -78,7 +78,7 @@ func (e *emitter) validateValueN(t *Type, expr *jen.Statement, depth int) []jen.
 // check (a call through a func value would make the decoder escape).
 //
 //	if b := expr; b == nil { s.add(...) } else { var d decoder; d.initShared(b); rawCheckN(&d, s); d.rawDone(s) }
-func (e *emitter) rawCall(sc *schema.Schema, expr *jen.Statement) []jen.Code {
+func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 	name := e.raw.need(sc)
 	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
 		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
@@ -92,52 +92,52 @@ func (e *emitter) rawCall(sc *schema.Schema, expr *jen.Statement) []jen.Code {
 
 // needsValidate reports whether values of d can break the schema once
 // decoded. Declarations on a cycle count as needing it.
-func (e *emitter) needsValidate(d Decl, seen map[Decl]bool) bool {
+func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 	if seen[d] {
 		return true
 	}
 	seen[d] = true
-	hasChecks := func(t *Type) bool { return e.typeHasChecks(t, seen) }
+	hasChecks := func(t *ir.Type) bool { return e.typeHasChecks(t, seen) }
 	switch d := d.(type) {
-	case *Struct:
+	case *ir.Struct:
 		for _, f := range d.Fields {
 			if hasChecks(f.Type) || (f.Required && f.Name != "" && absentCheck(f.Type, jen.Id("x")) != nil) {
 				return true
 			}
 		}
 		return d.Extra != nil && hasChecks(d.Extra.Value)
-	case *Enum, *Union:
+	case *ir.Enum, *ir.Union:
 		return true
-	case *Kinds:
+	case *ir.Kinds:
 		return true // the Kind must be one of the alternatives
-	case *Raw:
+	case *ir.Raw:
 		return true
-	case *Named:
+	case *ir.Named:
 		return hasChecks(d.Type)
-	case *Alias:
+	case *ir.Alias:
 		return hasChecks(d.Target)
 	}
 	return true
 }
 
 // typeHasChecks reports whether a value of type t can break the schema.
-func (e *emitter) typeHasChecks(t *Type, seen map[Decl]bool) bool {
+func (e *emitter) typeHasChecks(t *ir.Type, seen map[ir.Decl]bool) bool {
 	switch t.Kind {
-	case TDecl:
+	case ir.TDecl:
 		return e.needsValidate(t.Decl, seen)
-	case TSlice:
+	case ir.TSlice:
 		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem, seen)
-	case TMap:
+	case ir.TMap:
 		return e.typeHasChecks(t.Elem, seen)
-	case TRaw:
+	case ir.TRaw:
 		return t.C.Raw != nil
-	case TExternal:
+	case ir.TExternal:
 		return true
 	}
 	return scalarHasChecks(t)
 }
 
-func scalarHasChecks(t *Type) bool {
+func scalarHasChecks(t *ir.Type) bool {
 	c := t.C
 	return c.Format != "" || c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil ||
 		c.ExclusiveMaximum != nil || c.MinLength != nil || c.MaxLength != nil || c.Pattern != nil ||
@@ -157,7 +157,7 @@ var formatFuncs = map[string]string{
 }
 
 // scalarChecks checks a string, number or boolean against its constraints.
-func (e *emitter) scalarChecks(t *Type, x *jen.Statement) []jen.Code {
+func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
 	c := t.C
 	var out []jen.Code
 	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
@@ -165,22 +165,22 @@ func (e *emitter) scalarChecks(t *Type, x *jen.Statement) []jen.Code {
 	}
 	show := func() *jen.Statement {
 		switch t.Kind {
-		case TString:
+		case ir.TString:
 			return jen.Id("rtQuote").Call(x)
-		case TInt:
+		case ir.TInt:
 			return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
-		case TFloat:
+		case ir.TFloat:
 			return jen.Qual("strconv", "FormatFloat").Call(x, jen.LitByte('g'), jen.Lit(-1), jen.Lit(64))
 		}
 		return jen.Qual("strconv", "FormatBool").Call(x)
 	}
 	if c.Const != nil {
-		add(x.Clone().Op("!=").Add(litValue(c.Const, t)), "const", show().Op("+").Lit(" is not "+c.Const.JSON()))
+		add(x.Clone().Op("!=").Add(litValue(c.Const, t)), "const", show().Op("+").Lit(" is not "+c.Const.JSON))
 	}
 	if c.Format != "" {
 		add(jen.Op("!").Id(formatFuncs[c.Format]).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
 	}
-	if t.Kind == TString {
+	if t.Kind == ir.TString {
 		runes := jen.Qual("unicode/utf8", "RuneCountInString").Call(x)
 		if c.MinLength != nil && *c.MinLength > 0 {
 			add(runes.Clone().Op("<").Lit(int(*c.MinLength)), "minLength", show().Op("+").Lit(fmt.Sprintf(" is shorter than %d characters", *c.MinLength)))
@@ -193,7 +193,7 @@ func (e *emitter) scalarChecks(t *Type, x *jen.Statement) []jen.Code {
 			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(*c.Pattern)))
 		}
 	}
-	if t.Kind == TInt || t.Kind == TFloat {
+	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
 		for _, b := range []struct {
 			bound   *string
 			keyword string
@@ -222,8 +222,8 @@ func (e *emitter) scalarChecks(t *Type, x *jen.Statement) []jen.Code {
 // (op is the violating comparison). For integers the bound is moved to the
 // nearest integer so the comparison is exact; ok is false when no int64
 // can violate it.
-func boundCheck(k TKind, x *jen.Statement, op, bound string) (*jen.Statement, bool) {
-	if k == TFloat {
+func boundCheck(k ir.TKind, x *jen.Statement, op, bound string) (*jen.Statement, bool) {
+	if k == ir.TFloat {
 		f, _ := strconv.ParseFloat(bound, 64)
 		return x.Clone().Op(op).Lit(f), true
 	}
@@ -291,10 +291,10 @@ func (e *emitter) emitPatterns() {
 }
 
 // enumList renders enum values for a message: `"a", "b"`.
-func enumList(vals []*schema.Value) string {
+func enumList(vals []*ir.Value) string {
 	var parts []string
 	for _, v := range vals {
-		parts = append(parts, v.JSON())
+		parts = append(parts, v.JSON)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/templates"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // docData is what the prose templates see.
@@ -15,7 +17,7 @@ type docData struct {
 	Pinned, Validators, Dispatcher          bool
 }
 
-func newDocData(pkg *Package) docData {
+func newDocData(pkg *ir.Package) docData {
 	cmd := fmt.Sprintf("mcpgen generate --revision %s --out DIR --package %s", pkg.Revision, pkg.Name)
 	if !pkg.Source.Pinned {
 		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
@@ -37,6 +39,6 @@ func (e *emitter) docFile() (*jen.File, error) {
 	return f, nil
 }
 
-func renderReadme(pkg *Package) ([]byte, error) {
+func renderReadme(pkg *ir.Package) ([]byte, error) {
 	return templates.Render("readme", newDocData(pkg))
 }

@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // Raw checks validate JSON that is kept as bytes (json.RawMessage and the
@@ -18,17 +18,17 @@ import (
 // schemas such as JSONValue work.
 
 type rawChecks struct {
-	names map[*schema.Schema]string
-	queue []*schema.Schema
+	names map[*ir.Check]string
+	queue []*ir.Check
 	done  int
 }
 
 func newRawChecks() *rawChecks {
-	return &rawChecks{names: map[*schema.Schema]string{}}
+	return &rawChecks{names: map[*ir.Check]string{}}
 }
 
 // need returns the function name that checks s, queueing it.
-func (r *rawChecks) need(s *schema.Schema) string {
+func (r *rawChecks) need(s *ir.Check) string {
 	if n, ok := r.names[s]; ok {
 		return n
 	}
@@ -46,7 +46,7 @@ func (e *emitter) emitRawChecks() {
 	}
 }
 
-func (e *emitter) emitRawCheck(sc *schema.Schema, name string) {
+func (e *emitter) emitRawCheck(sc *ir.Check, name string) {
 	where := "#" + sc.Pointer
 	if sc.Pointer == "" {
 		where = "the schema"
@@ -55,10 +55,10 @@ func (e *emitter) emitRawCheck(sc *schema.Schema, name string) {
 	e.validate.Func().Id(name).Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")).Block(e.rawBody(sc)...)
 }
 
-func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
+func (e *emitter) rawBody(sc *ir.Check) []jen.Code {
 	skip := jen.Id("d").Dot("skip").Call()
 	if sc.IsBool {
-		if sc.BoolValue {
+		if sc.Accept {
 			return []jen.Code{skip}
 		}
 		return []jen.Code{jen.Id("s").Dot("add").Call(jen.Lit("false"), jen.Lit("no value is allowed here")), skip}
@@ -80,7 +80,7 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	}
 	for _, l := range []struct {
 		kw   string
-		list []*schema.Schema
+		list []*ir.Check
 	}{{"anyOf", sc.AnyOf}, {"oneOf", sc.OneOf}} {
 		if len(l.list) == 0 {
 			continue
@@ -115,27 +115,16 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	if sc.Types != nil {
 		var conds []jen.Code
 		var words []string
-		intOnly := slices.Contains(sc.Types, "integer") && !slices.Contains(sc.Types, "number")
-		for _, t := range sc.Types {
-			words = append(words, t)
-			switch t {
-			case "null":
-				conds = append(conds, kindTest(KNull))
-			case "boolean":
-				conds = append(conds, kindTest(KBool))
-			case "string":
-				conds = append(conds, kindTest(KString))
-			case "array":
-				conds = append(conds, kindTest(KArray))
-			case "object":
-				conds = append(conds, kindTest(KObject))
-			case "number":
-				conds = append(conds, kindTest(KFloat))
-			case "integer":
-				if !intOnly {
-					continue
-				}
-				conds = append(conds, kindTest(KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
+		intOnly := slices.Contains(sc.Types, ir.KInt) && !slices.Contains(sc.Types, ir.KFloat)
+		for _, k := range sc.Types {
+			words = append(words, k.String())
+			switch {
+			case k == ir.KInt && !intOnly:
+				continue // number holds every integer
+			case k == ir.KInt:
+				conds = append(conds, kindTest(ir.KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
+			default:
+				conds = append(conds, kindTest(k))
 			}
 		}
 		ok := jen.Null()
@@ -152,14 +141,14 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 		))
 	}
 	if sc.Const != nil {
-		out = append(out, jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON()))).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("const"), jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON())),
+		out = append(out, jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON))).Block(
+			jen.Id("s").Dot("add").Call(jen.Lit("const"), jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON)),
 		))
 	}
 	if sc.Enum != nil {
 		var conds []jen.Code
 		for _, v := range sc.Enum {
-			conds = append(conds, jen.Op("!").Id("rtJSONEqual").Call(jen.Id("raw"), jen.Lit(v.JSON())))
+			conds = append(conds, jen.Op("!").Id("rtJSONEqual").Call(jen.Id("raw"), jen.Lit(v.JSON)))
 		}
 		all := jen.Null()
 		for i, c := range conds {
@@ -174,16 +163,16 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	}
 	var cases []jen.Code
 	if obj := e.rawObject(sc); obj != nil {
-		cases = append(cases, jen.Case(kindTest(KObject)).Block(obj...))
+		cases = append(cases, jen.Case(kindTest(ir.KObject)).Block(obj...))
 	}
 	if arr := e.rawArray(sc); arr != nil {
-		cases = append(cases, jen.Case(kindTest(KArray)).Block(arr...))
+		cases = append(cases, jen.Case(kindTest(ir.KArray)).Block(arr...))
 	}
 	if str := e.rawString(sc); str != nil {
-		cases = append(cases, jen.Case(kindTest(KString)).Block(str...))
+		cases = append(cases, jen.Case(kindTest(ir.KString)).Block(str...))
 	}
 	if num := rawNumber(sc); num != nil {
-		cases = append(cases, jen.Case(kindTest(KFloat)).Block(num...))
+		cases = append(cases, jen.Case(kindTest(ir.KFloat)).Block(num...))
 	}
 	usesC := sc.Types != nil || len(cases) > 0 || usesKindGuard(sc)
 	if usesC {
@@ -196,8 +185,8 @@ func (e *emitter) rawBody(sc *schema.Schema) []jen.Code {
 	return append(out, jen.Switch().Block(cases...))
 }
 
-func usesKindGuard(sc *schema.Schema) bool {
-	for _, l := range [][]*schema.Schema{sc.AnyOf, sc.OneOf} {
+func usesKindGuard(sc *ir.Check) bool {
+	for _, l := range [][]*ir.Check{sc.AnyOf, sc.OneOf} {
 		for _, p := range l {
 			if kindGuard(p) != nil {
 				return true
@@ -209,7 +198,7 @@ func usesKindGuard(sc *schema.Schema) bool {
 
 // kindGuard is the condition on the first byte c under which a branch can
 // match, from its (and its $ref target's) "type"; nil when any kind can.
-func kindGuard(br *schema.Schema) *jen.Statement {
+func kindGuard(br *ir.Check) *jen.Statement {
 	for i := 0; i < 10 && br.Ref != nil && br.Types == nil && !br.IsBool; i++ {
 		br = br.Ref
 	}
@@ -217,22 +206,10 @@ func kindGuard(br *schema.Schema) *jen.Statement {
 		return nil
 	}
 	cond := jen.Null()
-	seen := map[Kind]bool{}
-	for _, t := range br.Types {
-		var k Kind
-		switch t {
-		case "null":
-			k = KNull
-		case "boolean":
-			k = KBool
-		case "string":
-			k = KString
-		case "array":
-			k = KArray
-		case "object":
-			k = KObject
-		default:
-			k = KFloat
+	seen := map[ir.Kind]bool{}
+	for _, k := range br.Types {
+		if k == ir.KInt {
+			k = ir.KFloat // the first byte tells a number, not an integer
 		}
 		if seen[k] {
 			continue
@@ -246,7 +223,7 @@ func kindGuard(br *schema.Schema) *jen.Statement {
 	return cond
 }
 
-func (e *emitter) rawObject(sc *schema.Schema) []jen.Code {
+func (e *emitter) rawObject(sc *ir.Check) []jen.Code {
 	if sc.Properties == nil && sc.Required == nil && sc.AdditionalProperties == nil {
 		return nil
 	}
@@ -262,9 +239,9 @@ func (e *emitter) rawObject(sc *schema.Schema) []jen.Code {
 	addl := func() []jen.Code {
 		ap := sc.AdditionalProperties
 		switch {
-		case ap == nil || (ap.IsBool && ap.BoolValue):
+		case ap == nil || (ap.IsBool && ap.Accept):
 			return []jen.Code{jen.Id("d").Dot("skip").Call()}
-		case ap.IsFalse():
+		case ap.IsBool && !ap.Accept:
 			return []jen.Code{
 				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
 				jen.Id("d").Dot("skip").Call(),
@@ -305,7 +282,7 @@ func (e *emitter) rawObject(sc *schema.Schema) []jen.Code {
 	return out
 }
 
-func (e *emitter) rawArray(sc *schema.Schema) []jen.Code {
+func (e *emitter) rawArray(sc *ir.Check) []jen.Code {
 	if sc.Items == nil && sc.MinItems == nil && sc.MaxItems == nil {
 		return nil
 	}
@@ -335,12 +312,12 @@ func (e *emitter) rawArray(sc *schema.Schema) []jen.Code {
 	return out
 }
 
-func (e *emitter) rawString(sc *schema.Schema) []jen.Code {
+func (e *emitter) rawString(sc *ir.Check) []jen.Code {
 	f := ""
-	if sc.Format != "" && formatFuncs[sc.Format] != "" {
+	if formatFuncs[sc.Format] != "" {
 		f = sc.Format
 	}
-	t := &Type{Kind: TString, C: Constraints{Format: f, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern}}
+	t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: f, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern}}
 	checks := e.scalarChecks(t, jen.Id("x"))
 	if len(checks) == 0 {
 		return nil
@@ -349,7 +326,7 @@ func (e *emitter) rawString(sc *schema.Schema) []jen.Code {
 }
 
 // rawNumber compares a number's text with the bounds exactly.
-func rawNumber(sc *schema.Schema) []jen.Code {
+func rawNumber(sc *ir.Check) []jen.Code {
 	var checks []jen.Code
 	for _, b := range []struct {
 		bound   *string
