@@ -113,7 +113,7 @@ func Emit(pkg *Package) (Files, error) {
 		return nil, err
 	}
 	out["README.md"] = readme
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
+	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil, tasksOf(pkg.Protocol) != nil)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,7 @@ func protocolNames() []string {
 	for _, s := range sides {
 		names = append(names, s.handler, s.unimplemented, s.dispatcher, s.options, s.constructor)
 	}
+	names = append(names, taskNames...)
 	return append(names, httpNames...)
 }
 
@@ -297,6 +298,7 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
 			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
 		)
+		fields = append(fields, tasksOption(p, s)...)
 	}
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
@@ -362,6 +364,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		fields = append(fields, jen.Id("state").Op(":").Id("newStateSealer").Call(
 			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
 	}
+	body = append(body, tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
 		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(fields...),
@@ -371,6 +374,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	}
 	if s.dir == ClientToServer {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+		body = append(body, tasksAttach(p, s)...)
 	}
 	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.constructor)))
@@ -386,6 +390,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	)
 	if s.dir == ClientToServer {
 		e.emitHTTP(f, s)
+		e.emitTasks(f, p, s)
 	}
 	if len(kinds) > 0 {
 		e.emitInputCheck(f, s, kinds)

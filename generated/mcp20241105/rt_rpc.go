@@ -53,6 +53,10 @@ type RequestInfo struct {
 	Method string
 	// Params is the params member as JSON; nil when absent.
 	Params json.RawMessage
+
+	// tasks is the task store of the dispatcher serving the request, if
+	// it has one (rpc_tasks.go).
+	tasks *taskStore
 }
 
 type requestInfoKey struct{}
@@ -104,6 +108,12 @@ type rpcDispatcher struct {
 	// checkInput checks an input response against the result type of the
 	// method of the input request it answers; nil checks nothing.
 	checkInput func(method string, raw []byte) error
+	// nameParams maps extension methods whose HTTP requests carry an
+	// Mcp-Name header to the params member the header mirrors (the tasks
+	// extension's taskId).
+	nameParams map[string]string
+	// tasks serves the tasks extension, if the server has a task store.
+	tasks *taskStore
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -345,7 +355,8 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		}
 		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
-	ctx = context.WithValue(ctx, requestInfoKey{}, &RequestInfo{ID: env.id, Method: env.method, Params: env.params})
+	ri := &RequestInfo{ID: env.id, Method: env.method, Params: env.params, tasks: r.tasks}
+	ctx = context.WithValue(ctx, requestInfoKey{}, ri)
 	res, err := r.call(ctx, m, env)
 	if notification {
 		if err != nil {
@@ -354,7 +365,11 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		return nil
 	}
 	if err != nil {
-		return r.errorResponseFor(env.id, err)
+		tc, ok := asTaskCreated(err, ri)
+		if !ok {
+			return r.errorResponseFor(env.id, err)
+		}
+		res = tc
 	}
 	e := encoder{buf: make([]byte, 0, 256)}
 	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
