@@ -124,7 +124,8 @@ func tasksAttach(p *Protocol, s side) []jen.Code {
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
 		jen.Var().Id("info").Index().Byte(),
 		jen.If(jen.Op("!").Id("opts").Dot("OmitServerInfo")).Block(
-			jen.List(jen.Id("info"), jen.Id("_")).Op("=").Id("opts").Dot("ServerInfo").Dot("AppendJSON").Call(jen.Nil()),
+			// encoding/json: the Implementation may be an external type.
+			jen.List(jen.Id("info"), jen.Id("_")).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("opts").Dot("ServerInfo")),
 		),
 		jen.Id("d").Dot("rpc").Dot("attachTasks").Call(
 			jen.Op("&").Id("opts").Dot("Tasks").Dot("store"),
@@ -150,19 +151,24 @@ func (e *emitter) emitTasks(f *jen.File, p *Protocol, s side) {
 		"\treturn nil, RunAsTask(ctx, func(ctx context.Context) (*" + res + ", error) { ... })\n\n" +
 		"The client follows the task with tasks/get until it ends: completed with fn's result\n" +
 		"(as the dispatcher would have sent it), or failed with fn's error as a JSON-RPC error\n" +
-		"(an *RPCError keeps its code). fn's context keeps the values of ctx but not its\n" +
-		"cancellation; it ends when the client cancels the task (tasks/cancel), when the task's\n" +
-		"ttl ends, or at TaskStore.Shutdown. fn asks the client for input with AwaitInput, not\n" +
-		"NeedInput, and sends no notifications.\n\n" +
+		"(an *RPCError keeps its code). fn's context keeps the values of ctx (RequestFromContext\n" +
+		"among them, but not HTTPRequestFromContext) and not its cancellation; it ends when the\n" +
+		"client cancels the task (tasks/cancel), when the task's ttl ends, or at\n" +
+		"TaskStore.Shutdown. fn asks the client for input with AwaitInput, not NeedInput, and\n" +
+		"sends no notifications.\n\n" +
 		"RunAsTask fails with MissingRequiredClientCapabilityError (-32021) when the client did\n" +
 		"not declare the tasks extension (ClientSupportsTasks tells beforehand), and with an\n" +
 		"internal error when the dispatcher has no ServerOptions.Tasks or the store is full."))
 	f.Func().Id("RunAsTask").Params(ctx.Clone(), jen.Id("fn").Func().Params(jen.Qual("context", "Context")).Params(jen.Op("*").Id(res), jen.Error())).Error().Block(
-		jen.Return(jen.Id("runAsTask").Call(jen.Id("ctx"), jen.Id(ts.call.Const), jen.Func().Params(ctx.Clone()).Params(jen.Id("rpcResult"), jen.Error()).Block(
-			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("fn").Call(jen.Id("ctx")),
-			jen.If(jen.Id("err").Op("!=").Nil().Op("||").Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.Return(jen.Id("r"), jen.Nil()),
-		))),
+		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Id("rpcResult"), jen.Error()),
+		jen.If(jen.Id("fn").Op("!=").Nil()).Block(
+			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Id("rpcResult"), jen.Error()).Block(
+				jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("fn").Call(jen.Id("ctx")),
+				jen.If(jen.Id("err").Op("!=").Nil().Op("||").Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.Return(jen.Id("r"), jen.Nil()),
+			),
+		),
+		jen.Return(jen.Id("runAsTask").Call(jen.Id("ctx"), jen.Id(ts.call.Const), jen.Id("run"))),
 	)
 
 	f.Comment(commentText("AwaitInput asks the client for input on behalf of the task ctx belongs to (the context\n" +

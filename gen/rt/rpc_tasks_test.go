@@ -261,6 +261,11 @@ func TestTaskRequestErrors(t *testing.T) {
 	for _, m := range []string{"tasks/result", "tasks/list"} {
 		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), CodeMethodNotFound, "")
 	}
+	// A task needs a function.
+	run := env.run
+	env.run = nil
+	env.wantErr(env.send(ctx, "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), CodeInternalError, "without a function")
+	env.run = run
 	// A task answers tools/call only.
 	env.wantErr(env.send(ctx, "prompts/get", `{`+metaCaps(extCaps)+`,"name":"p"}`), CodeInternalError, "RunAsTask answers tools/call requests, not prompts/get")
 }

@@ -206,6 +206,9 @@ func asTaskCreated(err error, ri *RequestInfo) (rpcResult, bool) {
 // error the handler returns so that the dispatcher answers with the
 // CreateTaskResult: the task exists by then (a tasks/get finds it).
 func runAsTask(ctx context.Context, method string, fn func(context.Context) (rpcResult, error)) error {
+	if fn == nil {
+		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask without a function"}
+	}
 	if ctx.Value(taskKey{}) != nil {
 		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask inside a task (a task's function returns its result)"}
 	}
@@ -258,9 +261,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 	if m := rtMember(ri.Params, "_meta"); m != nil {
 		t.meta = append(append([]byte(`{"_meta":`), m...), '}')
 	}
-	if s.principal != nil {
-		t.principal = principalDigest(s.principal(ctx))
-	}
+	t.principal = s.principalOf(ctx)
 	// The task outlives the request: its context keeps the request's
 	// values but not its cancellation, and ends at the task's expiry.
 	tctx := context.WithValue(context.WithoutCancel(ctx), notifierKey{}, notifier(taskNotifier{}))
@@ -500,12 +501,22 @@ func checkRequestMeta(params []byte) error {
 	return nil
 }
 
-// lookupLocked finds a task for a request: an unknown id, a task of another
-// principal and an expired task are invalid params (-32602), which
-// SEP-2663 names for an invalid or nonexistent taskId.
-func (s *taskStore) lookupLocked(ctx context.Context, id string) (*task, error) {
+// principalOf is the digest of the principal of a request, or nil when the
+// server names none.
+func (s *taskStore) principalOf(ctx context.Context) []byte {
+	if s.principal == nil {
+		return nil
+	}
+	return principalDigest(s.principal(ctx))
+}
+
+// lookupLocked finds a task for a request of the principal with the given
+// digest: an unknown id, a task of another principal and an expired task
+// are invalid params (-32602), which SEP-2663 names for an invalid or
+// nonexistent taskId.
+func (s *taskStore) lookupLocked(principal []byte, id string) (*task, error) {
 	t := s.tasks[id]
-	if t != nil && s.principal != nil && !bytes.Equal(t.principal, principalDigest(s.principal(ctx))) {
+	if t != nil && !bytes.Equal(t.principal, principal) {
 		t = nil
 	}
 	if t == nil {
@@ -525,9 +536,10 @@ func (s *taskStore) serveGet(ctx context.Context, params []byte) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
+	principal := s.principalOf(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := s.lookupLocked(ctx, id)
+	t, err := s.lookupLocked(principal, id)
 	if err != nil {
 		return nil, err
 	}
@@ -555,9 +567,10 @@ func (s *taskStore) serveUpdate(ctx context.Context, params []byte) ([]byte, err
 	if !ok {
 		return nil, paramError("/params/inputResponses", "type", "must be an object")
 	}
+	principal := s.principalOf(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := s.lookupLocked(ctx, id)
+	t, err := s.lookupLocked(principal, id)
 	if err != nil {
 		return nil, err
 	}
@@ -607,8 +620,9 @@ func (s *taskStore) serveCancel(ctx context.Context, params []byte) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
+	principal := s.principalOf(ctx)
 	s.mu.Lock()
-	t, err := s.lookupLocked(ctx, id)
+	t, err := s.lookupLocked(principal, id)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err

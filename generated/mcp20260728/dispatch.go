@@ -4,6 +4,7 @@ package mcp20260728
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -403,7 +404,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	if opts.Tasks != nil {
 		var info []byte
 		if !opts.OmitServerInfo {
-			info, _ = opts.ServerInfo.AppendJSON(nil)
+			info, _ = json.Marshal(opts.ServerInfo)
 		}
 		d.rpc.attachTasks(&opts.Tasks.store, map[string]func(rpcResult) (rpcResult, error){MethodCallTool: func(r rpcResult) (rpcResult, error) {
 			return d.finishCallToolResult(r.(*CallToolResult), "complete")
@@ -443,22 +444,27 @@ func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 //
 // The client follows the task with tasks/get until it ends: completed with fn's result
 // (as the dispatcher would have sent it), or failed with fn's error as a JSON-RPC error
-// (an *RPCError keeps its code). fn's context keeps the values of ctx but not its
-// cancellation; it ends when the client cancels the task (tasks/cancel), when the task's
-// ttl ends, or at TaskStore.Shutdown. fn asks the client for input with AwaitInput, not
-// NeedInput, and sends no notifications.
+// (an *RPCError keeps its code). fn's context keeps the values of ctx (RequestFromContext
+// among them, but not HTTPRequestFromContext) and not its cancellation; it ends when the
+// client cancels the task (tasks/cancel), when the task's ttl ends, or at
+// TaskStore.Shutdown. fn asks the client for input with AwaitInput, not NeedInput, and
+// sends no notifications.
 //
 // RunAsTask fails with MissingRequiredClientCapabilityError (-32021) when the client did
 // not declare the tasks extension (ClientSupportsTasks tells beforehand), and with an
 // internal error when the dispatcher has no ServerOptions.Tasks or the store is full.
 func RunAsTask(ctx context.Context, fn func(context.Context) (*CallToolResult, error)) error {
-	return runAsTask(ctx, MethodCallTool, func(ctx context.Context) (rpcResult, error) {
-		r, err := fn(ctx)
-		if err != nil || r == nil {
-			return nil, err
+	var run func(context.Context) (rpcResult, error)
+	if fn != nil {
+		run = func(ctx context.Context) (rpcResult, error) {
+			r, err := fn(ctx)
+			if err != nil || r == nil {
+				return nil, err
+			}
+			return r, nil
 		}
-		return r, nil
-	})
+	}
+	return runAsTask(ctx, MethodCallTool, run)
 }
 
 // AwaitInput asks the client for input on behalf of the task ctx belongs to (the context
