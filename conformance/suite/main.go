@@ -11,7 +11,8 @@
 // pending ones) fails and expected-failures.txt does not list it with a
 // reason, or a listed one passes; when a scenario has no results; and
 // when the server logged a panic or did not stop cleanly. The suite's
-// raw results stay in the -out directory.
+// raw results (one directory per scenario, its log, the server's log) stay
+// in the -out directory, or in a temporary one when the run fails.
 package main
 
 import (
@@ -36,7 +37,7 @@ func main() {
 	dir := flag.String("dir", "conformance/suite", "the directory of package.json, node_modules and expected-failures.txt")
 	server := flag.String("server", "./examples/everything-server", "the Go package of the server under test")
 	requirements := flag.String("requirements", "2026-07-28", "the revision whose requirements to run")
-	out := flag.String("out", "", "where the suite writes its results (default: a new temporary directory, kept)")
+	out := flag.String("out", "", "where the suite writes its results, kept (default: a temporary directory, kept only when the run fails)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
 	verbose := flag.Bool("v", false, "print the suite's own output and the server's log")
 	flag.Parse()
@@ -65,7 +66,8 @@ func run(ctx context.Context, cfg config) error {
 	if err != nil {
 		return err
 	}
-	if cfg.out == "" {
+	keep := cfg.out != ""
+	if !keep {
 		if cfg.out, err = os.MkdirTemp("", "mcpgen-conformance-"); err != nil {
 			return err
 		}
@@ -139,9 +141,15 @@ func run(ctx context.Context, cfg config) error {
 	if stopErr != nil {
 		problems = append(problems, "the server did not stop cleanly: "+stopErr.Error())
 	}
-	fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
 	if len(problems) > 0 {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
 		return errors.New("failed:\n  " + strings.Join(problems, "\n  "))
+	}
+	if keep {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
+	} else {
+		fmt.Printf("\nsuite: %.0fs (-out DIR keeps the results)\n", elapsed.Seconds())
+		os.RemoveAll(cfg.out)
 	}
 	fmt.Println("conformance: ok")
 	return nil
