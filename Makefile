@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http interop
+.PHONY: all generate test check vet bench bench-http interop conformance
 
 all: check
 
@@ -58,3 +58,18 @@ bench-http:
 # main module does not depend on the SDK).
 interop:
 	cd interop && $(GO) vet ./... && $(GO) test ./...
+
+# The official MCP conformance suite against examples/everything-server
+# (README: "Conformance"). npm ci installs the suite and a Node binary
+# pinned by conformance/suite/package-lock.json (again only when the lock
+# file changed since the last install); conformance/suite (a Go program)
+# builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
+# requires plus the unscored ones, stops the server and prints a table.
+SUITE = conformance/suite
+conformance:
+	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \
+		echo "cd $(SUITE) && npm ci"; \
+		(cd $(SUITE) && npm ci --no-audit --no-fund --loglevel=error) && \
+		cp $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; \
+	fi
+	$(GO) run ./$(SUITE)

@@ -87,6 +87,15 @@ func TestModernServerAnswersInitializeWithVersions(t *testing.T) {
 	if !strings.Contains(r.err.Message, "2026-07-28") && !strings.Contains(string(r.err.Data), "2026-07-28") {
 		t.Errorf("the error to initialize does not name the supported versions: %s", got)
 	}
+	// A modern request (per-request _meta) for initialize asks for a
+	// method 2026-07-28 does not have: streamable-http.mdx answers an
+	// unimplemented method with -32601 (and 404 over HTTP), and the
+	// message still names the versions.
+	got = handle(d, request(`1`, "initialize", `{`+metaWith(`"2026-07-28"`, `{}`)+`}`))
+	r = checkError(t, got, want{"1", -32601, "method not found", ""})
+	if !strings.Contains(r.err.Message, "2026-07-28") {
+		t.Errorf("the error to a modern initialize does not name the supported versions: %s", got)
+	}
 }
 
 // ---------------------------------------------------------------------------

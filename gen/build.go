@@ -233,7 +233,10 @@ func (b *builder) reserve(name, what string) {
 // and, when there will be a dispatcher, its names.
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
-	names, err := runtimeNames(dispatcher)
+	// The tasks extension's names are claimed with any dispatcher, before
+	// the protocol is built and it is known whether the revision can
+	// carry the extension: a schema cannot take them either way.
+	names, err := runtimeNames(dispatcher, dispatcher)
 	if err != nil {
 		b.errorf("", "reading the runtime: %v", err)
 		return

@@ -64,7 +64,73 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	}
 	p.Results = b.results(p)
 	p.InputKinds = inputKinds(p, defs)
+	p.Tasks = taskSupport(p)
 	return p
+}
+
+// taskSupport works out whether the revision can carry the server side of
+// the tasks extension (SEP-2663), and with which types: the extension
+// needs per-request _meta (it is not defined for revisions with the
+// initialize handshake), tools/call and multi round-trip input.
+func taskSupport(p *ir.Protocol) *ir.TaskSupport {
+	if !p.Modern || p.InputRequired == nil || p.Implementation == nil {
+		return nil
+	}
+	var call *ir.Method
+	for _, m := range p.Methods {
+		if m.Name == "tools/call" && m.Direction == ir.ClientToServer && !m.Notification {
+			call = m
+		}
+	}
+	if call == nil || call.Result == nil || !call.Result.IsStruct() {
+		return nil
+	}
+	ts := &ir.TaskSupport{Call: call, Result: call.Result.Resolve().Decl.(*ir.Struct)}
+	if f := p.InputRequired.FieldByJSON("inputRequests"); f != nil && namedMap(f.Type) {
+		ts.Requests = f.Type.Resolve().Decl.GoName()
+	}
+	if call.Params != nil && call.Params.IsStruct() {
+		st := call.Params.Resolve().Decl.(*ir.Struct)
+		if f := st.FieldByJSON("inputResponses"); f != nil && f.Name != "" && namedMap(f.Type) {
+			ts.Responses = f.Type.Resolve().Decl.GoName()
+		}
+	}
+	if ts.Requests == "" || ts.Responses == "" {
+		return nil
+	}
+	if p.ServerCapabilities != nil {
+		if f := p.ServerCapabilities.FieldByJSON("extensions"); f != nil && f.Name != "" {
+			if t := f.Type.Resolve(); t.Kind == ir.TMap && rawJSON(t.Elem) {
+				ts.Extensions = f
+			}
+		}
+	}
+	return ts
+}
+
+// namedMap reports whether t is a named map type (type M map[string]T),
+// whose AppendJSON, UnmarshalJSON and Validate the glue calls.
+func namedMap(t *ir.Type) bool {
+	t = t.Resolve()
+	if t.Kind != ir.TDecl {
+		return false
+	}
+	n, ok := t.Decl.(*ir.Named)
+	return ok && n.Type.Resolve().Kind == ir.TMap
+}
+
+// rawJSON reports whether values of t are JSON bytes (json.RawMessage or a
+// named type of it).
+func rawJSON(t *ir.Type) bool {
+	t = t.Resolve()
+	if t.Kind == ir.TRaw {
+		return true
+	}
+	if t.Kind == ir.TDecl {
+		_, ok := t.Decl.(*ir.Raw)
+		return ok
+	}
+	return false
 }
 
 // inputKinds reads the input requests an InputRequiredResult may carry

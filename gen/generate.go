@@ -27,7 +27,7 @@ func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnost
 	if err != nil {
 		return nil, warns, err
 	}
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
+	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil, pkg.Protocol != nil && pkg.Protocol.Tasks != nil)
 	if err != nil {
 		return nil, warns, err
 	}

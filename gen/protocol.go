@@ -267,9 +267,10 @@ var defaultSources = map[string]ir.Source{
 // claimProtocolNames claims what dispatch.go declares: the sides' names
 // and the package-level names (the helper methods are claimed by each
 // struct, see memberNames).
-// httpHandlerConstructor is the function the emitted HTTP glue declares
-// (gen/emit/emit_http.go); the rest of the HTTP transport is the runtime's.
-const httpHandlerConstructor = "NewHTTPHandler"
+// glueNames are the functions the emitted glue of the HTTP transport and
+// of the tasks extension declares (gen/emit/emit_http.go, emit_tasks.go);
+// the rest of both is the runtime's.
+var glueNames = []string{"NewHTTPHandler", "RunAsTask", "AwaitInput"}
 
 func (b *builder) claimProtocolNames() {
 	for _, s := range sides {
@@ -278,7 +279,7 @@ func (b *builder) claimProtocolNames() {
 		}
 	}
 	n := protocolNames
-	for _, name := range []string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey, httpHandlerConstructor} {
+	for _, name := range append([]string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey}, glueNames...) {
 		b.reserve(name, "the generated dispatcher")
 	}
 }

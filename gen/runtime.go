@@ -24,6 +24,7 @@ var runtimeFS embed.FS
 type runtimeSource struct {
 	name    string // rt_<file>.go
 	rpc     bool   // part of the JSON-RPC layer
+	tasks   bool   // the exported API of the tasks extension
 	src     []byte
 	nameOff int      // offset of the package name ("rt")
 	names   []string // its package-level declarations
@@ -52,6 +53,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 		out = append(out, runtimeSource{
 			name:    "rt_" + base,
 			rpc:     strings.HasPrefix(base, "rpc"),
+			tasks:   strings.HasPrefix(base, "tasks"),
 			src:     src,
 			nameOff: fset.Position(f.Name.Pos()).Offset,
 			names:   declNames(f),
@@ -62,16 +64,18 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 
 // runtimeFiles returns the runtime sources for package pkg, named
 // rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
-// dispatcher. The sources are gofmt's form (a test checks), and so are
-// the copies: only the package name changes.
-func runtimeFiles(pkg string, rpc bool) (Files, error) {
+// dispatcher, the tasks*.go files (the tasks extension's exported API)
+// only with a server dispatcher that serves the extension. The sources are
+// gofmt's form (a test checks), and so are the copies: only the package
+// name changes.
+func runtimeFiles(pkg string, rpc, tasks bool) (Files, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	out := Files{}
 	for _, r := range srcs {
-		if r.rpc && !rpc {
+		if r.rpc && !rpc || r.tasks && !tasks {
 			continue
 		}
 		var b []byte
@@ -86,15 +90,15 @@ func runtimeFiles(pkg string, rpc bool) (Files, error) {
 
 // runtimeNames lists the package-level names the runtime declares (types,
 // functions, variables, constants; exported or not), with the JSON-RPC
-// layer's when rpc is set.
-func runtimeNames(rpc bool) ([]string, error) {
+// layer's when rpc is set and the tasks extension's when tasks is set.
+func runtimeNames(rpc, tasks bool) ([]string, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, r := range srcs {
-		if r.rpc && !rpc {
+		if r.rpc && !rpc || r.tasks && !tasks {
 			continue
 		}
 		names = append(names, r.names...)

@@ -293,6 +293,7 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
 			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
 		)
+		fields = append(fields, tasksOption(p, s)...)
 	}
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
@@ -360,6 +361,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		fields = append(fields, jen.Id("state").Op(":").Id("newStateSealer").Call(
 			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
 	}
+	body = append(body, tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
 		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(fields...),
@@ -369,6 +371,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	}
 	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+		body = append(body, tasksAttach(p, s)...)
 	}
 	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.Constructor)))
@@ -384,6 +387,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	)
 	if s.Dir == ir.ClientToServer {
 		e.emitHTTP(f, s)
+		e.emitTasks(f, p, s)
 	}
 	if len(kinds) > 0 {
 		e.emitInputCheck(f, s, kinds)

@@ -15,6 +15,7 @@ import (
 type docData struct {
 	Package, Revision, URL, SHA256, Command string
 	Pinned, Validators, Dispatcher          bool
+	Tasks                                   bool // the server side of the tasks extension
 }
 
 func newDocData(pkg *ir.Package) docData {
@@ -23,7 +24,8 @@ func newDocData(pkg *ir.Package) docData {
 		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
 	}
 	return docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
-		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil}
+		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil,
+		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil}
 }
 
 // docFile is doc.go: the package comment and ProtocolVersion.

@@ -59,6 +59,23 @@ type Protocol struct {
 	// branches of its inputRequests map), each with the result its answer
 	// must be, in branch order; empty without multi round-trip requests.
 	InputKinds []*InputKind
+	// Tasks is what the server side of the tasks extension (SEP-2663)
+	// needs of the revision; nil when the revision cannot carry it.
+	Tasks *TaskSupport
+}
+
+// TaskSupport is what the typed glue of the tasks extension needs: the
+// tools/call method (the one method a server may answer with a task), its
+// result struct, and the map types of input requests and their answers.
+type TaskSupport struct {
+	Call      *Method
+	Result    *Struct
+	Requests  string // InputRequests
+	Responses string // InputResponses
+	// Extensions is the ServerCapabilities field that lists extensions
+	// (raw JSON objects by name), where the dispatcher advertises the
+	// extension; nil when the revision has none.
+	Extensions *Field
 }
 
 // InputKind pairs the method of an input request (elicitation/create)

@@ -104,6 +104,12 @@ type rpcDispatcher struct {
 	checkInput func(method string, raw []byte) error
 	// limits bound the connections served by serve.
 	limits serveLimits
+	// nameParams maps extension methods whose HTTP requests carry an
+	// Mcp-Name header to the params member the header mirrors (the tasks
+	// extension's taskId).
+	nameParams map[string]string
+	// tasks serves the tasks extension, if the server has a task store.
+	tasks *taskStore
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -345,7 +351,11 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		}
 		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
-	ctx = context.WithValue(ctx, requestInfoKey{}, &RequestInfo{ID: env.id, Method: env.method, Params: env.params})
+	ri := &RequestInfo{ID: env.id, Method: env.method, Params: env.params}
+	ctx = context.WithValue(ctx, requestInfoKey{}, ri)
+	if r.tasks != nil {
+		ctx = context.WithValue(ctx, taskStoreKey{}, r.tasks)
+	}
 	res, err := r.call(ctx, m, env)
 	if notification {
 		if err != nil {
@@ -354,7 +364,11 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		return nil
 	}
 	if err != nil {
-		return r.errorResponseFor(env.id, err)
+		tc, ok := asTaskCreated(err, ri)
+		if !ok {
+			return r.errorResponseFor(env.id, err)
+		}
+		res = tc
 	}
 	e := encoder{buf: make([]byte, 0, 256)}
 	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)

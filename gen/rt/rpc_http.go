@@ -588,7 +588,11 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 	case "resources/read":
 		member = "uri"
 	default:
-		return nil
+		// An extension's method may name its target in Mcp-Name too
+		// (the tasks extension: params.taskId).
+		if member = h.d.nameParams[env.method]; member == "" {
+			return nil
+		}
 	}
 	raw := rtMember(env.params, member)
 	if raw == nil || raw[0] != '"' {

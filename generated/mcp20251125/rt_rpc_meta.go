@@ -296,8 +296,16 @@ func rtTTL(ms int64) time.Duration {
 // rejectInitialize answers the legacy initialize request on a server that
 // only speaks revisions without a handshake: the specification asks such a
 // server to name the versions it supports, the only diagnostic a legacy
-// client can show.
+// client can show (basic/versioning.mdx). A legacy client gets
+// UnsupportedProtocolVersionError with the supported versions as data. An
+// initialize that carries the per-request _meta of a modern revision is a
+// modern request for a method the revision does not have: method not found
+// (streamable-http.mdx: 404 with -32601), whose message names the versions.
 func rejectInitialize(params []byte, supported []string) error {
+	if v := rtMember(rtMember(params, "_meta"), metaProtocolVersion); v != nil {
+		return &RPCError{Code: CodeMethodNotFound,
+			Message: `method not found: "initialize" (this server has no initialize handshake; it supports protocol versions ` + rtQuoteList(supported) + `)`}
+	}
 	requested := ""
 	if raw := rtMember(params, "protocolVersion"); raw != nil && raw[0] == '"' {
 		var d decoder

@@ -4,6 +4,7 @@ package mcp20260728
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -435,6 +436,11 @@ type ServerOptions struct {
 	// extension's, by name. A name the revision defines is a programming error: the constructor
 	// panics.
 	ExtensionMethods map[string]ExtensionMethod
+	// Tasks, if set, serves the tasks extension (io.modelcontextprotocol/tasks) from this store:
+	// the dispatcher advertises it in Capabilities.Extensions, answers tasks/get, tasks/update
+	// and tasks/cancel, and tools/call handlers may answer with a task (RunAsTask). A store
+	// serves one dispatcher.
+	Tasks *TaskStore
 	// SkipResultValidation stops the dispatcher from checking handler results against the schema
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
@@ -471,10 +477,22 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	if opts.DiscoverCacheScope == "" {
 		opts.DiscoverCacheScope = CacheScopePublic
 	}
+	if opts.Tasks != nil {
+		opts.Capabilities.Extensions = withExtension(opts.Capabilities.Extensions, TasksExtension)
+	}
 	d := &ServerDispatcher{h: h, opts: opts}
 	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}, modern: true, versions: opts.SupportedVersions, state: newStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
 	d.rpc.checkInput = d.checkInputResponse
 	d.rpc.addExtensions(opts.ExtensionMethods)
+	if opts.Tasks != nil {
+		var info []byte
+		if !opts.OmitServerInfo {
+			info, _ = json.Marshal(opts.ServerInfo)
+		}
+		d.rpc.attachTasks(&opts.Tasks.store, map[string]func(rpcResult) (rpcResult, error){MethodCallTool: func(r rpcResult) (rpcResult, error) {
+			return d.finishCallToolResult(r.(*CallToolResult), "complete")
+		}}, info)
+	}
 	return d
 }
 
@@ -503,6 +521,64 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandler(&d.rpc, opts)
+}
+
+// RunAsTask answers the tools/call request ctx belongs to with a task: the dispatcher sends
+// a CreateTaskResult (resultType "task") once the task exists, and fn runs in a goroutine of
+// its own. Return its error from the handler:
+//
+//	return nil, RunAsTask(ctx, func(ctx context.Context) (*CallToolResult, error) { ... })
+//
+// The client follows the task with tasks/get until it ends: completed with fn's result (as
+// the dispatcher would have sent it), or failed with fn's error as a JSON-RPC error (an
+// *RPCError keeps its code). fn's context keeps the values of ctx (RequestFromContext among
+// them, but not HTTPRequestFromContext) and not its cancellation; it ends when the client
+// cancels the task (tasks/cancel), when the task's ttl ends, or at TaskStore.Shutdown. fn
+// asks the client for input with AwaitInput, not NeedInput, and sends no notifications.
+//
+// RunAsTask fails with MissingRequiredClientCapabilityError (-32021) when the client did not
+// declare the tasks extension (ClientSupportsTasks tells beforehand), and with an internal
+// error when the dispatcher has no ServerOptions.Tasks or the store is full.
+func RunAsTask(ctx context.Context, fn func(context.Context) (*CallToolResult, error)) error {
+	var run func(context.Context) (rpcResult, error)
+	if fn != nil {
+		run = func(ctx context.Context) (rpcResult, error) {
+			r, err := fn(ctx)
+			if err != nil || r == nil {
+				return nil, err
+			}
+			return r, nil
+		}
+	}
+	return runAsTask(ctx, MethodCallTool, run)
+}
+
+// AwaitInput asks the client for input on behalf of the task ctx belongs to (the context
+// RunAsTask gives fn) and waits for the answers. Until the client has answered every request
+// with tasks/update, tasks/get shows the task as input_required with the requests that are
+// still unanswered; the answers are checked as those of NeedInput are (an accepted form
+// elicitation against its requestedSchema) and come back by key. A key names one request
+// over the task's life: using it again is an error. The requests must be covered by the
+// capabilities the client declared when it created the task
+// (MissingRequiredClientCapabilityError, -32021, otherwise). AwaitInput returns ctx's error
+// when the task is cancelled or expires while it waits.
+func AwaitInput(ctx context.Context, requests InputRequests) (InputResponses, error) {
+	if err := requests.Validate(); err != nil {
+		return nil, fmt.Errorf("mcp: AwaitInput: %w", err)
+	}
+	b, err := requests.AppendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
+	got, err := awaitTaskInput(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	var out InputResponses
+	if err := out.UnmarshalJSON(got); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {

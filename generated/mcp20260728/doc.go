@@ -20,7 +20,9 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for Streamable HTTP.
+// or serve NewHTTPHandler for Streamable HTTP. A server that sets ServerOptions.Tasks (a
+// NewTaskStore) serves the tasks extension (io.modelcontextprotocol/tasks): a tools/call
+// handler answers with a task by returning RunAsTask's error.
 //
 // The package imports only the standard library. Regenerate it with:
 //

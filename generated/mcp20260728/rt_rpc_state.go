@@ -123,17 +123,7 @@ func (s *stateSealer) seal(ctx context.Context, method string, params, result []
 		}
 		st.Inputs = make(map[string]sealedInput, len(m))
 		for k, req := range m {
-			var in sealedInput
-			if raw := rtMember(req, "method"); raw != nil && raw[0] == '"' {
-				in.Method, _ = headerText(raw)
-			}
-			if in.Method == "elicitation/create" {
-				p := rtMember(req, "params")
-				if string(rtMember(p, "mode")) != `"url"` {
-					in.Schema = rtMember(p, "requestedSchema")
-				}
-			}
-			st.Inputs[k] = in
+			st.Inputs[k] = inputOf(req)
 		}
 	}
 	payload, err := json.Marshal(st)
@@ -142,6 +132,22 @@ func (s *stateSealer) seal(ctx context.Context, method string, params, result []
 	}
 	enc := base64.RawURLEncoding
 	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(s.keys[0], payload)), nil
+}
+
+// inputOf reads what an input request (as JSON) asks for: its method and,
+// for a form elicitation, the requestedSchema its answer must match.
+func inputOf(req []byte) sealedInput {
+	var in sealedInput
+	if raw := rtMember(req, "method"); raw != nil && raw[0] == '"' {
+		in.Method, _ = headerText(raw)
+	}
+	if in.Method == "elicitation/create" {
+		p := rtMember(req, "params")
+		if string(rtMember(p, "mode")) != `"url"` {
+			in.Schema = rtMember(p, "requestedSchema")
+		}
+	}
+	return in
 }
 
 // open verifies a token and returns its payload, or the reason it is
@@ -231,8 +237,8 @@ func salientDigest(method string, params []byte) []byte {
 	return h.Sum(nil)
 }
 
-// stateError is invalid params about the requestState or inputResponses.
-func stateError(pointer, keyword, reason string) error {
+// paramError is invalid params (-32602) with one violation as data.
+func paramError(pointer, keyword, reason string) error {
 	data, _ := json.Marshal(struct {
 		Violations []Violation `json:"violations"`
 	}{[]Violation{{Pointer: pointer, Keyword: keyword, Message: reason}}})
@@ -269,7 +275,7 @@ func (r *rpcDispatcher) openState(ctx context.Context, method string, params []b
 	token, _ := headerText(rs)
 	st, reason := r.state.open(ctx, token, method, params)
 	if st == nil {
-		return nil, nil, stateError("/params/requestState", "requestState", reason)
+		return nil, nil, paramError("/params/requestState", "requestState", reason)
 	}
 	keys := make([]string, 0, len(responses))
 	for k := range responses {
@@ -282,36 +288,46 @@ func (r *rpcDispatcher) openState(ctx context.Context, method string, params []b
 			drop = append(drop, k)
 			continue
 		}
-		at := "/params/inputResponses/" + rtEscapePointer(k)
-		raw := responses[k]
-		if r.checkInput != nil {
-			if err := r.checkInput(in.Method, raw); err != nil {
-				var ve *ValidationError
-				if errors.As(err, &ve) {
-					vs, data := violationsUnder(at, ve)
-					msg := "invalid params: the answer to input request " + rtQuote(k) + " (" + in.Method + ") is not valid: " + vs[0].String()
-					return nil, nil, &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
-				}
-				return nil, nil, stateError(at, "type", "the answer to input request "+rtQuote(k)+" ("+in.Method+") is not valid: "+err.Error())
-			}
-		}
-		if in.Schema != nil && string(rtMember(raw, "action")) == `"accept"` {
-			if vs := checkElicitContent(in.Schema, rtMember(raw, "content")); len(vs) > 0 {
-				for i := range vs {
-					vs[i].Pointer = at + "/content" + vs[i].Pointer
-				}
-				data, _ := json.Marshal(struct {
-					Violations []Violation `json:"violations"`
-				}{vs})
-				msg := "invalid params: the answer to input request " + rtQuote(k) + " does not match its requestedSchema: " + vs[0].String()
-				if len(vs) > 1 {
-					msg += " (and " + strconv.Itoa(len(vs)-1) + " more)"
-				}
-				return nil, nil, &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
-			}
+		if err := r.checkAnswer(in, k, responses[k]); err != nil {
+			return nil, nil, err
 		}
 	}
 	return st.State, drop, nil
+}
+
+// checkAnswer checks the answer raw to the input request of key k, which
+// asked for in: it must be a valid result of the request's method and, for
+// an accepted form elicitation, match the requestedSchema. A failure is
+// invalid params (-32602) pointing into params.inputResponses.
+func (r *rpcDispatcher) checkAnswer(in sealedInput, k string, raw []byte) error {
+	at := "/params/inputResponses/" + rtEscapePointer(k)
+	if r.checkInput != nil {
+		if err := r.checkInput(in.Method, raw); err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				vs, data := violationsUnder(at, ve)
+				msg := "invalid params: the answer to input request " + rtQuote(k) + " (" + in.Method + ") is not valid: " + vs[0].String()
+				return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+			}
+			return paramError(at, "type", "the answer to input request "+rtQuote(k)+" ("+in.Method+") is not valid: "+err.Error())
+		}
+	}
+	if in.Schema != nil && string(rtMember(raw, "action")) == `"accept"` {
+		if vs := checkElicitContent(in.Schema, rtMember(raw, "content")); len(vs) > 0 {
+			for i := range vs {
+				vs[i].Pointer = at + "/content" + vs[i].Pointer
+			}
+			data, _ := json.Marshal(struct {
+				Violations []Violation `json:"violations"`
+			}{vs})
+			msg := "invalid params: the answer to input request " + rtQuote(k) + " does not match its requestedSchema: " + vs[0].String()
+			if len(vs) > 1 {
+				msg += " (and " + strconv.Itoa(len(vs)-1) + " more)"
+			}
+			return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+		}
+	}
+	return nil
 }
 
 // elicitProperty is what checkElicitContent reads of a property of a

