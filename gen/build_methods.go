@@ -207,6 +207,7 @@ func (b *builder) buildProtocol() *Protocol {
 		}
 		return p.Methods[i].Name < p.Methods[j].Name
 	})
+	p.Tools = b.buildTools(p)
 	return p
 }
 

@@ -78,6 +78,9 @@ func Emit(pkg *Package) (Files, error) {
 	}
 	if pkg.Protocol != nil {
 		files["dispatch.go"] = e.emitProtocol()
+		if pkg.Protocol.Tools != nil {
+			files["tools.go"] = e.emitTools()
+		}
 	}
 	doc, err := e.docFile()
 	if err != nil {
@@ -113,7 +116,7 @@ func Emit(pkg *Package) (Files, error) {
 		return nil, err
 	}
 	out["README.md"] = readme
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil)
+	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil, pkg.Protocol != nil && pkg.Protocol.Tools != nil)
 	if err != nil {
 		return nil, err
 	}

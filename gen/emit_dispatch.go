@@ -319,6 +319,9 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 				jen.Id("Principal").Func().Params(jen.Qual("context", "Context")).String(),
 			)
 		}
+		if p.Tools != nil {
+			fields = append(fields, toolsOptionFields(p.Tools)...)
+		}
 		fields = append(fields,
 			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
 			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
@@ -359,7 +362,11 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		// server speaks (basic/versioning: backward compatibility).
 		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
-	body := []jen.Code{}
+	// A nil handler is the Unimplemented one.
+	body := []jen.Code{jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Id("h").Op("=").Id(s.unimplemented).Values())}
+	if s.dir == ClientToServer && p.Tools != nil {
+		body = append(body, jen.Id("h").Op("=").Id("withTools").Call(jen.Id("h"), jen.Op("&").Id("opts")))
+	}
 	if s.dir == ClientToServer {
 		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(
 			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(jen.Id("ProtocolVersion")),
@@ -401,7 +408,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 	}
 	body = append(body, jen.Return(jen.Id("d")))
-	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.constructor)))
+	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h; a nil h is %s{}.", s.constructor, s.unimplemented)))
 	f.Func().Id(s.constructor).Params(jen.Id("h").Id(s.handler), jen.Id("opts").Id(s.options)).Op("*").Id(s.dispatcher).Block(body...)
 
 	f.Comment(commentText("Handle answers one JSON-RPC message (or batch, where the revision has them):\nit returns the response to send, or nil when there is none (a notification)."))

@@ -42,6 +42,9 @@ type Protocol struct {
 	// ErrorCodes are the MCP error codes of the revision, beyond the
 	// JSON-RPC ones the runtime declares, sorted by code, descending.
 	ErrorCodes []*ErrorCode
+	// Tools is the tool set (Tools, AddTool); nil when the revision has no
+	// tools/list and tools/call of the specification's shape.
+	Tools *ToolSupport
 }
 
 // ErrorCode is a named JSON-RPC error code.

@@ -23,6 +23,7 @@ var runtimeFS embed.FS
 type runtimeSource struct {
 	name    string // rt_<file>.go
 	rpc     bool   // part of the JSON-RPC layer
+	tools   bool   // part of the tool set
 	src     []byte
 	nameOff int // offset of the package name ("rt")
 }
@@ -50,6 +51,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 		out = append(out, runtimeSource{
 			name:    "rt_" + base,
 			rpc:     strings.HasPrefix(base, "rpc"),
+			tools:   strings.HasPrefix(base, "tools"),
 			src:     src,
 			nameOff: fset.Position(f.Name.Pos()).Offset,
 		})
@@ -59,16 +61,17 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 
 // runtimeFiles returns the runtime sources for package pkg, named
 // rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
-// dispatcher. The sources are gofmt's form (a test checks), and so are
-// the copies: only the package name changes.
-func runtimeFiles(pkg string, rpc bool) (Files, error) {
+// dispatcher, the tools*.go files only with a tool set. The sources are
+// gofmt's form (a test checks), and so are the copies: only the package
+// name changes.
+func runtimeFiles(pkg string, rpc, tools bool) (Files, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	out := Files{}
 	for _, r := range srcs {
-		if r.rpc && !rpc {
+		if (r.rpc && !rpc) || (r.tools && !tools) {
 			continue
 		}
 		var b []byte

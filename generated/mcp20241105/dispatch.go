@@ -383,6 +383,11 @@ type ServerOptions struct {
 	// SupportedVersions lists the protocol versions the server accepts, preferred
 	// first; empty means []string{ProtocolVersion}.
 	SupportedVersions []string
+	// Tools, if set, answers tools/list and tools/call, unless the handler
+	// implements them itself (then its ListTools and CallTool come first, and may
+	// call the set's), and declares the tools capability where Capabilities leaves
+	// it out.
+	Tools *Tools
 	// ExtensionMethods serve request methods this revision's schema does not
 	// define, such as an extension's, by name. A name the revision defines is a
 	// programming error: the constructor panics.
@@ -415,8 +420,12 @@ type ServerDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewServerDispatcher returns a dispatcher for h.
+// NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
 func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher {
+	if h == nil {
+		h = UnimplementedServerHandler{}
+	}
+	h = withTools(h, &opts)
 	if len(opts.SupportedVersions) == 0 {
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
@@ -881,8 +890,11 @@ type ClientDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewClientDispatcher returns a dispatcher for h.
+// NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
+	if h == nil {
+		h = UnimplementedClientHandler{}
+	}
 	d := &ClientDispatcher{h: h, opts: opts}
 	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
 	return d

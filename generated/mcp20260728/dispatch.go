@@ -417,6 +417,11 @@ type ServerOptions struct {
 	// (read from its context, such as HTTPRequestFromContext's headers); a
 	// requestState is accepted only from the principal it was issued to.
 	Principal func(context.Context) string
+	// Tools, if set, answers tools/list and tools/call, unless the handler
+	// implements them itself (then its ListTools and CallTool come first, and may
+	// call the set's), and declares the tools capability where Capabilities leaves
+	// it out.
+	Tools *Tools
 	// ExtensionMethods serve request methods this revision's schema does not
 	// define, such as an extension's, by name. A name the revision defines is a
 	// programming error: the constructor panics.
@@ -449,8 +454,12 @@ type ServerDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewServerDispatcher returns a dispatcher for h.
+// NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
 func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher {
+	if h == nil {
+		h = UnimplementedServerHandler{}
+	}
+	h = withTools(h, &opts)
 	if len(opts.SupportedVersions) == 0 {
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
@@ -1101,8 +1110,11 @@ type ClientDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewClientDispatcher returns a dispatcher for h.
+// NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
+	if h == nil {
+		h = UnimplementedClientHandler{}
+	}
 	d := &ClientDispatcher{h: h, opts: opts}
 	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
 	return d
