@@ -44,7 +44,7 @@ func toolSet() *mcp.Tools {
 	tools := &mcp.Tools{TTL: 5 * time.Minute}
 	mcp.AddTool(tools, mcp.Tool{Name: "add", Description: new("Adds two integers.")},
 		func(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: strconv.FormatInt(in.A+in.B, 10)}}}, nil
+			return mcp.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
 		})
 	mcp.AddStructuredTool(tools, mcp.Tool{Name: "weather"},
 		func(ctx context.Context, p *mcp.CallToolRequestParams, in weatherArgs) (weather, error) {
@@ -68,7 +68,7 @@ func callParams(name, args string) string {
 }
 
 func TestToolSetList(t *testing.T) {
-	d := mcp.NewServerDispatcher(nil, mcp.ServerOptions{ServerInfo: serverInfo, Tools: toolSet()})
+	d := mcp.NewServerDispatcher(toolSet(), mcp.ServerOptions{ServerInfo: serverInfo})
 	checkResult(t, handle(d, request(`1`, "tools/list", `{`+meta+`}`)), "1", `{`+resultMeta+`,"resultType":"complete","ttlMs":300000,"cacheScope":"public","tools":[`+
 		`{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer","description":"the first addend"},"b":{"type":"integer","description":"the second addend"}},"required":["a","b"],"additionalProperties":false}},`+
 		`{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"string","x-mcp-header":"City"},"units":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","minimum":-128,"maximum":127}},"required":["city"],"additionalProperties":false},`+
@@ -85,7 +85,7 @@ func TestToolSetList(t *testing.T) {
 }
 
 func TestToolSetCall(t *testing.T) {
-	d := mcp.NewServerDispatcher(nil, mcp.ServerOptions{ServerInfo: serverInfo, Tools: toolSet()})
+	d := mcp.NewServerDispatcher(toolSet(), mcp.ServerOptions{ServerInfo: serverInfo})
 	isError := func(text string) string {
 		return `{` + resultMeta + `,"resultType":"complete","isError":true,"content":[{"type":"text","text":` + quote(text) + `}]}`
 	}
@@ -119,23 +119,22 @@ func TestToolSetCall(t *testing.T) {
 	checkError(t, handle(d, request(`4`, "tools/call", callParams("refuse", `{}`))), want{"4", -32001, "not today", ""})
 }
 
-// handlerWithTools implements CallTool for one tool and leaves the rest to
-// the set; it leaves tools/list to the set altogether.
+// handlerWithTools embeds a tool set in place of
+// UnimplementedServerHandler: it implements CallTool for one tool and
+// leaves the rest to the set, and tools/list to the set altogether.
 type handlerWithTools struct {
-	mcp.UnimplementedServerHandler
-	tools *mcp.Tools
+	*mcp.Tools
 }
 
 func (h handlerWithTools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	if p.Name == "raw" {
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "raw: " + string(p.Arguments)}}}, nil
+		return mcp.TextResult("raw: " + string(p.Arguments)), nil
 	}
-	return h.tools.CallTool(ctx, p)
+	return h.Tools.CallTool(ctx, p)
 }
 
 func TestToolSetWithHandler(t *testing.T) {
-	tools := toolSet()
-	d := mcp.NewServerDispatcher(handlerWithTools{tools: tools}, mcp.ServerOptions{ServerInfo: serverInfo, Tools: tools,
+	d := mcp.NewServerDispatcher(handlerWithTools{toolSet()}, mcp.ServerOptions{ServerInfo: serverInfo,
 		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{ListChanged: new(true)}}})
 	checkResult(t, handle(d, request(`1`, "tools/call", callParams("raw", `{"x":1}`))), "1",
 		`{`+resultMeta+`,"resultType":"complete","content":[{"type":"text","text":"raw: {\"x\":1}"}]}`)
@@ -151,10 +150,16 @@ func TestToolSetWithHandler(t *testing.T) {
 	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{"listChanged":true}}` {
 		t.Errorf("capabilities = %s", caps)
 	}
-	// Without a set, a handler that leaves tools to Unimplemented* answers
-	// method not found, as before.
+	// The rest is the set's UnimplementedServerHandler: method not found.
+	checkError(t, handle(d, request(`5`, "resources/read", `{`+meta+`,"uri":"file:///x"}`)), want{"5", -32601, "", "*"})
+	// Without a set, a nil handler is UnimplementedServerHandler: no
+	// tools, no tools capability.
 	d = mcp.NewServerDispatcher(nil, mcp.ServerOptions{ServerInfo: serverInfo})
-	checkError(t, handle(d, request(`5`, "tools/call", callParams("add", `{}`))), want{"5", -32601, "", "*"})
+	checkError(t, handle(d, request(`6`, "tools/call", callParams("add", `{}`))), want{"6", -32601, "", "*"})
+	r = checkResult(t, handle(d, request(`7`, "server/discover", `{`+meta+`}`)), "7", "")
+	if caps := string(member(t, r.result, "capabilities")); caps != `{}` {
+		t.Errorf("capabilities without a tool set = %s", caps)
+	}
 }
 
 // TestToolSetLegacy: the same rules in a revision with the initialize
@@ -165,9 +170,9 @@ func TestToolSetLegacy(t *testing.T) {
 	tools := &mcp20241105.Tools{}
 	mcp20241105.AddTool(tools, mcp20241105.Tool{Name: "add"},
 		func(ctx context.Context, p *mcp20241105.CallToolRequestParams, in addArgs) (*mcp20241105.CallToolResult, error) {
-			return &mcp20241105.CallToolResult{Content: []mcp20241105.CallToolResultContentItem{&mcp20241105.TextContent{Text: fmt.Sprint(in.A + in.B)}}}, nil
+			return mcp20241105.TextResult(fmt.Sprint(in.A + in.B)), nil
 		})
-	d := mcp20241105.NewServerDispatcher(nil, mcp20241105.ServerOptions{ServerInfo: mcp20241105.Implementation{Name: "legacy", Version: "1"}, Tools: tools})
+	d := mcp20241105.NewServerDispatcher(tools, mcp20241105.ServerOptions{ServerInfo: mcp20241105.Implementation{Name: "legacy", Version: "1"}})
 	r := checkResult(t, handle(d, request(`1`, "initialize", `{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)), "1", "")
 	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{}}` {
 		t.Errorf("capabilities = %s", caps)
@@ -184,7 +189,7 @@ func TestToolSetLegacy(t *testing.T) {
 // annotations of typed tools from the set's tools/list, and checks the
 // Mcp-Param headers of a call against its arguments.
 func TestToolSetHTTPHeaders(t *testing.T) {
-	d := mcp.NewServerDispatcher(nil, mcp.ServerOptions{ServerInfo: serverInfo, Tools: toolSet()})
+	d := mcp.NewServerDispatcher(toolSet(), mcp.ServerOptions{ServerInfo: serverInfo})
 	srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
 	defer srv.Close()
 	params := `{` + metaWith(`"2026-07-28"`, `{}`) + `,"name":"weather","arguments":{"city":"Paris"}}`

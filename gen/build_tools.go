@@ -22,7 +22,7 @@ func (b *builder) buildTools(p *Protocol) *ToolSupport {
 	if list == nil || call == nil {
 		return nil
 	}
-	t := &ToolSupport{Set: "Tools", Add: "AddTool", OptionName: "Tools"}
+	t := &ToolSupport{Set: "Tools", Add: "AddTool", TextResult: "TextResult", Adder: "ToolAdder"}
 
 	// tools/call: params with a name and raw arguments; a result with
 	// content (a union with a text branch) and isError.

@@ -319,9 +319,6 @@ func (e *emitter) emitOptions(f *jen.File, p *Protocol, s side) {
 				jen.Id("Principal").Func().Params(jen.Qual("context", "Context")).String(),
 			)
 		}
-		if p.Tools != nil {
-			fields = append(fields, toolsOptionFields(p.Tools)...)
-		}
 		fields = append(fields,
 			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
 			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
@@ -364,8 +361,8 @@ func (e *emitter) emitDispatcher(f *jen.File, p *Protocol, s side, ms []*Method)
 	}
 	// A nil handler is the Unimplemented one.
 	body := []jen.Code{jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Id("h").Op("=").Id(s.unimplemented).Values())}
-	if s.dir == ClientToServer && p.Tools != nil {
-		body = append(body, jen.Id("h").Op("=").Id("withTools").Call(jen.Id("h"), jen.Op("&").Id("opts")))
+	if s.dir == ClientToServer && p.Tools != nil && p.Tools.Capability != "" {
+		body = append(body, jen.Id("declareTools").Call(jen.Id("h"), jen.Op("&").Id("opts")))
 	}
 	if s.dir == ClientToServer {
 		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(

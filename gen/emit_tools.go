@@ -13,10 +13,9 @@ import (
 
 // toolsDoc is the doc comment of Tools; it states the rules of
 // gen/rt/tools.go.
-const toolsDoc = `%s is a set of tools whose arguments are Go types. %s adds a tool,
-deriving its inputSchema from the type of its arguments; the set answers tools/list with its tools
-and tools/call by decoding the arguments into that type, checked against the schema, before the
-tool's function runs. Serve it with ServerOptions.Tools.
+const toolsDoc = `%[1]s is a set of tools whose arguments are Go types, and the %[3]s that serves them. %[2]s adds a tool, deriving its inputSchema from the type of its arguments; the set answers tools/list with its tools, and tools/call by decoding the arguments into that type, checked against the schema, before the tool's function runs.
+
+Give a *%[1]s to %[4]s as the handler, or embed a *%[1]s in a handler of your own in place of %[5]s (which it embeds): its ListTools and CallTool serve what your handler does not implement, and yours may call them. The dispatcher declares the tools capability for such a handler unless the options declare it.
 
 The schema of a struct type:
   - A field's member name comes from its json tag, else its Go name. Fields tagged "-" and
@@ -32,7 +31,8 @@ The schema of a struct type:
     strings, integers and booleans reached through struct fields; such integers are bounded to
     ±(2^53-1)).
   - Booleans, strings, integers (bounded by their size: int8 is -128 to 127, unsigned ones are
-    at least 0), floats, slices, arrays, maps with string keys, pointers and structs map as
+    at least 0; the schema states no bound for 64-bit ones, and a value beyond the Go type is
+    refused), floats, slices, arrays, maps with string keys, pointers and structs map as
     encoding/json maps them; []byte is a base64 string, time.Time a date-time string,
     json.RawMessage and any take any JSON, and a type that implements encoding.TextUnmarshaler
     is a string.
@@ -43,7 +43,7 @@ The schema of a struct type:
 The arguments type is a struct (struct{} for a tool without arguments, whose schema is
 {"type": "object", "additionalProperties": false}) or a map with string keys.
 
-The zero value is an empty set. A %s is safe for concurrent use (tools may be added while it
+The zero value is an empty set. A %[1]s is safe for concurrent use (tools may be added while it
 serves) and must not be copied once used.`
 
 // emitTools writes tools.go.
@@ -69,8 +69,23 @@ func (e *emitter) emitTools() *jen.File {
 		)
 	}
 	fields = append(fields, jen.Id("set").Id("toolSet").Types(jen.Id(t.Tool), jen.Id(t.CallParams), jen.Id(t.Result)))
-	f.Comment(commentText(fmt.Sprintf(toolsDoc, t.Set, adders, t.Set)))
+	s := serverSide()
+	fields = append([]jen.Code{jen.Id(s.unimplemented)}, fields...)
+	f.Comment(commentText(fmt.Sprintf(toolsDoc, t.Set, adders, s.handler, s.constructor, s.unimplemented)))
 	f.Type().Id(t.Set).Struct(fields...)
+
+	// type ToolAdder interface { tools() *Tools }
+	f.Comment(commentText(fmt.Sprintf("%s is where %s adds a tool: a *%s, a handler that embeds one, or a *%s whose handler is, or embeds, a *%s (%s panics if it is not).", t.Adder, adders, t.Set, s.dispatcher, t.Set, t.Add)))
+	f.Type().Id(t.Adder).Interface(jen.Id("tools").Params().Op("*").Id(t.Set))
+	// func (d *ServerDispatcher) tools() *Tools
+	f.Comment(commentText("tools returns the " + t.Set + " d's handler is or embeds; " + t.Add + " adds tools to it."))
+	f.Func().Params(jen.Id("d").Op("*").Id(s.dispatcher)).Id("tools").Params().Op("*").Id(t.Set).Block(
+		jen.If(
+			jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("d").Dot("h").Assert(jen.Id(t.Adder)),
+			jen.Id("ok").Op("&&").Id("h").Dot("tools").Call().Op("!=").Nil(),
+		).Block(jen.Return(jen.Id("h").Dot("tools").Call())),
+		jen.Panic(jen.Lit("mcp: " + t.Add + ": the " + s.dispatcher + "'s handler is not a *" + t.Set + " and does not embed one")),
+	)
 
 	e.emitAddTool(f, t)
 	if t.AddOutput != "" {
@@ -133,8 +148,41 @@ func (e *emitter) emitTools() *jen.File {
 		})),
 	)
 
-	e.emitToolsHandler(f, t)
+	// TextResult
+	f.Comment(commentText(t.TextResult + " returns a result with one text content block: what most tools answer."))
+	f.Func().Id(t.TextResult).Params(jen.Id("text").String()).Op("*").Id(t.Result).Block(
+		jen.Return(jen.Op("&").Id(t.Result).Values(jen.Dict{
+			jen.Id(t.Content): jen.Index().Id(t.ContentItem).Values(jen.Op("&").Id(t.Text).Values(jen.Dict{jen.Id(t.TextField): jen.Id("text")})),
+		})),
+	)
+
+	// tools marks a handler that is, or embeds, a Tools.
+	f.Comment(commentText("tools marks a handler that is, or embeds, a " + t.Set + "."))
+	f.Func().Params(jen.Id("t").Op("*").Id(t.Set)).Id("tools").Params().Op("*").Id(t.Set).Block(jen.Return(jen.Id("t")))
+
+	if t.Capability != "" && p.ServerCapabilities != nil {
+		// func declareTools(h ServerHandler, opts *ServerOptions) { if _, ok := h.(ToolAdder); ok && opts.Capabilities.Tools == nil { ... } }
+		f.Comment(commentText("declareTools declares the tools capability in opts for a handler that is, or\nembeds, a " + t.Set + ", unless opts declares it."))
+		f.Func().Id("declareTools").Params(jen.Id("h").Id(s.handler), jen.Id("opts").Op("*").Id(s.options)).Block(
+			jen.If(
+				jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("h").Assert(jen.Id(t.Adder)),
+				jen.Id("ok").Op("&&").Id("opts").Dot("Capabilities").Dot(t.Capability).Op("==").Nil(),
+			).Block(
+				jen.Id("opts").Dot("Capabilities").Dot(t.Capability).Op("=").Op("&").Id(t.CapabilityType).Values(),
+			),
+		)
+	}
 	return f
+}
+
+// serverSide is the side whose handler a tool set serves.
+func serverSide() side {
+	for _, x := range sides {
+		if x.dir == ClientToServer {
+			return x
+		}
+	}
+	panic("gen: no server side")
 }
 
 // emitAddTool writes AddTool.
@@ -144,11 +192,11 @@ func (e *emitter) emitAddTool(f *jen.File, t *ToolSupport) {
 	if e.pkg.Protocol.Modern && e.pkg.Protocol.InputRequired != nil {
 		protocolErrs = "an *RPCError, NeedInput's error and the context's error"
 	}
-	doc := t.Add + ` adds tool to t, with h as its function. The tool's inputSchema is derived from In (see ` + t.Set + ` for the rules) and must be left empty. A call decodes its arguments into an In, checked against that schema, before h runs: arguments the schema refuses are answered with a result with isError whose text lists the violations and their JSON pointers (the specification makes input validation errors tool execution errors, so that a model can correct itself), and h does not run.
+	doc := t.Add + ` adds tool to the set s is or serves (see ` + t.Adder + `), with h as its function. The tool's inputSchema is derived from In (see ` + t.Set + ` for the rules) and must be left empty. A call decodes its arguments into an In, checked against that schema, before h runs: arguments the schema refuses are answered with a result with isError whose text lists the violations and their JSON pointers (the specification makes input validation errors tool execution errors, so that a model can correct itself), and h does not run.
 
 An error h returns is a tool execution error too (its text in a result with isError), but for ` + protocolErrs + `, which answer the request as they would from a handler. A nil result with a nil error is an empty result.
 
-` + t.Add + ` panics if In has no schema (see ` + t.Set + `), if the tool breaks the schema of ` + t.Tool + `, or if t has a tool of that name already.`
+` + t.Add + ` panics if In has no schema (see ` + t.Set + `), if the tool breaks the schema of ` + t.Tool + `, or if the set has a tool of that name already.`
 	f.Comment(commentText(doc))
 	// func AddTool[In any](t *Tools, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
 	//	args := toolCodec[In](tool.Name, false)
@@ -158,13 +206,13 @@ An error h returns is a tool execution error too (its text in a result with isEr
 	//	})
 	// }
 	f.Func().Id(t.Add).Types(jen.Id("In").Any()).Params(
-		jen.Id("t").Op("*").Id(t.Set),
+		jen.Id("s").Id(t.Adder),
 		jen.Id("tool").Id(t.Tool),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(t.CallParams), jen.Id("in").Id("In")).Params(jen.Op("*").Id(t.Result), jen.Error()),
 	).Block(
 		jen.Id("args").Op(":=").Id("toolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
 		jen.Id("setToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
-		jen.Id("t").Dot("add").Call(jen.Id("tool"), toolCall(t, jen.Return(jen.Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in"))))),
+		jen.Id("s").Dot("tools").Call().Dot("add").Call(jen.Id("tool"), toolCall(t, jen.Return(jen.Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in"))))),
 	)
 }
 
@@ -194,7 +242,7 @@ func (e *emitter) emitAddStructuredTool(f *jen.File, t *ToolSupport) {
 		}), jen.Nil()),
 	}
 	f.Func().Id(t.AddOutput).Types(jen.List(jen.Id("In"), jen.Id("Out")).Any()).Params(
-		jen.Id("t").Op("*").Id(t.Set),
+		jen.Id("s").Id(t.Adder),
 		jen.Id("tool").Id(t.Tool),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(t.CallParams), jen.Id("in").Id("In")).Params(jen.Id("Out"), jen.Error()),
 	).Block(
@@ -205,54 +253,6 @@ func (e *emitter) emitAddStructuredTool(f *jen.File, t *ToolSupport) {
 			jen.Id("tool").Dot(t.OutputSchema).Op("=").New(jen.Id(t.OutputSchemaType)),
 		),
 		jen.Id("setToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("outputSchema"), jen.Id("tool").Dot(t.OutputSchema), jen.Id("out")),
-		jen.Id("t").Dot("add").Call(jen.Id("tool"), toolCall(t, body...)),
+		jen.Id("s").Dot("tools").Call().Dot("add").Call(jen.Id("tool"), toolCall(t, body...)),
 	)
-}
-
-// emitToolsHandler writes what puts a Tools in front of a server's
-// handler: toolsHandler, and withTools, which NewServerDispatcher calls.
-func (e *emitter) emitToolsHandler(f *jen.File, t *ToolSupport) {
-	p := e.pkg.Protocol
-	ctx := jen.Qual("context", "Context")
-	var s side
-	for _, x := range sides {
-		if x.dir == ClientToServer {
-			s = x
-		}
-	}
-	f.Comment(commentText("toolsHandler answers tools/list and tools/call from a " + t.Set + " when the handler\nleaves them to " + s.unimplemented + "."))
-	f.Type().Id("toolsHandler").Struct(jen.Id(s.handler), jen.Id("tools").Op("*").Id(t.Set))
-	for _, m := range []struct{ name, params, result, arg string }{
-		{"ListTools", t.ListParams, t.ListResult, "p"},
-		{"CallTool", t.CallParams, t.Result, "p"},
-	} {
-		// r, err := h.ServerHandler.M(ctx, p); if errors.Is(err, errNotImplemented) { return h.tools.M(ctx, p) }; return r, err
-		f.Comment(commentText(m.name + " is the handler's, or the " + t.Set + "' when the handler does not implement it."))
-		f.Func().Params(jen.Id("h").Id("toolsHandler")).Id(m.name).Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(m.params)).Params(jen.Op("*").Id(m.result), jen.Error()).Block(
-			jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("h").Dot(s.handler).Dot(m.name).Call(jen.Id("ctx"), jen.Id("p")),
-			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), jen.Id("errNotImplemented"))).Block(
-				jen.Return(jen.Id("h").Dot("tools").Dot(m.name).Call(jen.Id("ctx"), jen.Id("p"))),
-			),
-			jen.Return(jen.Id("r"), jen.Err()),
-		)
-	}
-	body := []jen.Code{jen.If(jen.Id("opts").Dot(t.OptionName).Op("==").Nil()).Block(jen.Return(jen.Id("h")))}
-	doc := "withTools puts opts." + t.OptionName + ", if set, in front of h"
-	if t.Capability != "" && p.ServerCapabilities != nil {
-		doc += ", and declares the tools\ncapability unless opts does"
-		body = append(body, jen.If(jen.Id("opts").Dot("Capabilities").Dot(t.Capability).Op("==").Nil()).Block(
-			jen.Id("opts").Dot("Capabilities").Dot(t.Capability).Op("=").Op("&").Id(t.CapabilityType).Values(),
-		))
-	}
-	body = append(body, jen.Return(jen.Id("toolsHandler").Values(jen.Dict{jen.Id(s.handler): jen.Id("h"), jen.Id("tools"): jen.Id("opts").Dot(t.OptionName)})))
-	f.Comment(commentText(doc + "."))
-	f.Func().Id("withTools").Params(jen.Id("h").Id(s.handler), jen.Id("opts").Op("*").Id(s.options)).Id(s.handler).Block(body...)
-}
-
-// toolsOptionFields are the ServerOptions fields of the tool set.
-func toolsOptionFields(t *ToolSupport) []jen.Code {
-	return []jen.Code{
-		jen.Comment(commentText(t.OptionName + ", if set, answers tools/list and tools/call, unless the handler\nimplements them itself (then its ListTools and CallTool come first, and may\ncall the set's), and declares the tools capability where Capabilities leaves\nit out.")),
-		jen.Id(t.OptionName).Op("*").Id(t.Set),
-	}
 }

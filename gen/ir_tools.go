@@ -11,7 +11,8 @@ type ToolSupport struct {
 	Set        string // Tools
 	Add        string // AddTool
 	AddOutput  string // AddStructuredTool; "" when the revision has no structured results
-	OptionName string // the ServerOptions field: Tools
+	TextResult string // TextResult
+	Adder      string // ToolAdder: a *Tools, or a dispatcher whose handler is one
 
 	Tool        string // Tool
 	ToolName    string // Tool.Name
@@ -44,15 +45,15 @@ type ToolSupport struct {
 	TTL, CacheScope, CacheScopeType, CacheScopePublic string
 
 	// Capability is ServerCapabilities' tools field (a pointer to
-	// CapabilityType), which the dispatcher sets when it serves a Tools;
-	// "" when the revision has none of that shape.
+	// CapabilityType), which the dispatcher sets when its handler is (or
+	// embeds) a Tools; "" when the revision has none of that shape.
 	Capability, CapabilityType string
 }
 
 // toolNames are the exported names the tool set declares, beyond the
 // ServerOptions field.
 func (t *ToolSupport) names() []string {
-	names := []string{t.Set, t.Add}
+	names := []string{t.Set, t.Add, t.TextResult, t.Adder}
 	if t.AddOutput != "" {
 		names = append(names, t.AddOutput)
 	}

@@ -57,7 +57,7 @@ func sleeper(logf func(string, ...any)) func(context.Context, *mcp.CallToolReque
 		select {
 		case <-time.After(time.Duration(in.Ms) * time.Millisecond):
 			logf("sleep %s: done", id)
-			return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "slept"}}}, nil
+			return mcp.TextResult("slept"), nil
 		case <-ctx.Done():
 			logf("sleep %s: cancelled", id)
 			return nil, ctx.Err()
@@ -74,15 +74,14 @@ func main() {
 	if os.Getenv("DISCOVER_SERVER_SLEEP") == "1" {
 		mcp.AddTool(tools, mcp.Tool{Name: "sleep", Description: new("Waits for ms milliseconds, or until the request is cancelled.")}, sleeper(logf))
 	}
-	// No handler of its own: the tool set answers tools/list and
-	// tools/call (and declares the tools capability), the options
-	// server/discover, and the rest is method not found.
-	d := mcp.NewServerDispatcher(nil, mcp.ServerOptions{
+	// The tool set is the handler: it answers tools/list and tools/call
+	// (and the dispatcher declares the tools capability), the options
+	// answer server/discover, and the rest is method not found.
+	d := mcp.NewServerDispatcher(tools, mcp.ServerOptions{
 		ServerInfo:   mcp.Implementation{Name: "discover-server", Version: "1.0.0"},
 		Instructions: "Call the add tool to add two integers.",
 		DiscoverTTL:  time.Hour,
 		Logf:         logf,
-		Tools:        tools,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -42,7 +42,8 @@ import (
 //     official Go SDK); `mcp:"enum=a|b,header=Name"` restricts a string to
 //     the listed values and marks an argument for an Mcp-Param-Name header
 //     (x-mcp-header).
-//   - bool, strings, integers (their range: int8 is -128..127), floats,
+//   - bool, strings, integers (their range: int8 is -128..127; no bound
+//     is stated for 64-bit ones, whose range is checked all the same), floats,
 //     slices, arrays, maps with string keys, pointers, structs, []byte (a
 //     base64 string), time.Time (a date-time string), json.RawMessage and
 //     any (any JSON), and types that implement encoding.TextUnmarshaler

@@ -393,11 +393,6 @@ type ServerOptions struct {
 	// SupportedVersions lists the protocol versions the server accepts, preferred
 	// first; empty means []string{ProtocolVersion}.
 	SupportedVersions []string
-	// Tools, if set, answers tools/list and tools/call, unless the handler
-	// implements them itself (then its ListTools and CallTool come first, and may
-	// call the set's), and declares the tools capability where Capabilities leaves
-	// it out.
-	Tools *Tools
 	// ExtensionMethods serve request methods this revision's schema does not
 	// define, such as an extension's, by name. A name the revision defines is a
 	// programming error: the constructor panics.
@@ -435,7 +430,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	if h == nil {
 		h = UnimplementedServerHandler{}
 	}
-	h = withTools(h, &opts)
+	declareTools(h, &opts)
 	if len(opts.SupportedVersions) == 0 {
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}

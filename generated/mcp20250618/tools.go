@@ -2,16 +2,18 @@
 
 package mcp20250618
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
-// Tools is a set of tools whose arguments are Go types. AddTool (or AddStructuredTool, for a tool
-// with structured results) adds a tool,
-// deriving its inputSchema from the type of its arguments; the set answers tools/list with its tools
-// and tools/call by decoding the arguments into that type, checked against the schema, before the
-// tool's function runs. Serve it with ServerOptions.Tools.
+// Tools is a set of tools whose arguments are Go types, and the ServerHandler that serves them.
+// AddTool (or AddStructuredTool, for a tool with structured results) adds a tool, deriving its
+// inputSchema from the type of its arguments; the set answers tools/list with its tools, and
+// tools/call by decoding the arguments into that type, checked against the schema, before the tool's
+// function runs.
+//
+// Give a *Tools to NewServerDispatcher as the handler, or embed a *Tools in a handler of your own in
+// place of UnimplementedServerHandler (which it embeds): its ListTools and CallTool serve what your
+// handler does not implement, and yours may call them. The dispatcher declares the tools capability
+// for such a handler unless the options declare it.
 //
 // The schema of a struct type:
 //   - A field's member name comes from its json tag, else its Go name. Fields tagged "-" and
@@ -27,7 +29,8 @@ import (
 //     strings, integers and booleans reached through struct fields; such integers are bounded to
 //     ±(2^53-1)).
 //   - Booleans, strings, integers (bounded by their size: int8 is -128 to 127, unsigned ones are
-//     at least 0), floats, slices, arrays, maps with string keys, pointers and structs map as
+//     at least 0; the schema states no bound for 64-bit ones, and a value beyond the Go type is
+//     refused), floats, slices, arrays, maps with string keys, pointers and structs map as
 //     encoding/json maps them; []byte is a base64 string, time.Time a date-time string,
 //     json.RawMessage and any take any JSON, and a type that implements encoding.TextUnmarshaler
 //     is a string.
@@ -41,25 +44,42 @@ import (
 // The zero value is an empty set. A Tools is safe for concurrent use (tools may be added while it
 // serves) and must not be copied once used.
 type Tools struct {
+	UnimplementedServerHandler
 	set toolSet[Tool, CallToolRequestParams, CallToolResult]
 }
 
-// AddTool adds tool to t, with h as its function. The tool's inputSchema is derived from In (see
-// Tools for the rules) and must be left empty. A call decodes its arguments into an In, checked
-// against that schema, before h runs: arguments the schema refuses are answered with a result with
-// isError whose text lists the violations and their JSON pointers (the specification makes input
-// validation errors tool execution errors, so that a model can correct itself), and h does not run.
+// ToolAdder is where AddTool (or AddStructuredTool, for a tool with structured results) adds a tool:
+// a *Tools, a handler that embeds one, or a *ServerDispatcher whose handler is, or embeds, a *Tools
+// (AddTool panics if it is not).
+type ToolAdder interface {
+	tools() *Tools
+}
+
+// tools returns the Tools d's handler is or embeds; AddTool adds tools to it.
+func (d *ServerDispatcher) tools() *Tools {
+	if h, ok := d.h.(ToolAdder); ok && h.tools() != nil {
+		return h.tools()
+	}
+	panic("mcp: AddTool: the ServerDispatcher's handler is not a *Tools and does not embed one")
+}
+
+// AddTool adds tool to the set s is or serves (see ToolAdder), with h as its function. The tool's
+// inputSchema is derived from In (see Tools for the rules) and must be left empty. A call decodes its
+// arguments into an In, checked against that schema, before h runs: arguments the schema refuses are
+// answered with a result with isError whose text lists the violations and their JSON pointers (the
+// specification makes input validation errors tool execution errors, so that a model can correct
+// itself), and h does not run.
 //
 // An error h returns is a tool execution error too (its text in a result with isError), but for an
 // *RPCError and the context's error, which answer the request as they would from a handler. A nil
 // result with a nil error is an empty result.
 //
-// AddTool panics if In has no schema (see Tools), if the tool breaks the schema of Tool, or if t has
-// a tool of that name already.
-func AddTool[In any](t *Tools, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
+// AddTool panics if In has no schema (see Tools), if the tool breaks the schema of Tool, or if the
+// set has a tool of that name already.
+func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
 	args := toolCodec[In](tool.Name, false)
 	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
-	t.add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
 		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			return h(ctx, p, in)
 		}, toolError)
@@ -72,7 +92,7 @@ func AddTool[In any](t *Tools, tool Tool, h func(ctx context.Context, p *CallToo
 // the JSON of h's Out as structuredContent, and the same JSON as its text content, for clients that
 // do not read structuredContent (as the specification recommends). An Out the schema refuses (a
 // string outside its enum, a NaN) is an internal error, not a result.
-func AddStructuredTool[In, Out any](t *Tools, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
+func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
 	args := toolCodec[In](tool.Name, false)
 	out := toolCodec[Out](tool.Name, true)
 	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
@@ -80,7 +100,7 @@ func AddStructuredTool[In, Out any](t *Tools, tool Tool, h func(ctx context.Cont
 		tool.OutputSchema = new(ToolOutputSchema)
 	}
 	setToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
-	t.add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
 		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			v, err := h(ctx, p, in)
 			if err != nil {
@@ -130,42 +150,20 @@ func toolError(msg string) *CallToolResult {
 	}
 }
 
-// toolsHandler answers tools/list and tools/call from a Tools when the handler
-// leaves them to UnimplementedServerHandler.
-type toolsHandler struct {
-	ServerHandler
-	tools *Tools
+// TextResult returns a result with one text content block: what most tools answer.
+func TextResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []ContentBlock{&TextContent{Text: text}}}
 }
 
-// ListTools is the handler's, or the Tools' when the handler does not implement it.
-func (h toolsHandler) ListTools(ctx context.Context, p *ListToolsRequestParams) (*ListToolsResult, error) {
-	r, err := h.ServerHandler.ListTools(ctx, p)
-	if errors.Is(err, errNotImplemented) {
-		return h.tools.ListTools(ctx, p)
-	}
-	return r, err
+// tools marks a handler that is, or embeds, a Tools.
+func (t *Tools) tools() *Tools {
+	return t
 }
 
-// CallTool is the handler's, or the Tools' when the handler does not implement it.
-func (h toolsHandler) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-	r, err := h.ServerHandler.CallTool(ctx, p)
-	if errors.Is(err, errNotImplemented) {
-		return h.tools.CallTool(ctx, p)
-	}
-	return r, err
-}
-
-// withTools puts opts.Tools, if set, in front of h, and declares the tools
-// capability unless opts does.
-func withTools(h ServerHandler, opts *ServerOptions) ServerHandler {
-	if opts.Tools == nil {
-		return h
-	}
-	if opts.Capabilities.Tools == nil {
+// declareTools declares the tools capability in opts for a handler that is, or
+// embeds, a Tools, unless opts declares it.
+func declareTools(h ServerHandler, opts *ServerOptions) {
+	if _, ok := h.(ToolAdder); ok && opts.Capabilities.Tools == nil {
 		opts.Capabilities.Tools = &ServerCapabilitiesTools{}
-	}
-	return toolsHandler{
-		ServerHandler: h,
-		tools:         opts.Tools,
 	}
 }
