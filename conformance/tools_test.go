@@ -212,3 +212,60 @@ func member(t *testing.T, b []byte, name string) []byte {
 	}
 	return m[name]
 }
+
+// TestToolSetAddTool: AddTool on a dispatcher adds to the set its handler
+// is or embeds, and what cannot work is refused when the tool is added,
+// with a message that says why.
+func TestToolSetAddTool(t *testing.T) {
+	add := func(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
+		return mcp.TextResult(fmt.Sprint(in.A + in.B)), nil
+	}
+	// Through the dispatcher, to a handler that embeds the set.
+	d := mcp.NewServerDispatcher(handlerWithTools{&mcp.Tools{}}, mcp.ServerOptions{ServerInfo: serverInfo})
+	mcp.AddTool(d, mcp.Tool{Name: "add"}, add)
+	checkResult(t, handle(d, request(`1`, "tools/call", callParams("add", `{"a":1,"b":2}`))), "1",
+		`{`+resultMeta+`,"resultType":"complete","content":[{"type":"text","text":"3"}]}`)
+
+	type chanArgs struct {
+		C chan int `json:"c"`
+	}
+	for _, c := range []struct {
+		name, want string
+		add        func()
+	}{
+		{"dispatcher without a set", "mcp: AddTool: the ServerDispatcher's handler is not a *Tools and does not embed one", func() {
+			mcp.AddTool(mcp.NewServerDispatcher(nil, mcp.ServerOptions{}), mcp.Tool{Name: "add"}, add)
+		}},
+		{"a type without a schema", `mcp: tool "c": arguments type: conformance.chanArgs.C: type chan int has no JSON form`, func() {
+			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "c"}, func(context.Context, *mcp.CallToolRequestParams, chanArgs) (*mcp.CallToolResult, error) { return nil, nil })
+		}},
+		{"a result type without a schema", `mcp: tool "w": structured result type: []string is not a struct or a pointer to one: a structured result is a JSON object`, func() {
+			mcp.AddStructuredTool(&mcp.Tools{}, mcp.Tool{Name: "w"}, func(context.Context, *mcp.CallToolRequestParams, addArgs) ([]string, error) { return nil, nil })
+		}},
+		{"an inputSchema of its own", `mcp: tool "add": inputSchema is derived from the Go type; leave it empty`, func() {
+			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "add", InputSchema: mcp.ToolInputSchema{Schema: new("https://json-schema.org/draft/2020-12/schema")}}, add)
+		}},
+		{"an outputSchema of its own", `mcp: tool "w": outputSchema is derived from the Go type; leave it empty`, func() {
+			mcp.AddStructuredTool(&mcp.Tools{}, mcp.Tool{Name: "w", OutputSchema: &mcp.ToolOutputSchema{Schema: new("x")}},
+				func(context.Context, *mcp.CallToolRequestParams, addArgs) (weather, error) { return weather{}, nil })
+		}},
+		{"a tool that breaks the schema", `mcp: tool "add": invalid: /icons/0/src: "" is not a valid uri (format)`, func() {
+			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "add", Icons: []mcp.Icon{{}}}, add)
+		}},
+		{"a name added twice", `mcp: tool "add" is added twice`, func() {
+			tools := &mcp.Tools{}
+			mcp.AddTool(tools, mcp.Tool{Name: "add"}, add)
+			mcp.AddTool(tools, mcp.Tool{Name: "add"}, add)
+		}},
+		{"no name", `mcp: a tool needs a name`, func() { mcp.AddTool(&mcp.Tools{}, mcp.Tool{}, add) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != c.want {
+					t.Errorf("panic %v\nwant      %q", r, c.want)
+				}
+			}()
+			c.add()
+		})
+	}
+}
