@@ -237,7 +237,9 @@ func TestToolSetAddTool(t *testing.T) {
 			mcp.AddTool(mcp.NewServerDispatcher(nil, mcp.ServerOptions{}), mcp.Tool{Name: "add"}, add)
 		}},
 		{"a type without a schema", `mcp: tool "c": arguments type: conformance.chanArgs.C: type chan int has no JSON form`, func() {
-			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "c"}, func(context.Context, *mcp.CallToolRequestParams, chanArgs) (*mcp.CallToolResult, error) { return nil, nil })
+			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "c"}, func(context.Context, *mcp.CallToolRequestParams, chanArgs) (*mcp.CallToolResult, error) {
+				return nil, nil
+			})
 		}},
 		{"a result type without a schema", `mcp: tool "w": structured result type: []string is not a struct or a pointer to one: a structured result is a JSON object`, func() {
 			mcp.AddStructuredTool(&mcp.Tools{}, mcp.Tool{Name: "w"}, func(context.Context, *mcp.CallToolRequestParams, addArgs) ([]string, error) { return nil, nil })

@@ -84,7 +84,7 @@ func (e *emitter) emitTools() *jen.File {
 			jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("d").Dot("h").Assert(jen.Id(t.Adder)),
 			jen.Id("ok").Op("&&").Id("h").Dot("tools").Call().Op("!=").Nil(),
 		).Block(jen.Return(jen.Id("h").Dot("tools").Call())),
-		jen.Panic(jen.Lit("mcp: " + t.Add + ": the " + s.dispatcher + "'s handler is not a *" + t.Set + " and does not embed one")),
+		jen.Panic(jen.Lit("mcp: "+t.Add+": the "+s.dispatcher+"'s handler is not a *"+t.Set+" and does not embed one")),
 	)
 
 	e.emitAddTool(f, t)
