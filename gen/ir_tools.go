@@ -1,7 +1,7 @@
 package gen
 
 // ToolSupport is what the tool set of a package (Tools, AddTool,
-// AddStructuredTool, ServerOptions.Tools) is emitted from: the Go names of
+// AddStructuredTool, TextResult, ToolAdder) is emitted from: the Go names of
 // the revision's tool types and of the members it reads and fills. The
 // builder sets it when the revision's schema has tools/list and tools/call
 // of the shape the specification gives them; every name is decided here,
