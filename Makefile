@@ -35,8 +35,8 @@ check:
 # alike, the tool set accepts what its schema does, the side-by-side with
 # go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
 # mcpgen's argument checking against jsonschema-go's), the dispatcher
-# benchmarks (mcpgen's
-# ServerDispatcher.Handle against the go-sdk server), the HTTP benchmarks
+# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server),
+# the HTTP benchmarks
 # (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
 # StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
 # benchmarks BENCH_COUNT times each, then a Markdown table of the medians
