@@ -32,8 +32,11 @@ check:
 
 # Benchmarks (bench/, a module of its own): first its tests (lossless round
 # trips, every anchor decodes what it claims, the two dispatchers answer
-# alike), then the corpus benchmarks, the dispatcher benchmarks (mcpgen's
-# ServerDispatcher.Handle against the go-sdk server), the HTTP benchmarks
+# alike, the tool set accepts what its schema does, the side-by-side with
+# go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
+# mcpgen's argument checking against jsonschema-go's), the dispatcher
+# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server),
+# the HTTP benchmarks
 # (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
 # StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
 # benchmarks BENCH_COUNT times each, then a Markdown table of the medians

@@ -233,10 +233,11 @@ func (b *builder) reserve(name, what string) {
 // and, when there will be a dispatcher, its names.
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
-	// The tasks extension's names are claimed with any dispatcher, before
-	// the protocol is built and it is known whether the revision can
-	// carry the extension: a schema cannot take them either way.
-	names, err := runtimeNames(dispatcher, dispatcher)
+	// The names of the tasks extension's and the tool set's runtime are
+	// claimed with any dispatcher, before the protocol is built and it is
+	// known whether the revision can carry them: a schema cannot take
+	// them either way.
+	names, err := runtimeNames(dispatcher, dispatcher, dispatcher)
 	if err != nil {
 		b.errorf("", "reading the runtime: %v", err)
 		return

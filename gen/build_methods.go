@@ -65,6 +65,7 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	p.Results = b.results(p)
 	p.InputKinds = inputKinds(p, defs)
 	p.Tasks = taskSupport(p)
+	p.Tools = b.buildTools(p)
 	return p
 }
 

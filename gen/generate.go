@@ -27,7 +27,8 @@ func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnost
 	if err != nil {
 		return nil, warns, err
 	}
-	rt, err := runtimeFiles(pkg.Name, pkg.Protocol != nil, pkg.Protocol != nil && pkg.Protocol.Tasks != nil)
+	p := pkg.Protocol
+	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil)
 	if err != nil {
 		return nil, warns, err
 	}

@@ -25,6 +25,7 @@ type runtimeSource struct {
 	name    string // rt_<file>.go
 	rpc     bool   // part of the JSON-RPC layer
 	tasks   bool   // the exported API of the tasks extension
+	tools   bool   // part of the tool set
 	src     []byte
 	nameOff int      // offset of the package name ("rt")
 	names   []string // its package-level declarations
@@ -54,6 +55,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 			name:    "rt_" + base,
 			rpc:     strings.HasPrefix(base, "rpc"),
 			tasks:   strings.HasPrefix(base, "tasks"),
+			tools:   strings.HasPrefix(base, "tools"),
 			src:     src,
 			nameOff: fset.Position(f.Name.Pos()).Offset,
 			names:   declNames(f),
@@ -65,17 +67,17 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 // runtimeFiles returns the runtime sources for package pkg, named
 // rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
 // dispatcher, the tasks*.go files (the tasks extension's exported API)
-// only with a server dispatcher that serves the extension. The sources are
-// gofmt's form (a test checks), and so are the copies: only the package
-// name changes.
-func runtimeFiles(pkg string, rpc, tasks bool) (Files, error) {
+// only with a server dispatcher that serves the extension, the tools*.go
+// files only with a tool set. The sources are gofmt's form (a test checks),
+// and so are the copies: only the package name changes.
+func runtimeFiles(pkg string, rpc, tasks, tools bool) (Files, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	out := Files{}
 	for _, r := range srcs {
-		if r.rpc && !rpc || r.tasks && !tasks {
+		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools {
 			continue
 		}
 		var b []byte
@@ -90,15 +92,16 @@ func runtimeFiles(pkg string, rpc, tasks bool) (Files, error) {
 
 // runtimeNames lists the package-level names the runtime declares (types,
 // functions, variables, constants; exported or not), with the JSON-RPC
-// layer's when rpc is set and the tasks extension's when tasks is set.
-func runtimeNames(rpc, tasks bool) ([]string, error) {
+// layer's when rpc is set, the tasks extension's when tasks is set and the
+// tool set's when tools is set.
+func runtimeNames(rpc, tasks, tools bool) ([]string, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, r := range srcs {
-		if r.rpc && !rpc || r.tasks && !tasks {
+		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools {
 			continue
 		}
 		names = append(names, r.names...)

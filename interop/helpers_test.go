@@ -29,7 +29,10 @@ const (
 	serverInstructions = "Call the add tool to add two integers."
 	discoverTTLMs      = 3600000 // DiscoverTTL: time.Hour
 	toolsTTLMs         = 300000  // tools/list ttlMs: 5 minutes
-	sleepEnv           = "DISCOVER_SERVER_SLEEP=1"
+	// addText is the text content of add's answer for 40 and 2: the JSON
+	// of its structured result (AddStructuredTool).
+	addText  = `{"sum":42}`
+	sleepEnv = "DISCOVER_SERVER_SLEEP=1"
 )
 
 // testTimeout bounds every test; each one starts its own server process.

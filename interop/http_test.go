@@ -86,7 +86,7 @@ func TestHTTPSDKClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
-	checkText(t, call, "42")
+	checkText(t, call, addText)
 	// An unknown tool: the server's invalid params (-32602) reaches the
 	// caller as an error, over HTTP 400.
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {

@@ -182,7 +182,7 @@ func checkAdd(t *testing.T, m message, id string) {
 	if !m.hasID(id) || m.Error != nil || m.Result == nil {
 		t.Fatalf("got %s, want the result of tools/call add with id %s", m.Line, id)
 	}
-	checkJSON(t, "result.content", member(m.Result, "content"), `[{"type":"text","text":"42"}]`)
+	checkJSON(t, "result.content", member(m.Result, "content"), `[{"type":"text","text":`+quote(addText)+`}]`)
 	checkJSON(t, "result.structuredContent", member(m.Result, "structuredContent"), `{"sum":42}`)
 	checkJSON(t, "result.resultType", member(m.Result, "resultType"), `"complete"`)
 }

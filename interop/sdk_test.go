@@ -250,7 +250,12 @@ func TestSDKListTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkJSON(t, "inputSchema", schema, `{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}`)
+	checkJSON(t, "inputSchema", schema, `{"type":"object","properties":{"a":{"type":"integer","description":"the first addend"},"b":{"type":"integer","description":"the second addend"}},"required":["a","b"],"additionalProperties":false}`)
+	out, err := json.Marshal(tool.OutputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJSON(t, "outputSchema", out, `{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"],"additionalProperties":false}`)
 	if res.TTLMs != toolsTTLMs {
 		t.Errorf("ttlMs = %d, want %d", res.TTLMs, toolsTTLMs)
 	}
@@ -292,7 +297,7 @@ func TestSDKCallTool(t *testing.T) {
 	if res.IsError {
 		t.Errorf("isError = true")
 	}
-	checkText(t, res, "42")
+	checkText(t, res, addText)
 	structured, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
@@ -331,8 +336,9 @@ func TestSDKCallToolExecutionError(t *testing.T) {
 	if len(res.Content) != 1 {
 		t.Fatalf("got %d content blocks, want 1", len(res.Content))
 	}
-	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !strings.HasPrefix(tc.Text, "bad arguments") {
-		t.Errorf("content[0] = %#v, want a text starting \"bad arguments\"", res.Content[0])
+	want := `invalid arguments for tool "add": /a: expected integer, got string`
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != want {
+		t.Errorf("content[0] = %#v, want the text %q", res.Content[0], want)
 	}
 }
 
@@ -407,7 +413,7 @@ func TestSDKUnsupportedProtocolVersion(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool add: %v", err)
 	}
-	checkText(t, res, "42")
+	checkText(t, res, addText)
 	sent, _ = s.wire.messages()
 	for _, m := range sentMethod(sent, "tools/call") {
 		checkRequestMeta(t, m, protocolVersion)
@@ -504,7 +510,7 @@ func TestSDKCancel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool add after the cancellation: %v", err)
 	}
-	checkText(t, res, "42")
+	checkText(t, res, addText)
 
 	// Closing the session closes stdin; the server exits with status 0
 	// (stdio.mdx, "Shutdown"). Had the sleep handler not stopped, the

@@ -1,7 +1,8 @@
 // Command discover-server is a small MCP server built on the generated
-// 2026-07-28 package: it answers server/discover (from its options),
-// tools/list (with cache hints) and tools/call for one tool, "add", which
-// adds two integers. It serves stdio, or with -http Streamable HTTP at
+// 2026-07-28 package: it answers server/discover (from its options), and
+// tools/list (with cache hints) and tools/call from a tool set with one
+// tool, "add", which adds two integers (typed arguments in, a structured
+// result out). It serves stdio, or with -http Streamable HTTP at
 // /mcp on the given address (loopback clients only):
 //
 //	go run ./examples/discover-server
@@ -14,91 +15,53 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
-var addTool = mcp.Tool{
-	Name:        "add",
-	Description: new("Adds two integers."),
-	InputSchema: mcp.ToolInputSchema{Extra: mcp.Members{
-		{Name: "properties", Value: json.RawMessage(`{"a":{"type":"integer"},"b":{"type":"integer"}}`)},
-		{Name: "required", Value: json.RawMessage(`["a","b"]`)},
-	}},
+// addArgs are the arguments of "add": the tool set derives the tool's
+// inputSchema from them and checks every call's arguments against it
+// before add runs.
+type addArgs struct {
+	A int64 `json:"a" jsonschema:"the first addend"`
+	B int64 `json:"b" jsonschema:"the second addend"`
 }
 
-var sleepTool = mcp.Tool{
-	Name:        "sleep",
-	Description: new("Waits for ms milliseconds, or until the request is cancelled."),
-	InputSchema: mcp.ToolInputSchema{Extra: mcp.Members{
-		{Name: "properties", Value: json.RawMessage(`{"ms":{"type":"integer"}}`)},
-		{Name: "required", Value: json.RawMessage(`["ms"]`)},
-	}},
+// sum is the structured result of "add" (its outputSchema).
+type sum struct {
+	Sum int64 `json:"sum"`
 }
 
-// server implements the methods it serves; UnimplementedServerHandler
-// answers the rest with "method not found".
-type server struct {
-	mcp.UnimplementedServerHandler
-	sleep bool // offer the "sleep" tool
-	logf  func(format string, args ...any)
+func add(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (sum, error) {
+	return sum{Sum: in.A + in.B}, nil
 }
 
-func (s server) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	tools := []mcp.Tool{addTool}
-	if s.sleep {
-		tools = append(tools, sleepTool)
-	}
-	return &mcp.ListToolsResult{
-		Tools:      tools,
-		TTLMs:      (5 * time.Minute).Milliseconds(),
-		CacheScope: mcp.CacheScopePublic,
-	}, nil
+type sleepArgs struct {
+	Ms int64 `json:"ms" jsonschema:"how long to wait, in milliseconds"`
 }
 
-func (s server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if p.Name == "sleep" && s.sleep {
-		return s.callSleep(ctx, p)
-	}
-	if p.Name != "add" {
-		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown tool " + strconv.Quote(p.Name)}
-	}
-	var args struct{ A, B int64 }
-	if err := json.Unmarshal(p.Arguments, &args); err != nil {
-		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{&mcp.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
-	}
-	sum := args.A + args.B
-	return &mcp.CallToolResult{
-		Content:           []mcp.ContentBlock{&mcp.TextContent{Text: strconv.FormatInt(sum, 10)}},
-		StructuredContent: json.RawMessage(fmt.Sprintf(`{"sum":%d}`, sum)),
-	}, nil
-}
-
-func (s server) callSleep(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var args struct{ Ms int64 }
-	if err := json.Unmarshal(p.Arguments, &args); err != nil {
-		return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{&mcp.TextContent{Text: "bad arguments: " + err.Error()}}}, nil
-	}
-	id := string(mcp.RequestFromContext(ctx).ID)
-	s.logf("sleep %s: started", id)
-	select {
-	case <-time.After(time.Duration(args.Ms) * time.Millisecond):
-		s.logf("sleep %s: done", id)
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "slept"}}}, nil
-	case <-ctx.Done():
-		s.logf("sleep %s: cancelled", id)
-		return nil, ctx.Err()
+// sleeper is the "sleep" tool: it waits, or returns the context's error
+// when the request is cancelled (and the dispatcher sends no response).
+func sleeper(logf func(string, ...any)) func(context.Context, *mcp.CallToolRequestParams, sleepArgs) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, p *mcp.CallToolRequestParams, in sleepArgs) (*mcp.CallToolResult, error) {
+		id := string(mcp.RequestFromContext(ctx).ID)
+		logf("sleep %s: started", id)
+		select {
+		case <-time.After(time.Duration(in.Ms) * time.Millisecond):
+			logf("sleep %s: done", id)
+			return mcp.TextResult("slept"), nil
+		case <-ctx.Done():
+			logf("sleep %s: cancelled", id)
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -106,10 +69,16 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	flag.Parse()
 	logf := log.New(os.Stderr, "discover-server: ", 0).Printf
-	s := server{sleep: os.Getenv("DISCOVER_SERVER_SLEEP") == "1", logf: logf}
-	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{
+	tools := &mcp.Tools{TTL: 5 * time.Minute} // tools/list's ttlMs
+	mcp.AddStructuredTool(tools, mcp.Tool{Name: "add", Description: new("Adds two integers.")}, add)
+	if os.Getenv("DISCOVER_SERVER_SLEEP") == "1" {
+		mcp.AddTool(tools, mcp.Tool{Name: "sleep", Description: new("Waits for ms milliseconds, or until the request is cancelled.")}, sleeper(logf))
+	}
+	// The tool set is the handler: it answers tools/list and tools/call
+	// (and the dispatcher declares the tools capability), the options
+	// answer server/discover, and the rest is method not found.
+	d := mcp.NewServerDispatcher(tools, mcp.ServerOptions{
 		ServerInfo:   mcp.Implementation{Name: "discover-server", Version: "1.0.0"},
-		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
 		Instructions: "Call the add tool to add two integers.",
 		DiscoverTTL:  time.Hour,
 		Logf:         logf,

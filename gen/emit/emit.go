@@ -80,6 +80,9 @@ func Emit(pkg *ir.Package) (Files, error) {
 	}
 	if pkg.Protocol != nil {
 		files["dispatch.go"] = e.emitProtocol()
+		if pkg.Protocol.Tools != nil {
+			files["tools.go"] = e.emitTools()
+		}
 	}
 	doc, err := e.docFile()
 	if err != nil {

@@ -330,7 +330,11 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		// server speaks (basic/versioning: backward compatibility).
 		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
-	body := []jen.Code{}
+	// A nil handler is the Unimplemented one.
+	body := []jen.Code{jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Id("h").Op("=").Id(s.Unimplemented).Values())}
+	if s.Dir == ir.ClientToServer && p.Tools != nil && p.Tools.Capability != "" {
+		body = append(body, jen.Id("declareTools").Call(jen.Id("h"), jen.Op("&").Id("opts")))
+	}
 	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(
 			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(jen.Id("ProtocolVersion")),
@@ -374,7 +378,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		body = append(body, tasksAttach(p, s)...)
 	}
 	body = append(body, jen.Return(jen.Id("d")))
-	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h.", s.Constructor)))
+	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h; a nil h is %s{}.", s.Constructor, s.Unimplemented)))
 	f.Func().Id(s.Constructor).Params(jen.Id("h").Id(s.Handler), jen.Id("opts").Id(s.Options)).Op("*").Id(s.Dispatcher).Block(body...)
 
 	f.Comment(commentText("Handle answers one JSON-RPC message (or batch, where the revision has them):\nit returns the response to send, or nil when there is none (a notification)."))

@@ -62,6 +62,9 @@ type Protocol struct {
 	// Tasks is what the server side of the tasks extension (SEP-2663)
 	// needs of the revision; nil when the revision cannot carry it.
 	Tasks *TaskSupport
+	// Tools is the tool set (Tools, AddTool); nil when the revision has no
+	// tools/list and tools/call of the specification's shape.
+	Tools *ToolSupport
 }
 
 // TaskSupport is what the typed glue of the tasks extension needs: the

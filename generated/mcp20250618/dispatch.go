@@ -447,8 +447,12 @@ type ServerDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewServerDispatcher returns a dispatcher for h.
+// NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
 func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher {
+	if h == nil {
+		h = UnimplementedServerHandler{}
+	}
+	declareTools(h, &opts)
 	if len(opts.SupportedVersions) == 0 {
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
@@ -956,8 +960,11 @@ type ClientDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewClientDispatcher returns a dispatcher for h.
+// NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
+	if h == nil {
+		h = UnimplementedClientHandler{}
+	}
 	d := &ClientDispatcher{h: h, opts: opts}
 	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodElicit: {call: d.callElicit}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
 	return d

@@ -560,8 +560,12 @@ type ServerDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewServerDispatcher returns a dispatcher for h.
+// NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
 func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher {
+	if h == nil {
+		h = UnimplementedServerHandler{}
+	}
+	declareTools(h, &opts)
 	if len(opts.SupportedVersions) == 0 {
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
@@ -1216,8 +1220,11 @@ type ClientDispatcher struct {
 	rpc  rpcDispatcher
 }
 
-// NewClientDispatcher returns a dispatcher for h.
+// NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
 func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher {
+	if h == nil {
+		h = UnimplementedClientHandler{}
+	}
 	d := &ClientDispatcher{h: h, opts: opts}
 	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodElicit: {call: d.callElicit}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodElicitationCompleteNotification: {notification: true, call: d.callElicitationCompleteNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodTaskStatusNotification: {notification: true, call: d.callTaskStatusNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}, MethodCancelTask: {call: d.callCancelTask}, MethodGetTask: {call: d.callGetTask}, MethodListTasks: {call: d.callListTasks}, MethodGetTaskPayload: {call: d.callGetTaskPayload}}}
 	return d

@@ -328,6 +328,7 @@ func write(w io.Writer, p *parsed, date time.Time) {
 
 	writeDispatch(w, p, seen)
 	writeHTTP(w, p, seen)
+	writeToolArgs(w, p, seen)
 
 	var other []string
 	for _, name := range p.order {
@@ -486,6 +487,69 @@ func writeHTTP(w io.Writer, p *parsed, seen map[string]bool) {
 			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %s |\n", n, s.label, rps,
 				num(r, "p50-µs", "%.0f"), p99, cpu/1e3, num(r, "allocs/op", "%.0f"), num(r, "B/op", "%.0f"), xr, xp,
 				strings.Join(target, "; "), strings.Join(res, "; "))
+		}
+	}
+}
+
+// The tool-set benchmarks (BenchmarkToolArgs/<phase>/<impl>/<tool>):
+// deriving a tool's schema, and checking and decoding its arguments.
+var toolPhases = []struct{ bench, label string }{
+	{"Schema", "add a tool (derive the schema)"},
+	{"Call", "tools/call (check + decode the arguments)"},
+}
+
+var toolTools = []string{"add", "search"}
+
+var toolImpls = []struct{ bench, label string }{
+	{"Mcpgen", "mcpgen: standard library (gen/rt/tools.go)"},
+	{"JSONSchema", "github.com/google/jsonschema-go v0.4.3"},
+	{"JSON", "json.Unmarshal into the struct, no schema (floor)"},
+}
+
+// writeToolArgs prints the tool-set table: per phase and tool, each
+// implementation's time, with its ratios to jsonschema-go's and (for
+// calls) to plain json.Unmarshal, both from the same run.
+func writeToolArgs(w io.Writer, p *parsed, seen map[string]bool) {
+	var names []struct{ bench, label string }
+	for _, ph := range toolPhases {
+		for _, tool := range toolTools {
+			for _, impl := range toolImpls {
+				names = append(names, struct{ bench, label string }{"ToolArgs/" + ph.bench + "/" + impl.bench + "/" + tool, ""})
+			}
+		}
+	}
+	if !present(p, names) {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Phase | Tool | Implementation | ns/op | cpu-ns/op | B/op | allocs/op | × jsonschema-go | × jsonschema-go (cpu) | × json.Unmarshal | × json.Unmarshal (cpu) |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, ph := range toolPhases {
+		for _, tool := range toolTools {
+			ratio := func(r *result, base, unit string) string {
+				b := p.results["ToolArgs/"+ph.bench+"/"+base+"/"+tool]
+				if b == nil {
+					return ""
+				}
+				x, _ := r.median(unit)
+				y, _ := b.median(unit)
+				if x == 0 || y == 0 {
+					return ""
+				}
+				return fmt.Sprintf("%.3f", x/y)
+			}
+			for _, impl := range toolImpls {
+				name := "ToolArgs/" + ph.bench + "/" + impl.bench + "/" + tool
+				r := p.results[name]
+				if r == nil {
+					continue
+				}
+				seen[name] = true
+				t, _ := r.median("ns/op")
+				fmt.Fprintf(w, "| %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", ph.label, tool, impl.label, t,
+					num(r, "cpu-ns/op", "%.0f"), num(r, "B/op", "%.0f"), num(r, "allocs/op", "%.0f"),
+					ratio(r, "JSONSchema", "ns/op"), ratio(r, "JSONSchema", "cpu-ns/op"), ratio(r, "JSON", "ns/op"), ratio(r, "JSON", "cpu-ns/op"))
+			}
 		}
 	}
 }

@@ -1,0 +1,30 @@
+// Command mcpgen is the mcpgen half of the README's side-by-side: a stdio
+// server with one tool, "add", whose arguments are a Go struct. The test
+// TestSideBySide (bench/sidebyside_test.go) compares it with the go-sdk
+// half, runs both, and checks that the README shows them as they are.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+	"strconv"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+)
+
+type AddArgs struct {
+	A int64 `json:"a" jsonschema:"the first addend"`
+	B int64 `json:"b" jsonschema:"the second addend"`
+}
+
+func main() {
+	d := mcp.NewServerDispatcher(&mcp.Tools{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "adder", Version: "1.0.0"}})
+	mcp.AddTool(d, mcp.Tool{Name: "add", Description: new("Adds two integers.")},
+		func(ctx context.Context, p *mcp.CallToolRequestParams, in AddArgs) (*mcp.CallToolResult, error) {
+			return mcp.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
+		})
+	if err := d.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}

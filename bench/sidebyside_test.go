@@ -1,0 +1,164 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"go/scanner"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSideBySide checks the claim of the README's side-by-side: serving a
+// tool with typed arguments takes no more with mcpgen than with the
+// official Go SDK. sidebyside/mcpgen and sidebyside/gosdk are the same
+// stdio server (one tool, "add", its arguments a struct with
+// descriptions), each written the way its library's documentation writes
+// it. The test counts both (Go tokens, characters and lines, without
+// comments and blank lines), checks that the README shows both programs
+// as they are, then builds and runs both and checks that they answer the
+// same calls alike.
+func TestSideBySide(t *testing.T) {
+	type program struct {
+		name, dir string
+		src       string
+		tokens    int
+		chars     int
+		lines     int
+	}
+	progs := []*program{{name: "mcpgen", dir: "sidebyside/mcpgen"}, {name: "go-sdk", dir: "sidebyside/gosdk"}}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range progs {
+		b, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		i := strings.Index(src, "package main")
+		if i < 0 {
+			t.Fatalf("%s: no package clause", p.dir)
+		}
+		p.src = src[i:]
+		p.tokens, p.chars, p.lines = measure(t, p.src)
+		// The README shows the program from its type on.
+		body := p.src[strings.Index(p.src, "type AddArgs"):]
+		if !strings.Contains(string(readme), body) {
+			t.Errorf("README.md does not show %s/main.go as it is (from `type AddArgs` to the end)", p.dir)
+		}
+	}
+	m, g := progs[0], progs[1]
+	t.Logf("mcpgen: %d tokens, %d characters, %d lines; go-sdk: %d tokens, %d characters, %d lines", m.tokens, m.chars, m.lines, g.tokens, g.chars, g.lines)
+	if m.tokens > g.tokens {
+		t.Errorf("mcpgen's program has %d tokens, go-sdk's %d", m.tokens, g.tokens)
+	}
+	if m.chars > g.chars {
+		t.Errorf("mcpgen's program has %d characters, go-sdk's %d", m.chars, g.chars)
+	}
+	// mcpgen imports "os" for Serve(ctx, os.Stdin, os.Stdout): one line
+	// more than go-sdk's &mcp.StdioTransport{}.
+	if m.lines > g.lines+1 {
+		t.Errorf("mcpgen's program has %d lines, go-sdk's %d", m.lines, g.lines)
+	}
+
+	// Both answer alike.
+	if testing.Short() {
+		t.Skip("builds two programs")
+	}
+	bin := t.TempDir()
+	for _, p := range progs {
+		out := filepath.Join(bin, filepath.Base(p.dir))
+		cmd := exec.Command("go", "build", "-o", out, "./"+p.dir)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", p.dir, err, b)
+		}
+	}
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	calls := []struct {
+		args    string
+		text    string // the text content, or a prefix of it when isError
+		isError bool
+	}{
+		{`{"a":40,"b":2}`, "42", false},
+		{`{"a":"forty","b":2}`, "", true},
+		{`{"a":40}`, "", true},
+	}
+	for _, p := range progs {
+		cmd := exec.Command(filepath.Join(bin, filepath.Base(p.dir)))
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+		lines := bufio.NewReader(out)
+		for i, c := range calls {
+			req := `{"jsonrpc":"2.0","id":` + string(rune('1'+i)) + `,"method":"tools/call","params":{` + meta + `,"name":"add","arguments":` + c.args + `}}` + "\n"
+			if _, err := io.WriteString(in, req); err != nil {
+				t.Fatal(err)
+			}
+			line, err := lines.ReadBytes('\n')
+			if err != nil {
+				t.Fatalf("%s: %v", p.name, err)
+			}
+			var resp struct {
+				Result *struct {
+					Content []struct{ Text string } `json:"content"`
+					IsError bool                    `json:"isError"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(line, &resp); err != nil || resp.Result == nil || len(resp.Result.Content) != 1 {
+				t.Errorf("%s %s: %s", p.name, c.args, line)
+				continue
+			}
+			if resp.Result.IsError != c.isError || (!c.isError && resp.Result.Content[0].Text != c.text) {
+				t.Errorf("%s %s: %s", p.name, c.args, line)
+			}
+			t.Logf("%s %s: %s", p.name, c.args, strings.TrimSpace(string(line)))
+		}
+		in.Close()
+		cmd.Wait()
+		timer.Stop()
+	}
+}
+
+// measure counts the Go tokens (not the semicolons the scanner inserts
+// at line ends), the characters and the lines of src, without comments
+// and blank lines.
+func measure(t *testing.T, src string) (tokens, chars, lines int) {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("main.go", -1, len(src)), []byte(src), func(pos token.Position, msg string) { t.Errorf("%s: %s", pos, msg) }, 0)
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		tokens++
+	}
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "//") {
+			continue
+		}
+		lines++
+		chars += len(l)
+	}
+	return tokens, chars, lines
+}
