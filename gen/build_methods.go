@@ -197,6 +197,8 @@ func (b *builder) buildProtocol() *Protocol {
 				m.Default = "initialized"
 			case name == "ping":
 				m.Default = "ping"
+			case !p.Modern && sessionMethods[name]:
+				m.Default = "session"
 			}
 			p.Methods = append(p.Methods, m)
 		}

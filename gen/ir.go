@@ -359,6 +359,9 @@ type Method struct {
 	InputRequired bool
 	// Default says the dispatcher answers the method itself when the
 	// handler does not implement it: "discover", "initialize", "ping",
-	// "initialized" (a notification it accepts silently), or "".
+	// "initialized" (a notification it accepts silently), "session" (an
+	// empty result; the runtime keeps what the request sets in the
+	// session: logging/setLevel, resources/subscribe and unsubscribe), or
+	// "".
 	Default string
 }

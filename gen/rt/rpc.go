@@ -104,6 +104,9 @@ type rpcDispatcher struct {
 	checkInput func(method string, raw []byte) error
 	// limits bound the connections served by serve.
 	limits serveLimits
+	// sessions are the sessions being served (connections served by
+	// serve, HTTP sessions), for notifications to all of them.
+	sessions sessionSet
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -327,9 +330,15 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 // handleEnvelope answers a message whose envelope readEnvelope has read
 // without finding fault.
 func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []byte) []byte {
+	sess := SessionFromContext(ctx)
 	if env.response && env.method == "" {
+		if sess != nil && sess.out.deliver(msg) {
+			return nil
+		}
 		if r.onResponse != nil {
 			r.onResponse(msg)
+		} else {
+			r.log("mcp: dropped a response to a request that is not waiting for one: %s", rtQuote(string(env.id)))
 		}
 		return nil
 	}
@@ -345,11 +354,21 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		}
 		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
+	if sess != nil && r.server() {
+		if notification && env.method == "notifications/cancelled" && sess.cancelPeer != nil {
+			sess.cancelPeer(env.params)
+		}
+		if err := sess.before(&env); err != nil {
+			return r.errorResponseFor(env.id, err)
+		}
+	}
 	ctx = context.WithValue(ctx, requestInfoKey{}, &RequestInfo{ID: env.id, Method: env.method, Params: env.params})
 	res, err := r.call(ctx, m, env)
 	if notification {
 		if err != nil {
 			r.log("mcp: notification %q: %v", env.method, err)
+		} else if sess != nil && r.server() {
+			sess.observe(env.method, env.params, nil)
 		}
 		return nil
 	}
@@ -364,6 +383,9 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 	e.buf = append(e.buf, '}')
 	if e.err != nil {
 		return r.errorResponse(env.id, CodeInternalError, "internal error: cannot encode the result: "+e.err.Error(), nil)
+	}
+	if sess != nil && r.server() {
+		sess.observe(env.method, env.params, e.buf)
 	}
 	return e.buf
 }
