@@ -355,9 +355,9 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
 	if sess != nil && r.server() {
-		if notification && env.method == "notifications/cancelled" && sess.cancelPeer != nil {
-			sess.cancelPeer(env.params)
-		}
+		// (notifications/cancelled is acted on by the transport, in the
+		// order it reads messages, not here: handled later, it could hit
+		// a newer request that reuses the id.)
 		if err := sess.before(&env); err != nil {
 			return r.errorResponseFor(env.id, err)
 		}

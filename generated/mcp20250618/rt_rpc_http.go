@@ -185,14 +185,29 @@ func newHTTPHandler(d *rpcDispatcher, opts HTTPOptions) *HTTPHandler {
 // KiB. It sets no ReadTimeout or WriteTimeout, which would bound whole
 // requests and cut response streams short: h bounds reading each body and
 // each write itself. Serve with ListenAndServe, stop with Shutdown, which
-// lets the requests in flight finish.
+// lets the requests in flight finish (the server calls CloseStreams, so that
+// the sessions' GET streams do not hold it).
 func (h *HTTPHandler) NewServer(addr string) *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Addr:              addr,
 		Handler:           h,
 		ReadHeaderTimeout: h.opts.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+	}
+	srv.RegisterOnShutdown(h.CloseStreams)
+	return srv
+}
+
+// CloseStreams ends the connections of the sessions' GET streams, which
+// never end by themselves (http.Server.Shutdown would wait for them until
+// its context ends). The sessions stay: a client that reconnects to this
+// handler finds its own. Response streams end with their responses. An
+// http.Server that NewServer made calls it at Shutdown; with your own, pass
+// it to RegisterOnShutdown. It does nothing for a stateless handler.
+func (h *HTTPHandler) CloseStreams() {
+	if h.sessions != nil {
+		h.sessions.closeStreams()
 	}
 }
 

@@ -344,7 +344,6 @@ func (st *sessionStore) create(parent context.Context) *httpSession {
 	hs := &httpSession{st: st, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
 	hs.ctx, hs.stop = context.WithCancelCause(context.WithoutCancel(parent))
 	hs.sess = newSession(st.h.d, newSessionID(), hs.sendUnrelated)
-	hs.sess.cancelPeer = hs.cancelCall
 	hs.sess.end = func() { st.remove(hs, errSessionEnded) }
 	hs.elem = st.lru.PushFront(hs)
 	st.byID[hs.sess.id] = hs
@@ -380,6 +379,24 @@ func (st *sessionStore) release(hs *httpSession) {
 		st.lru.MoveToFront(hs.elem)
 	}
 	st.mu.Unlock()
+}
+
+// closeStreams ends the connections of the sessions' GET streams.
+func (st *sessionStore) closeStreams() {
+	st.mu.Lock()
+	all := make([]*httpSession, 0, len(st.byID))
+	for _, hs := range st.byID {
+		all = append(all, hs)
+	}
+	st.mu.Unlock()
+	for _, hs := range all {
+		hs.mu.Lock()
+		if s := hs.standalone; s != nil && s.conn != nil {
+			s.conn.stop = true
+			s.conn.signal()
+		}
+		hs.mu.Unlock()
+	}
 }
 
 // sessions is how many sessions are open (for tests).
@@ -626,6 +643,9 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 		// A notification, or the client's response to a request of the
 		// server: accepted with 202.
 		st.acquire(hs)
+		if env.method == "notifications/cancelled" {
+			hs.cancelCall(env.params)
+		}
 		ctx := context.WithValue(r.Context(), notifierKey{}, notifier(&sessionLink{hs: hs, r: r}))
 		h.d.handleEnvelope(ctx, env, body)
 		st.release(hs)
@@ -1159,6 +1179,9 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 		}
 		if env.id == nil || env.response && env.method == "" {
 			st.acquire(hs)
+			if env.method == "notifications/cancelled" {
+				hs.cancelCall(env.params)
+			}
 			ctx := context.WithValue(r.Context(), notifierKey{}, notifier(&sessionLink{hs: hs, r: r}))
 			h.d.handleEnvelope(ctx, env, body)
 			st.release(hs)

@@ -85,8 +85,6 @@ type Session struct {
 	// connection served by Serve; an event of the session's GET stream
 	// over HTTP.
 	send sendFunc
-	// cancelPeer cancels the request a notifications/cancelled names.
-	cancelPeer func(params []byte)
 	// end ends an HTTP session (nil on a connection served by Serve).
 	end func()
 

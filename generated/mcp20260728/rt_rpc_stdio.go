@@ -162,7 +162,6 @@ func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) 
 func (d *rpcDispatcher) newConn(out io.Writer) *rpcConn {
 	c := &rpcConn{d: d, out: out, calls: map[string]*rpcCall{}}
 	c.sess = newSession(d, "", func(msg []byte) error { return c.write(msg) })
-	c.sess.cancelPeer = c.cancel
 	return c
 }
 
