@@ -250,6 +250,16 @@ func TestSessionHTTPLifecycle(t *testing.T) {
 				t.Error("the new session has the old id")
 			}
 			jsonMsg(t, c.req(http.MethodPost, request("8", "ping", "")), http.StatusOK)
+
+			// A client that takes event streams only gets initialize's
+			// answer as one, and the session lives.
+			c.sid = ""
+			resp := c.req(http.MethodPost, initMsg("9", v, allCaps), "Accept", "text/event-stream")
+			if m, _ := newSSE(t, resp).msg(); m.Error != nil || string(m.ID) != "9" {
+				t.Fatalf("initialize as a stream: %+v", m)
+			}
+			c.sid = resp.Header.Get("Mcp-Session-Id")
+			jsonMsg(t, c.req(http.MethodPost, request("10", "ping", "")), http.StatusOK)
 		})
 	}
 }

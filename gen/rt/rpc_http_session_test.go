@@ -36,7 +36,7 @@ func TestEventIDs(t *testing.T) {
 func testSession(history int) *httpSession {
 	d := &rpcDispatcher{versions: []string{"2025-11-25"}}
 	h := newSessionHTTPHandler(d, HTTPOptions{SessionHistoryBytes: history}, "2025-11-25")
-	hs := h.sessions.create(context.Background())
+	hs := h.sessions.create()
 	h.sessions.release(hs)
 	return hs
 }

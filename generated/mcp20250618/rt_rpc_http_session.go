@@ -316,7 +316,7 @@ func (st *sessionStore) removeLocked(hs *httpSession) {
 
 // create opens a session and counts it busy (the initialize request); nil
 // when every session is busy and MaxSessions are open.
-func (st *sessionStore) create(parent context.Context) *httpSession {
+func (st *sessionStore) create() *httpSession {
 	now := time.Now()
 	var closed []*httpSession
 	defer func() {
@@ -342,7 +342,7 @@ func (st *sessionStore) create(parent context.Context) *httpSession {
 		closed = append(closed, victim)
 	}
 	hs := &httpSession{st: st, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
-	hs.ctx, hs.stop = context.WithCancelCause(context.WithoutCancel(parent))
+	hs.ctx, hs.stop = context.WithCancelCause(context.Background())
 	hs.sess = newSession(st.h.d, newSessionID(), hs.sendUnrelated)
 	hs.sess.end = func() { st.remove(hs, errSessionEnded) }
 	hs.elem = st.lru.PushFront(hs)
@@ -636,7 +636,7 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(headerSessionID, hs.sess.id)
 	switch {
 	case batch:
-		st.serveRequest(w, r, hs, env, body, true, acceptJSON, acceptSSE)
+		st.serveRequest(w, r, hs, env, body, true, acceptJSON, acceptSSE, nil)
 	case env.method == "initialize" && env.id != nil:
 		st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "bad request: the session is initialized already; to start a new one, send initialize without Mcp-Session-Id")
 	case env.id == nil || env.response && env.method == "":
@@ -651,7 +651,7 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 		st.release(hs)
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		st.serveRequest(w, r, hs, env, body, false, acceptJSON, acceptSSE)
+		st.serveRequest(w, r, hs, env, body, false, acceptJSON, acceptSSE, nil)
 	}
 }
 
@@ -662,18 +662,21 @@ func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env e
 		st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+rtQuote(v)+"; supported: "+rtQuoteList(st.h.d.versions))
 		return
 	}
-	hs := st.create(r.Context())
+	hs := st.create()
 	if hs == nil {
 		w.Header().Set("Retry-After", "5")
 		st.refuseID(w, http.StatusServiceUnavailable, env.id, CodeInternalError, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
 		return
 	}
 	w.Header().Set(headerSessionID, hs.sess.id)
-	resp := st.serveRequest(w, r, hs, env, body, false, acceptJSON, acceptSSE)
+	st.serveRequest(w, r, hs, env, body, false, acceptJSON, acceptSSE, func(resp []byte) {
+		// The session lives if initialize succeeds, however the answer
+		// travels.
+		if resp == nil || responseIsError(resp) {
+			st.remove(hs, errSessionEnded)
+		}
+	})
 	st.release(hs) // create counted the session busy until now
-	if resp == nil || responseIsError(resp) {
-		st.remove(hs, errSessionEnded)
-	}
 }
 
 // responseIsError reports whether a response object is an error response.
@@ -825,8 +828,8 @@ func (x *sessionExchange) closeStream(retry time.Duration) error {
 }
 
 // serveRequest runs a request (or batch) of a session and answers the POST;
-// it returns the response when it was sent as JSON (for initialize).
-func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, env envelope, body []byte, batch, acceptJSON, acceptSSE bool) []byte {
+// done, if set, gets the response (nil: none) once the handler is done.
+func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, env envelope, body []byte, batch, acceptJSON, acceptSSE bool, done func([]byte)) {
 	call := &sessionCall{}
 	call.ctx, call.cancel = context.WithCancelCause(context.WithoutCancel(r.Context()))
 	stopWith := context.AfterFunc(hs.ctx, func() { call.cancel(context.Cause(hs.ctx)) })
@@ -842,7 +845,10 @@ func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs 
 			stopWith()
 			call.cancel(nil)
 			st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress in this session")
-			return nil
+			if done != nil {
+				done(nil)
+			}
+			return
 		}
 	}
 	x := &sessionExchange{hs: hs, r: r, call: call, acceptJSON: acceptJSON, acceptSSE: acceptSSE, wake: make(chan struct{}, 1)}
@@ -866,15 +872,18 @@ func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs 
 			hs.mu.Unlock()
 		}
 		x.finish(resp)
+		if done != nil {
+			done(resp)
+		}
 	}()
-	return x.answer(w, r)
+	x.answer(w, r)
 }
 
 // answer writes the POST's response: JSON once the handler answers, or the
 // response stream once there is one. A client that goes away before either
 // cancels the handler: nobody could receive its answer. A stream's handler
 // runs on; the client can resume the stream.
-func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) []byte {
+func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) {
 	hs := x.hs
 	for {
 		hs.mu.Lock()
@@ -883,17 +892,17 @@ func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) []byte 
 		switch {
 		case s != nil:
 			hs.pump(w, r, s, 0, false)
-			return nil
+			return
 		case answered && resp != nil:
 			w.Header()["Content-Type"] = contentTypeJSON
 			w.Header()["Content-Length"] = []string{strconv.Itoa(len(resp))}
 			w.WriteHeader(hs.st.h.statusOf(resp))
 			writeTimed(w, resp, hs.st.h.opts.WriteTimeout)
-			return resp
+			return
 		case answered && !x.cancelled():
 			// A batch of notifications and responses only.
 			w.WriteHeader(http.StatusAccepted)
-			return nil
+			return
 		case answered:
 			// Cancelled by the client: no response. A stream that ends
 			// without one, or no content.
@@ -904,7 +913,7 @@ func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) []byte 
 			} else {
 				w.WriteHeader(http.StatusNoContent)
 			}
-			return nil
+			return
 		}
 		select {
 		case <-x.wake:
@@ -914,7 +923,7 @@ func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) []byte 
 			hs.mu.Unlock()
 			if !started {
 				x.call.cancel(errClientGone)
-				return nil
+				return
 			}
 		}
 	}
@@ -1133,7 +1142,7 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 			h.refuse(w, http.StatusNotAcceptable, "not acceptable: the stream is text/event-stream")
 			return
 		}
-		hs := st.create(r.Context())
+		hs := st.create()
 		if hs == nil {
 			w.Header().Set("Retry-After", "5")
 			h.refuse(w, http.StatusServiceUnavailable, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
