@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generated/mcp20241105"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/internal/legacyserver"
 )
 
@@ -674,4 +675,38 @@ func TestOldHTTPSSE(t *testing.T) {
 	}
 	wrong := &sessClient{t: t, url: srv.URL + "/sse?sessionId=nope"}
 	wantStatus(t, wrong.req(http.MethodPost, request("3", "ping", "")), http.StatusNotFound)
+}
+
+// TestModernFallbackToSessions: the 2026-07-28 handler passes what its
+// transport does not define (initialize without MCP-Protocol-Version,
+// requests with Mcp-Session-Id, GET, DELETE) to HTTPOptions.Fallback; with
+// a 2025-11-25 handler there, one endpoint serves both eras.
+func TestModernFallbackToSessions(t *testing.T) {
+	legacy, err := legacyserver.New("2025-11-25", legacyserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modern := mcp.NewHTTPHandler(newServer(toolsServer(), mcp.ServerOptions{}), mcp.HTTPOptions{Fallback: legacy.HTTP(legacyserver.HTTPConfig{})})
+	srv := httptest.NewServer(modern)
+	t.Cleanup(srv.Close)
+	c := &sessClient{t: t, url: srv.URL, version: "2025-11-25"}
+	c.open()
+	m := jsonMsg(t, c.req(http.MethodPost, request("1", "tools/list", "")), http.StatusOK)
+	if !strings.Contains(string(m.Result), `"name":"elicit"`) {
+		t.Errorf("a legacy session's tools/list: %s", m.Result)
+	}
+	get := newSSE(t, c.req(http.MethodGet, ""))
+	if n, _ := legacy.Broadcast("notifications/tools/list_changed", nil); n != 1 {
+		t.Errorf("Broadcast reached %d", n)
+	}
+	if m, _ := get.msg(); m.Method != "notifications/tools/list_changed" {
+		t.Errorf("GET stream: %+v", m)
+	}
+	wantStatus(t, c.req(http.MethodDelete, ""), http.StatusNoContent)
+	// A 2026-07-28 request on the same endpoint is the modern handler's.
+	modernClient := &sessClient{t: t, url: srv.URL}
+	m = jsonMsg(t, modernClient.req(http.MethodPost, request("2", "tools/list", `{`+meta+`}`), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list"), http.StatusOK)
+	if m.Error != nil || strings.Contains(string(m.Result), `"name":"elicit"`) {
+		t.Errorf("a 2026-07-28 tools/list: %s %+v", m.Result, m.Error)
+	}
 }
