@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/internal/legacyserver"
 )
 
@@ -323,3 +324,43 @@ func TestSessionStdioProgress(t *testing.T) {
 type serveFunc func(ctx context.Context, r io.Reader, w io.Writer) error
 
 func (f serveFunc) Serve(ctx context.Context, r io.Reader, w io.Writer) error { return f(ctx, r, w) }
+
+// TestModernLogLevelFromMeta: in 2026-07-28 the request's _meta logLevel
+// decides (server/utilities/logging.mdx), and no logLevel means no log
+// messages; a server-to-client request is refused (NeedInput instead).
+func TestModernLogLevelFromMeta(t *testing.T) {
+	s := toolsServer()
+	s.callTool = func(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+		for _, l := range []mcp.LoggingLevel{mcp.LoggingLevelDebug, mcp.LoggingLevelWarning, mcp.LoggingLevelEmergency} {
+			if err := mcp.Log(ctx, l, "", string(l)); err != nil {
+				return nil, err
+			}
+		}
+		text := "no request"
+		if err := mcp.SendRequest(ctx, "elicitation/create", nil, nil); err != nil {
+			text = err.Error()
+		}
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: text}}}, nil
+	}
+	c := startServe(t, newServer(s, mcp.ServerOptions{}))
+	withLevel := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"warning"}`
+	for _, tc := range []struct{ meta, want string }{{meta, ""}, {withLevel, "warning emergency"}} {
+		c.send(request("1", "tools/call", `{`+tc.meta+`,"name":"t"}`))
+		var levels []string
+		for {
+			m := readMsg(t, c.next())
+			if string(m.ID) == "1" {
+				if text, _ := toolText(t, m); !strings.Contains(text, "NeedInput") {
+					t.Errorf("SendRequest in 2026-07-28: %q", text)
+				}
+				break
+			}
+			var p struct{ Level string }
+			json.Unmarshal(m.Params, &p)
+			levels = append(levels, p.Level)
+		}
+		if got := strings.Join(levels, " "); got != tc.want {
+			t.Errorf("levels sent with %s: %q, want %q", tc.meta, got, tc.want)
+		}
+	}
+}
