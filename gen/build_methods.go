@@ -359,6 +359,8 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 		m.Default = "initialized"
 	case name == "ping":
 		m.Default = "ping"
+	case !p.Modern && sessionMethods[name]:
+		m.Default = "session"
 	}
 	return m
 }

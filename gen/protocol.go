@@ -267,6 +267,16 @@ var defaultSources = map[string]ir.Source{
 // claimProtocolNames claims what dispatch.go declares: the sides' names
 // and the package-level names (the helper methods are claimed by each
 // struct, see memberNames).
+// sessionMethods are the requests of revisions with the initialize
+// handshake whose bookkeeping the runtime does (gen/rt/rpc_session.go): the
+// dispatcher answers them with an empty result when the handler does not
+// (Method.Default "session"), and keeps what they set in the session.
+var sessionMethods = map[string]bool{
+	"logging/setLevel":      true,
+	"resources/subscribe":   true,
+	"resources/unsubscribe": true,
+}
+
 // glueNames are the functions the emitted glue of the HTTP transport and
 // of the tasks extension declares (gen/emit/emit_http.go, emit_tasks.go);
 // the rest of both is the runtime's.

@@ -2,7 +2,10 @@
 // 2026-07-28 server (examples/discover-server, built on
 // generated/mcp20260728) against the official Go SDK client
 // (github.com/modelcontextprotocol/go-sdk) and against raw JSON-RPC over
-// stdio.
+// stdio; and of internal/legacyserver (a server on generated/mcp20251125 and
+// generated/mcp20250618, served by ./legacyserver) against the same client,
+// default and pinned to each revision, over stdio and over Streamable HTTP
+// with sessions (legacy_test.go).
 //
 // It is a separate module so that the main module does not depend on the
 // SDK. The server is built from this module's tool directive, which the

@@ -56,6 +56,15 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	legacyBin = filepath.Join(dir, "legacyserver")
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Minute)
+	out, err = exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", legacyBin, legacyPkg).CombinedOutput()
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "interop: go build %s: %v\n%s", legacyPkg, err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

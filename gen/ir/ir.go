@@ -472,7 +472,10 @@ type Method struct {
 	InputRequired bool
 	// Default says the dispatcher answers the method itself when the
 	// handler does not implement it: "discover", "initialize", "ping",
-	// "initialized" (a notification it accepts silently), or "".
+	// "initialized" (a notification it accepts silently), "session" (an
+	// empty result; the runtime keeps what the request sets in the
+	// session: logging/setLevel, resources/subscribe and unsubscribe), or
+	// "".
 	Default string
 	// DefaultFields are the fields of the default answer (discover,
 	// initialize) the dispatcher fills from its options.

@@ -20,9 +20,12 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for Streamable HTTP. A server that sets ServerOptions.Tasks (a
-// NewTaskStore) serves the tasks extension (io.modelcontextprotocol/tasks): a tools/call
-// handler answers with a task by returning RunAsTask's error.
+// or serve NewHTTPHandler for Streamable HTTP. A handler reaches the client of its request
+// with SendNotification, Log, SendProgress and, where the revision has requests from server
+// to client, SendRequest; SessionFromContext returns what the runtime keeps about that
+// client. A server that sets ServerOptions.Tasks (a NewTaskStore) serves the tasks extension
+// (io.modelcontextprotocol/tasks): a tools/call handler answers with a task by returning
+// RunAsTask's error.
 //
 // The package imports only the standard library. Regenerate it with:
 //
