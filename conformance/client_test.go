@@ -33,11 +33,17 @@ func (c pipeConn) Close() error {
 // the server stops when the client closes its end or the test ends.
 func serveStdio(t *testing.T, d *mcp.ServerDispatcher) io.ReadWriteCloser {
 	t.Helper()
+	return servePipes(t, d.Serve)
+}
+
+// servePipes runs serve over a pair of pipes and returns the client's end.
+func servePipes(t *testing.T, serve func(context.Context, io.Reader, io.Writer) error) io.ReadWriteCloser {
+	t.Helper()
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := d.Serve(context.Background(), c2sR, s2cW)
+		err := serve(context.Background(), c2sR, s2cW)
 		s2cW.Close()
 		c2sR.Close()
 		done <- err

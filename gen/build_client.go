@@ -34,6 +34,13 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 	if p.Modern {
 		c.Meta = clientMeta(p, defs)
 	}
+	if p.CacheScope != nil {
+		for _, v := range p.CacheScope.Values {
+			if v.Value.Str == "private" {
+				c.CacheScopePrivate = v.Name
+			}
+		}
+	}
 	used := map[string]bool{}
 	for _, a := range clientAccessors {
 		used[a] = true
@@ -66,6 +73,12 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 		}
 		if rs := structOfType(m.Result); rs != nil {
 			call.ResultType = resultTypes[rs]
+			if m.Cacheable && c.CacheScopePrivate != "" {
+				ttl, scope := toolField(rs, "ttlMs"), toolField(rs, "cacheScope")
+				if isKind(ttl, ir.TInt, true) && scope != nil && scope.Required && scope.Type.Same(&ir.Type{Kind: ir.TDecl, Decl: p.CacheScope}) {
+					call.TTL, call.CacheScope = ttl, scope
+				}
+			}
 		}
 		if m.Notification {
 			c.Notifications = append(c.Notifications, call)

@@ -225,15 +225,30 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	switch {
 	case m.Result.IsStruct():
 		body = append(body, jen.Id("r").Op(":=").New(goType(m.Result)))
+		// The members an earlier server may leave out, and what they are
+		// then: resultType first (decodeResult checks its value).
+		args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("r")}
+		var fills []jen.Code
 		if call.ResultType != nil {
+			args = append(args, jen.Lit("resultType"))
+			fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
+		}
+		if call.TTL != nil {
+			args = append(args, jen.Lit("ttlMs")) // 0: the zero value
+		}
+		if call.CacheScope != nil {
+			args = append(args, jen.Lit("cacheScope"))
+			fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
+		}
+		if len(fills) > 0 {
 			body = append(body,
-				jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("decodeResult").Call(jen.Id(m.Const), jen.Id("raw"), jen.Id("r"), jen.True()),
+				jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("decodeResult").Call(args...),
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-				jen.If(jen.Id("missing")).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)),
 			)
+			body = append(body, fills...)
 		} else {
 			body = append(body,
-				jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(jen.Id(m.Const), jen.Id("raw"), jen.Id("r"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			)
 		}
 		body = append(body, jen.If(jen.Id("err").Op(":=").Id("validateResult").Call(jen.Id(m.Const), jen.Id("r"), skipResult.Clone()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))

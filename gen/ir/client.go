@@ -27,6 +27,8 @@ type ClientSupport struct {
 	// Cacheable is set when some request's results carry caching hints:
 	// the options then have the cache's.
 	Cacheable bool
+	// CacheScopePrivate is the CacheScope constant "private", or "".
+	CacheScopePrivate string
 }
 
 // ClientCall is one request or notification a Client sends.
@@ -42,6 +44,10 @@ type ClientCall struct {
 	// which the Client sets to "complete" when a server of an earlier
 	// revision leaves it out; nil when the result has none.
 	ResultType *Field
+	// TTL and CacheScope are the result's ttlMs and cacheScope, which a
+	// server of an earlier revision leaves out (the Client then reads
+	// them as 0 and private); nil when the result has none.
+	TTL, CacheScope *Field
 }
 
 // ClientMeta is the request _meta struct and the members the Client fills:

@@ -1014,27 +1014,55 @@ func encodeParams(method string, p clientParams, skip bool) ([]byte, error) {
 }
 
 // decodeResult decodes a result (which the core owns, so the decoded
-// strings may share its bytes). missing
-// reports a result without resultType (a server of an earlier revision),
-// which the typed layer fills as "complete" (the specification says to
-// treat it so).
-func decodeResult(method string, raw []byte, v clientResult, hasResultType bool) (missing bool, err error) {
+// strings may share its bytes). optional names the members a server of
+// an earlier revision leaves out and the specification gives a default to
+// (resultType: "complete"; ttlMs: 0; cacheScope): a result that lacks only
+// some of them decodes, and missing has bit i set for each optional[i]
+// absent, for the typed layer to fill.
+func decodeResult(method string, raw []byte, v clientResult, optional ...string) (missing uint, err error) {
 	var d decoder
 	d.initShared(raw)
 	v.decodeJSON(&d)
 	err = d.finish()
-	if hasResultType && onlyMissing(err, "resultType") {
-		missing, err = true, nil
+	if err != nil && len(optional) > 0 {
+		if m, ok := onlyMissingOf(err, optional); ok {
+			missing, err = m, nil
+		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
+		return 0, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
 	}
-	if hasResultType {
+	if len(optional) > 0 && optional[0] == "resultType" {
 		if _, kerr := resultKind(raw, false); kerr != nil {
-			return false, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), kerr)
+			return 0, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), kerr)
 		}
 	}
 	return missing, nil
+}
+
+// onlyMissingOf reports whether every violation of err is a top-level
+// member of names that is missing, and which.
+func onlyMissingOf(err error, names []string) (missing uint, ok bool) {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) == 0 {
+		return 0, false
+	}
+	for _, v := range ve.Violations {
+		if v.Pointer != "" || v.Keyword != "required" {
+			return 0, false
+		}
+		found := false
+		for i, n := range names {
+			if v.Message == "missing required member "+strconv.Quote(n) {
+				missing |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return missing, true
 }
 
 // validateResult validates a decoded result unless skip.

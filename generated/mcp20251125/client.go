@@ -120,7 +120,7 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 		return nil, err
 	}
 	r := new(CompleteResult)
-	if _, err := decodeResult(MethodComplete, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodComplete, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodComplete, r, c.opts.SkipResponseValidation); err != nil {
@@ -145,7 +145,7 @@ func (c *Client) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodSetLevel, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodSetLevel, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodSetLevel, r, c.opts.SkipResponseValidation); err != nil {
@@ -170,7 +170,7 @@ func (c *Client) Ping(ctx context.Context, params *RequestParams) (*EmptyResult,
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodPing, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodPing, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodPing, r, c.opts.SkipResponseValidation); err != nil {
@@ -195,7 +195,7 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 		return nil, err
 	}
 	r := new(GetPromptResult)
-	if _, err := decodeResult(MethodGetPrompt, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodGetPrompt, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodGetPrompt, r, c.opts.SkipResponseValidation); err != nil {
@@ -220,7 +220,7 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 		return nil, err
 	}
 	r := new(ListPromptsResult)
-	if _, err := decodeResult(MethodListPrompts, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodListPrompts, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodListPrompts, r, c.opts.SkipResponseValidation); err != nil {
@@ -245,7 +245,7 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 		return nil, err
 	}
 	r := new(ListResourcesResult)
-	if _, err := decodeResult(MethodListResources, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodListResources, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodListResources, r, c.opts.SkipResponseValidation); err != nil {
@@ -270,7 +270,7 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 		return nil, err
 	}
 	r := new(ReadResourceResult)
-	if _, err := decodeResult(MethodReadResource, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodReadResource, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodReadResource, r, c.opts.SkipResponseValidation); err != nil {
@@ -295,7 +295,7 @@ func (c *Client) Subscribe(ctx context.Context, params *SubscribeRequestParams) 
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodSubscribe, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodSubscribe, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodSubscribe, r, c.opts.SkipResponseValidation); err != nil {
@@ -320,7 +320,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 		return nil, err
 	}
 	r := new(ListResourceTemplatesResult)
-	if _, err := decodeResult(MethodListResourceTemplates, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodListResourceTemplates, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodListResourceTemplates, r, c.opts.SkipResponseValidation); err != nil {
@@ -345,7 +345,7 @@ func (c *Client) Unsubscribe(ctx context.Context, params *UnsubscribeRequestPara
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodUnsubscribe, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodUnsubscribe, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodUnsubscribe, r, c.opts.SkipResponseValidation); err != nil {
@@ -370,7 +370,7 @@ func (c *Client) CancelTask(ctx context.Context, params *CancelTaskRequestParams
 		return nil, err
 	}
 	r := new(CancelTaskResult)
-	if _, err := decodeResult(MethodCancelTask, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodCancelTask, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodCancelTask, r, c.opts.SkipResponseValidation); err != nil {
@@ -395,7 +395,7 @@ func (c *Client) GetTask(ctx context.Context, params *GetTaskRequestParams) (*Ge
 		return nil, err
 	}
 	r := new(GetTaskResult)
-	if _, err := decodeResult(MethodGetTask, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodGetTask, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodGetTask, r, c.opts.SkipResponseValidation); err != nil {
@@ -420,7 +420,7 @@ func (c *Client) ListTasks(ctx context.Context, params *PaginatedRequestParams) 
 		return nil, err
 	}
 	r := new(ListTasksResult)
-	if _, err := decodeResult(MethodListTasks, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodListTasks, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodListTasks, r, c.opts.SkipResponseValidation); err != nil {
@@ -445,7 +445,7 @@ func (c *Client) GetTaskPayload(ctx context.Context, params *GetTaskPayloadReque
 		return nil, err
 	}
 	r := new(GetTaskPayloadResult)
-	if _, err := decodeResult(MethodGetTaskPayload, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodGetTaskPayload, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodGetTaskPayload, r, c.opts.SkipResponseValidation); err != nil {
@@ -470,7 +470,7 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 		return nil, err
 	}
 	r := new(CallToolResult)
-	if _, err := decodeResult(MethodCallTool, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodCallTool, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodCallTool, r, c.opts.SkipResponseValidation); err != nil {
@@ -495,7 +495,7 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 		return nil, err
 	}
 	r := new(ListToolsResult)
-	if _, err := decodeResult(MethodListTools, raw, r, false); err != nil {
+	if _, err := decodeResult(MethodListTools, raw, r); err != nil {
 		return nil, err
 	}
 	if err := validateResult(MethodListTools, r, c.opts.SkipResponseValidation); err != nil {

@@ -124,11 +124,11 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 		return nil, err
 	}
 	r := new(CompleteResult)
-	missing, err := decodeResult(MethodComplete, raw, r, true)
+	missing, err := decodeResult(MethodComplete, raw, r, "resultType")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
 	if err := validateResult(MethodComplete, r, c.opts.SkipResponseValidation); err != nil {
@@ -159,11 +159,11 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 		return nil, err
 	}
 	r := new(GetPromptResult)
-	missing, err := decodeResult(MethodGetPrompt, raw, r, true)
+	missing, err := decodeResult(MethodGetPrompt, raw, r, "resultType")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
 	if err := validateResult(MethodGetPrompt, r, c.opts.SkipResponseValidation); err != nil {
@@ -192,12 +192,15 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 		return nil, err
 	}
 	r := new(ListPromptsResult)
-	missing, err := decodeResult(MethodListPrompts, raw, r, true)
+	missing, err := decodeResult(MethodListPrompts, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodListPrompts, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -225,12 +228,15 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 		return nil, err
 	}
 	r := new(ListResourcesResult)
-	missing, err := decodeResult(MethodListResources, raw, r, true)
+	missing, err := decodeResult(MethodListResources, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodListResources, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -262,12 +268,15 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 		return nil, err
 	}
 	r := new(ReadResourceResult)
-	missing, err := decodeResult(MethodReadResource, raw, r, true)
+	missing, err := decodeResult(MethodReadResource, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodReadResource, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -296,12 +305,15 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 		return nil, err
 	}
 	r := new(ListResourceTemplatesResult)
-	missing, err := decodeResult(MethodListResourceTemplates, raw, r, true)
+	missing, err := decodeResult(MethodListResourceTemplates, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodListResourceTemplates, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -329,12 +341,15 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 		return nil, err
 	}
 	r := new(DiscoverResult)
-	missing, err := decodeResult(MethodDiscover, raw, r, true)
+	missing, err := decodeResult(MethodDiscover, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodDiscover, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -363,11 +378,11 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 		return nil, err
 	}
 	r := new(SubscriptionsListenResult)
-	missing, err := decodeResult(MethodSubscriptionsListen, raw, r, true)
+	missing, err := decodeResult(MethodSubscriptionsListen, raw, r, "resultType")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
 	if err := validateResult(MethodSubscriptionsListen, r, c.opts.SkipResponseValidation); err != nil {
@@ -398,11 +413,11 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 		return nil, err
 	}
 	r := new(CallToolResult)
-	missing, err := decodeResult(MethodCallTool, raw, r, true)
+	missing, err := decodeResult(MethodCallTool, raw, r, "resultType")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
 	if err := validateResult(MethodCallTool, r, c.opts.SkipResponseValidation); err != nil {
@@ -431,12 +446,15 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 		return nil, err
 	}
 	r := new(ListToolsResult)
-	missing, err := decodeResult(MethodListTools, raw, r, true)
+	missing, err := decodeResult(MethodListTools, raw, r, "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
-	if missing {
+	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
+	}
+	if missing&4 != 0 {
+		r.CacheScope = CacheScopePrivate
 	}
 	if err := validateResult(MethodListTools, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
