@@ -90,6 +90,50 @@ type clientCore struct {
 	// listed, by tool name (Streamable HTTP in the modern era).
 	headers map[string][]paramHeader
 	closed  atomic.Bool
+	// bad is the latest message from the server that no request could
+	// take (malformed, or a response to an id nobody awaits): a request
+	// that then gets no response says so.
+	bad atomic.Pointer[badNote]
+}
+
+// badNote is a message the server sent that no request could take.
+type badNote struct {
+	at   time.Time
+	what string
+}
+
+// noteBad records (and logs) a message from the server that no request
+// could take.
+func (c *clientCore) noteBad(what string) {
+	c.bad.Store(&badNote{at: time.Now(), what: what})
+	if c.cfg.logf != nil {
+		c.cfg.logf("mcp: dropped a message from the server: %s", what)
+	}
+}
+
+// explain adds to the error of a request that got no response (it timed
+// out, or its context ended) what the server sent meanwhile that no
+// request could take: likely the response, malformed or misaddressed.
+func (c *clientCore) explain(err error, since time.Time) error {
+	if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		return err
+	}
+	if b := c.bad.Load(); b != nil && !b.at.Before(since) {
+		return fmt.Errorf("%w (meanwhile the server sent %s)", err, b.what)
+	}
+	return err
+}
+
+// describeBad describes a message the dispatcher could not route.
+func describeBad(msg, errResp []byte) string {
+	why := ""
+	if m := rtMembersOf(errResp, "error", "message"); m != nil {
+		why, _ = headerText(m)
+	}
+	if msg == nil {
+		return why
+	}
+	return why + ": " + rtQuote(string(msg))
 }
 
 // clientTransport carries the messages of one client connection.
@@ -543,7 +587,9 @@ func (c *clientCore) send(ctx context.Context, m *clientMethod, params []byte) (
 		if modern && c.overHTTP {
 			c.requestHeaders(r)
 		}
+		start := time.Now()
 		raw, err := c.t.request(ctx, r)
+		err = c.explain(err, start)
 		if err == nil || attempt > 0 || ctx.Err() != nil {
 			return raw, err
 		}
@@ -853,6 +899,10 @@ func (c *clientCore) incoming(d *rpcDispatcher) *rpcDispatcher {
 	for name, m := range d.methods {
 		in.methods[name] = m
 	}
+	in.onResponse = func(msg []byte) {
+		c.noteBad("a response to id " + string(rtMember(msg, "id")) + ", which no request awaits: " + rtQuote(string(msg)))
+	}
+	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
 	invalidates := map[string][]string{
 		"notifications/tools/list_changed":     {"tools/list"},
 		"notifications/prompts/list_changed":   {"prompts/list"},

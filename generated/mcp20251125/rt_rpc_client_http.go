@@ -676,10 +676,10 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 	env, bad := t.core.in.readEnvelope(msg)
 	switch {
 	case bad != nil:
-		t.logf("mcp: dropped a malformed message from the server: %s", rtQuote(string(msg)))
+		t.core.noteBad(describeBad(msg, bad))
 	case env.response && env.method == "":
 		if !t.out.deliver(msg) {
-			t.logf("mcp: dropped a response to a request that is not waiting for one: %s", rtQuote(string(env.id)))
+			t.core.noteBad("a response to id " + string(env.id) + ", which no request awaits: " + rtQuote(string(msg)))
 		}
 	case env.id == nil:
 		if env.method == "notifications/cancelled" {

@@ -248,7 +248,12 @@ func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
 				}
 			case errors.Is(r.err, errTooLong):
 				// The rest of the line was skipped: answer and go on.
-				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil))
+				resp := d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
+				if d.onBadMessage != nil {
+					d.onBadMessage(nil, resp)
+				} else {
+					c.write(resp)
+				}
 			case r.err == io.EOF:
 				end(io.EOF, nil)
 			default:
@@ -291,6 +296,10 @@ func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
 	env, errResp := d.readEnvelope(msg)
 	switch {
 	case errResp != nil:
+		if d.onBadMessage != nil {
+			d.onBadMessage(msg, errResp)
+			return nil
+		}
 		c.write(errResp)
 		return nil
 	case env.response && env.method == "":
