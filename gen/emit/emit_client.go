@@ -236,6 +236,12 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		if call.TTL != nil {
 			args = append(args, jen.Lit("ttlMs")) // 0: the zero value
 		}
+		var after []jen.Code
+		if call.TTL != nil {
+			// caching.mdx: "If ttlMs is negative, clients SHOULD ignore it
+			// and treat it as 0."
+			after = append(after, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
+		}
 		if call.CacheScope != nil {
 			args = append(args, jen.Lit("cacheScope"))
 			fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
@@ -251,6 +257,7 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 				jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			)
 		}
+		body = append(body, after...)
 		body = append(body, jen.If(jen.Id("err").Op(":=").Id("validateResult").Call(jen.Id(m.Const), jen.Id("r"), skipResult.Clone()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))
 		ret = jen.Id("r")
 	case m.Result.Union() != nil:

@@ -202,6 +202,9 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
 	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
+	}
 	if err := validateResult(MethodListPrompts, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
 	}
@@ -237,6 +240,9 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 	}
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
+	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
 	}
 	if err := validateResult(MethodListResources, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -278,6 +284,9 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
 	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
+	}
 	if err := validateResult(MethodReadResource, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
 	}
@@ -315,6 +324,9 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
 	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
+	}
 	if err := validateResult(MethodListResourceTemplates, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
 	}
@@ -350,6 +362,9 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 	}
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
+	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
 	}
 	if err := validateResult(MethodDiscover, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
@@ -455,6 +470,9 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 	}
 	if missing&4 != 0 {
 		r.CacheScope = CacheScopePrivate
+	}
+	if r.TTLMs < 0 {
+		r.TTLMs = 0
 	}
 	if err := validateResult(MethodListTools, r, c.opts.SkipResponseValidation); err != nil {
 		return nil, err
