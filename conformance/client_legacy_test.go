@@ -104,6 +104,16 @@ func checkLegacy(t *testing.T, c *mcp20251125.Client, h *legacyHandler) {
 	callText(t, c, "log", nil)
 	token := mcp20251125.ProgressToken{Kind: mcp20251125.KindString, Str: "p1"}
 	callText(t, c, "progress", &mcp20251125.CallToolRequestParamsMeta{ProgressToken: token})
+	// Notifications are handled in order on a goroutine of their own: on
+	// stdio the response may overtake their handling.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		h.mu.Lock()
+		n := len(h.progress)
+		h.mu.Unlock()
+		if n == 3 {
+			break
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if strings.Join(h.logs, ",") != "warning,error" {
