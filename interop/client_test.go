@@ -225,7 +225,9 @@ func TestClientEverythingServerHTTP(t *testing.T) {
 // same SDK servers with sessions: initialize, the session header, the
 // server's elicitation/create request answered on a POST.
 
-type legacyNameGiver struct{ mcp20251125.UnimplementedClientHandler }
+type legacyNameGiver struct {
+	mcp20251125.UnimplementedClientHandler
+}
 
 func (legacyNameGiver) Elicit(ctx context.Context, p mcp20251125.ElicitRequestParams) (*mcp20251125.ElicitResult, error) {
 	return &mcp20251125.ElicitResult{Action: mcp20251125.ElicitResultActionAccept,
