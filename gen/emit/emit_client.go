@@ -191,22 +191,7 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	enc := jen.Nil()
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		switch {
-		case m.Params.IsStruct():
-			body = append(body,
-				jen.Var().Id("p").Add(goType(m.Params)),
-				jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("p").Op("=").Op("*").Id("params")),
-			)
-			if call.Meta != nil {
-				body = append(body, jen.Id("c").Dot("fillMeta").Call(jen.Op("&").Id("p").Dot(call.Meta.Name)))
-			}
-			body = append(body, jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Id("p"), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")))
-		case m.Params.Union() != nil:
-			body = append(body, jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Add(holderOf(m.Params.Union(), jen.Id("params"))), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")))
-		default:
-			body = append(body, jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Id("params"), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")))
-		}
-		body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))
+		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()})...)
 		enc = jen.Id("b")
 	}
 	method := []jen.Code{jen.Id("name").Op(":").Id(m.Const)}
@@ -220,62 +205,57 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("call").Call(jen.Id("ctx"), jen.Id("clientMethod").Values(method...), enc),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 	)
-	skipResult := jen.Id("c").Dot("opts").Dot("SkipResponseValidation")
 	var ret jen.Code
+	var target jen.Code // what decodes and validates
+	decode := []jen.Code{jen.Var().Id("d").Id("decoder"), jen.Id("d").Dot("initShared").Call(jen.Id("raw"))}
 	switch {
 	case m.Result.IsStruct():
 		body = append(body, jen.Id("r").Op(":=").New(goType(m.Result)))
-		// The members an earlier server may leave out, and what they are
-		// then: resultType first (decodeResult checks its value).
-		args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("r")}
-		var fills []jen.Code
-		if call.ResultType != nil {
-			args = append(args, jen.Lit("resultType"))
-			fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
-		}
-		if call.TTL != nil {
-			args = append(args, jen.Lit("ttlMs")) // 0: the zero value
-		}
-		var after []jen.Code
-		if call.TTL != nil {
-			// caching.mdx: "If ttlMs is negative, clients SHOULD ignore it
-			// and treat it as 0."
-			after = append(after, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
-		}
-		if call.CacheScope != nil {
-			args = append(args, jen.Lit("cacheScope"))
-			fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
-		}
-		if len(fills) > 0 {
-			body = append(body,
-				jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("decodeResult").Call(args...),
-				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			)
-			body = append(body, fills...)
-		} else {
-			body = append(body,
-				jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			)
-		}
-		body = append(body, after...)
-		body = append(body, jen.If(jen.Id("err").Op(":=").Id("validateResult").Call(jen.Id(m.Const), jen.Id("r"), skipResult.Clone()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))
-		ret = jen.Id("r")
+		target, ret = jen.Id("r"), jen.Id("r")
 	case m.Result.Union() != nil:
-		u := m.Result.Union()
-		body = append(body,
-			jen.Var().Id("h").Id(u.Holder),
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(jen.Id(m.Const), jen.Id("raw"), jen.Op("&").Id("h"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.If(jen.Id("err").Op(":=").Id("validateResult").Call(jen.Id(m.Const), jen.Op("&").Id("h"), skipResult.Clone()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-		)
-		ret = jen.Id("h").Dot("Value")
+		body = append(body, jen.Var().Id("r").Id(m.Result.Union().Holder))
+		target, ret = jen.Id("r"), jen.Id("r").Dot("Value")
 	default:
-		body = append(body,
-			jen.Var().Id("r").Add(goType(m.Result)),
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("decodeResult").Call(jen.Id(m.Const), jen.Id("raw"), jen.Op("&").Id("r"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.If(jen.Id("err").Op(":=").Id("validateResult").Call(jen.Id(m.Const), jen.Op("&").Id("r"), skipResult.Clone()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-		)
-		ret = jen.Id("r")
+		body = append(body, jen.Var().Id("r").Add(goType(m.Result)))
+		target, ret = jen.Id("r"), jen.Id("r")
 	}
+	body = append(body, decode...)
+	body = append(body, jen.Add(target).Dot("decodeJSON").Call(jen.Op("&").Id("d")))
+	// The members an earlier server may leave out, and what they are
+	// then: resultType first (resultError checks its value).
+	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("finish").Call()}
+	var fills, after []jen.Code
+	if call.ResultType != nil {
+		args = append(args, jen.Lit("resultType"))
+		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
+	}
+	if call.TTL != nil {
+		args = append(args, jen.Lit("ttlMs")) // 0: the zero value
+		// caching.mdx: "If ttlMs is negative, clients SHOULD ignore it
+		// and treat it as 0."
+		after = append(after, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
+	}
+	if call.CacheScope != nil {
+		args = append(args, jen.Lit("cacheScope"))
+		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
+	}
+	if len(fills) > 0 {
+		body = append(body,
+			jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("resultError").Call(args...),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+		body = append(body, fills...)
+	} else {
+		body = append(body,
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("resultError").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+	}
+	body = append(body, after...)
+	body = append(body, jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(
+		jen.If(jen.Id("err").Op(":=").Add(target).Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err"))),
+		),
+	))
 	body = append(body, jen.Return(ret, jen.Nil()))
 
 	doc := fmt.Sprintf("%s sends the request %q ([%s]) and returns its result.", call.Name, m.Name, m.Definition.Name)
@@ -321,19 +301,7 @@ func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.Clie
 	enc := jen.Nil()
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		switch {
-		case m.Params.IsStruct():
-			body = append(body,
-				jen.Var().Id("p").Add(goType(m.Params)),
-				jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("p").Op("=").Op("*").Id("params")),
-				jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Id("p"), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")),
-			)
-		case m.Params.Union() != nil:
-			body = append(body, jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Add(holderOf(m.Params.Union(), jen.Id("params"))), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")))
-		default:
-			body = append(body, jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("encodeParams").Call(jen.Id(m.Const), jen.Op("&").Id("params"), jen.Id("c").Dot("opts").Dot("SkipRequestValidation")))
-		}
-		body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))))
+		body = append(body, encodeParamsCode(m, call, nil)...)
 		enc = jen.Id("b")
 	}
 	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
@@ -513,4 +481,40 @@ func clientOptionFields(p *ir.Protocol) []jen.Code {
 		)
 	}
 	return fields
+}
+
+// encodeParamsCode declares b, the JSON of the method's params, from the
+// Client method's params argument: a copy of a struct (with its _meta
+// filled), or the union or value itself, checked against the schema unless
+// the options say not to. errValues are what the method returns besides the
+// error (nil for a notification's method).
+func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code) []jen.Code {
+	ret := func(err jen.Code) jen.Code {
+		return jen.Return(append(append([]jen.Code(nil), errValues...), err)...)
+	}
+	var body []jen.Code
+	switch {
+	case m.Params.IsStruct():
+		body = append(body,
+			jen.Var().Id("p").Add(goType(m.Params)),
+			jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("p").Op("=").Op("*").Id("params")),
+		)
+		if call.Meta != nil {
+			body = append(body, jen.Id("c").Dot("fillMeta").Call(jen.Op("&").Id("p").Dot(call.Meta.Name)))
+		}
+	case m.Params.Union() != nil:
+		body = append(body, jen.Id("p").Op(":=").Add(holderOf(m.Params.Union(), jen.Id("params"))))
+	default:
+		body = append(body, jen.Id("p").Op(":=").Id("params"))
+	}
+	body = append(body,
+		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipRequestValidation")).Block(
+			jen.If(jen.Id("err").Op(":=").Id("p").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+				ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err"))),
+			),
+		),
+		jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err")))),
+	)
+	return body
 }

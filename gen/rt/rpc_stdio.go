@@ -499,9 +499,16 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			}
 			continue
 		}
-		for _, msg := range splitMessages(line) {
+		if msg, ok := singleMessage(line); ok {
+			// The common case: one message on the line.
 			if !send(serveRead{msg: msg}) {
 				return
+			}
+		} else {
+			for _, msg := range splitMessages(line) {
+				if !send(serveRead{msg: msg}) {
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -509,6 +516,26 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// singleMessage returns the one message a line holds, without the
+// whitespace around it; ok is false when the line holds none or several
+// (splitMessages then splits it).
+func singleMessage(line []byte) (msg []byte, ok bool) {
+	start, end := 0, len(line)
+	for start < end && isSpace(line[start]) {
+		start++
+	}
+	for end > start && isSpace(line[end-1]) {
+		end--
+	}
+	if start == end || (line[start] != '{' && line[start] != '[') {
+		return nil, false
+	}
+	if valueEnd(line[:end], start) != end {
+		return nil, false
+	}
+	return line[start:end], true
 }
 
 // splitMessages returns the messages on one line without the whitespace

@@ -111,20 +111,30 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodComplete, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodComplete, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodComplete, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodComplete}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CompleteResult)
-	if _, err := decodeResult(MethodComplete, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodComplete, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodComplete, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodComplete, err)
+		}
 	}
 	return r, nil
 }
@@ -136,20 +146,30 @@ func (c *Client) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodSetLevel, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodSetLevel, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodSetLevel, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodSetLevel}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodSetLevel, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodSetLevel, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodSetLevel, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodSetLevel, err)
+		}
 	}
 	return r, nil
 }
@@ -161,20 +181,30 @@ func (c *Client) Ping(ctx context.Context, params *PingRequestParams) (*EmptyRes
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodPing, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodPing, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodPing, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodPing}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodPing, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodPing, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodPing, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodPing, err)
+		}
 	}
 	return r, nil
 }
@@ -186,20 +216,30 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodGetPrompt, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodGetPrompt, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodGetPrompt, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodGetPrompt}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(GetPromptResult)
-	if _, err := decodeResult(MethodGetPrompt, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodGetPrompt, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodGetPrompt, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodGetPrompt, err)
+		}
 	}
 	return r, nil
 }
@@ -211,20 +251,30 @@ func (c *Client) ListPrompts(ctx context.Context, params *ListPromptsRequestPara
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodListPrompts, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListPrompts, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListPrompts, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListPrompts}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListPromptsResult)
-	if _, err := decodeResult(MethodListPrompts, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodListPrompts, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodListPrompts, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListPrompts, err)
+		}
 	}
 	return r, nil
 }
@@ -236,20 +286,30 @@ func (c *Client) ListResources(ctx context.Context, params *ListResourcesRequest
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodListResources, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListResources, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListResources, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResources}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourcesResult)
-	if _, err := decodeResult(MethodListResources, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodListResources, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodListResources, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListResources, err)
+		}
 	}
 	return r, nil
 }
@@ -261,20 +321,30 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodReadResource, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodReadResource, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodReadResource, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodReadResource}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ReadResourceResult)
-	if _, err := decodeResult(MethodReadResource, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodReadResource, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodReadResource, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodReadResource, err)
+		}
 	}
 	return r, nil
 }
@@ -286,20 +356,30 @@ func (c *Client) Subscribe(ctx context.Context, params *SubscribeRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodSubscribe, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodSubscribe, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodSubscribe, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodSubscribe}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodSubscribe, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodSubscribe, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodSubscribe, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodSubscribe, err)
+		}
 	}
 	return r, nil
 }
@@ -311,20 +391,30 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *ListResource
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodListResourceTemplates, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListResourceTemplates, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListResourceTemplates, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResourceTemplates}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourceTemplatesResult)
-	if _, err := decodeResult(MethodListResourceTemplates, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodListResourceTemplates, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodListResourceTemplates, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListResourceTemplates, err)
+		}
 	}
 	return r, nil
 }
@@ -336,20 +426,30 @@ func (c *Client) Unsubscribe(ctx context.Context, params *UnsubscribeRequestPara
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodUnsubscribe, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodUnsubscribe, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodUnsubscribe, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodUnsubscribe}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	if _, err := decodeResult(MethodUnsubscribe, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodUnsubscribe, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodUnsubscribe, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodUnsubscribe, err)
+		}
 	}
 	return r, nil
 }
@@ -361,20 +461,30 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodCallTool, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodCallTool, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodCallTool, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodCallTool}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CallToolResult)
-	if _, err := decodeResult(MethodCallTool, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodCallTool, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodCallTool, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodCallTool, err)
+		}
 	}
 	return r, nil
 }
@@ -386,20 +496,30 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodListTools, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListTools, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListTools, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListTools}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListToolsResult)
-	if _, err := decodeResult(MethodListTools, raw, r); err != nil {
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	if _, err := resultError(MethodListTools, raw, d.finish()); err != nil {
 		return nil, err
 	}
-	if err := validateResult(MethodListTools, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListTools, err)
+		}
 	}
 	return r, nil
 }
@@ -411,9 +531,14 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodCancelledNotification, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return paramsError(MethodCancelledNotification, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return err
+		return paramsError(MethodCancelledNotification, err)
 	}
 	return c.core.notify(ctx, MethodCancelledNotification, b)
 }
@@ -425,9 +550,14 @@ func (c *Client) NotifyProgress(ctx context.Context, params *ProgressNotificatio
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodProgressNotification, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return paramsError(MethodProgressNotification, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return err
+		return paramsError(MethodProgressNotification, err)
 	}
 	return c.core.notify(ctx, MethodProgressNotification, b)
 }
@@ -439,9 +569,14 @@ func (c *Client) NotifyRootsListChanged(ctx context.Context, params *RootsListCh
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodRootsListChangedNotification, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return paramsError(MethodRootsListChangedNotification, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return err
+		return paramsError(MethodRootsListChangedNotification, err)
 	}
 	return c.core.notify(ctx, MethodRootsListChangedNotification, b)
 }

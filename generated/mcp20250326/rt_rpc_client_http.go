@@ -138,11 +138,11 @@ type httpTransport struct {
 	closed     bool
 }
 
-func (t *httpTransport) request(ctx context.Context, r *clientRequest) (json.RawMessage, error) {
+func (t *httpTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
 	if r.modern {
-		return t.modernRequest(ctx, r)
+		return t.modernRequest(ctx, &r)
 	}
-	return t.legacyRequest(ctx, r)
+	return t.legacyRequest(ctx, &r)
 }
 
 // newRequest makes a POST with the headers every message carries.
@@ -151,26 +151,33 @@ func (t *httpTransport) newRequest(ctx context.Context, body []byte, r *clientRe
 	if err != nil {
 		return nil, fmt.Errorf("mcp: HTTPTransport: %w", err)
 	}
+	req.Header = make(http.Header, len(t.cfg.Header)+6+len(r.paramHeaders))
 	for k, vs := range t.cfg.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
-	req.Header["Content-Type"] = []string{"application/json"}
-	req.Header["Accept"] = []string{"application/json, text/event-stream"}
+	// One array holds the values of the headers set here.
+	vals := make([]string, 0, 6+len(r.paramHeaders))
+	set := func(k, v string) {
+		vals = append(vals, v)
+		req.Header[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
+	set("Content-Type", "application/json")
+	set("Accept", "application/json, text/event-stream")
 	if r.version != "" {
-		req.Header[headerProtocolVersion] = []string{r.version}
+		set(headerProtocolVersion, r.version)
 	}
 	if r.modern {
-		req.Header[headerMethod] = []string{r.method}
+		set(headerMethod, r.method)
 		if r.name != "" {
-			req.Header[headerName] = []string{r.name}
+			set(headerName, r.name)
 		}
 		for _, h := range r.paramHeaders {
-			req.Header[h.key] = []string{h.value}
+			set(h.key, h.value)
 		}
 	} else {
 		t.mu.Lock()
 		if t.session != "" {
-			req.Header[headerSessionID] = []string{t.session}
+			set(headerSessionID, t.session)
 		}
 		t.mu.Unlock()
 	}
@@ -202,13 +209,22 @@ func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (js
 	if timeout == 0 {
 		timeout = defaultRequestTimeout
 	}
+	parent := ctx
 	var cancel context.CancelFunc
 	if timeout > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("mcp: no response to %s within %v: %w", rtQuote(r.method), timeout, context.DeadlineExceeded))
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 	} else {
 		ctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
+	// ended is the error of a request whose context ended: the caller's
+	// context's, or the timeout's.
+	ended := func() error {
+		if parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("mcp: no response to %s within %v: %w", rtQuote(r.method), timeout, context.DeadlineExceeded)
+		}
+		return context.Cause(parent)
+	}
 	id := strconv.AppendInt(nil, t.ids.Add(1), 10)
 	req, err := t.newRequest(ctx, requestBody(id, r.method, r.params), r)
 	if err != nil {
@@ -217,14 +233,14 @@ func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (js
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+			return nil, ended()
 		}
 		return nil, fmt.Errorf("mcp: %s: %w", rtQuote(r.method), err)
 	}
 	defer resp.Body.Close()
 	raw, err := t.readModern(ctx, resp, id, r.method)
 	if err != nil && ctx.Err() != nil {
-		return nil, context.Cause(ctx)
+		return nil, ended()
 	}
 	return raw, err
 }
@@ -237,7 +253,7 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 	}
 	switch ct {
 	case "application/json":
-		body, err := readBody(resp.Body)
+		body, err := readBodySized(resp.Body, resp.ContentLength)
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %s: reading the response: %w", rtQuote(method), err)
 		}
@@ -367,14 +383,28 @@ func statusError(resp *http.Response, ct string) error {
 
 // mediaType is the media type of a Content-Type value, lower case.
 func mediaType(ct string) string {
-	if ct == "" {
-		return ""
+	switch ct {
+	case "", "application/json", "text/event-stream":
+		return ct
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
 	}
 	return mt
+}
+
+// readBodySized reads a body whose length the response states (n, or -1
+// when unknown) into a buffer of that size.
+func readBodySized(r io.Reader, n int64) ([]byte, error) {
+	if n < 0 || n > MaxMessageSize {
+		return readBody(r)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // readBody reads a body of at most MaxMessageSize bytes.
@@ -535,7 +565,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 // the retry delay the server asked for, as long as the request waits and
 // the reconnections make progress.
 func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id []byte, r *clientRequest) {
-	key := idKey(id)
+	key, _, _ := rtParseInt(id) // the outbound table's own integer id
 	sr := newSSEReader(body, MaxMessageSize)
 	err := t.readLegacyStream(ctx, sr, r.method)
 	lastID, retry := sr.lastID, sr.retry
@@ -830,9 +860,9 @@ func (t *httpTransport) close() error {
 	return nil
 }
 
-// isWaiting reports whether a request with the id key waits for its
+// isWaiting reports whether the request with the id key waits for its
 // response.
-func (o *outbound) isWaiting(key string) bool {
+func (o *outbound) isWaiting(key int64) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	_, ok := o.pending[key]
@@ -840,7 +870,7 @@ func (o *outbound) isWaiting(key string) bool {
 }
 
 // fail ends the wait of the request with the id key with err.
-func (o *outbound) fail(key string, err error) {
+func (o *outbound) fail(key int64, err error) {
 	o.mu.Lock()
 	c := o.pending[key]
 	delete(o.pending, key)

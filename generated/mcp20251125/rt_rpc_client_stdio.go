@@ -135,7 +135,7 @@ func (t *stdioTransport) start(c *clientCore, r io.Reader, w io.Writer) {
 	}()
 }
 
-func (t *stdioTransport) request(ctx context.Context, r *clientRequest) (json.RawMessage, error) {
+func (t *stdioTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
 	s := t.rc.sess
 	raw, err := s.out.call(ctx, s.send, nil, r.method, r.params, r.timeout)
 	if err != nil && (errors.Is(err, errConnClosed) || errors.Is(err, errOutboundClosed)) {

@@ -115,24 +115,34 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodComplete, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodComplete, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodComplete, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodComplete}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CompleteResult)
-	missing, err := decodeResult(MethodComplete, raw, r, "resultType")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodComplete, raw, d.finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
 	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
-	if err := validateResult(MethodComplete, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodComplete, err)
+		}
 	}
 	return r, nil
 }
@@ -150,24 +160,34 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodGetPrompt, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodGetPrompt, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodGetPrompt, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodGetPrompt, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(GetPromptResult)
-	missing, err := decodeResult(MethodGetPrompt, raw, r, "resultType")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodGetPrompt, raw, d.finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
 	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
-	if err := validateResult(MethodGetPrompt, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodGetPrompt, err)
+		}
 	}
 	return r, nil
 }
@@ -183,16 +203,24 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodListPrompts, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListPrompts, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListPrompts, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListPrompts, cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListPromptsResult)
-	missing, err := decodeResult(MethodListPrompts, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodListPrompts, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +233,10 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodListPrompts, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListPrompts, err)
+		}
 	}
 	return r, nil
 }
@@ -222,16 +252,24 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodListResources, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListResources, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListResources, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResources, cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourcesResult)
-	missing, err := decodeResult(MethodListResources, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodListResources, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -244,8 +282,10 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodListResources, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListResources, err)
+		}
 	}
 	return r, nil
 }
@@ -265,16 +305,24 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodReadResource, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodReadResource, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodReadResource, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodReadResource, cacheable: true, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ReadResourceResult)
-	missing, err := decodeResult(MethodReadResource, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodReadResource, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -287,8 +335,10 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodReadResource, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodReadResource, err)
+		}
 	}
 	return r, nil
 }
@@ -305,16 +355,24 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodListResourceTemplates, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListResourceTemplates, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListResourceTemplates, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResourceTemplates, cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourceTemplatesResult)
-	missing, err := decodeResult(MethodListResourceTemplates, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodListResourceTemplates, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -327,8 +385,10 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodListResourceTemplates, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListResourceTemplates, err)
+		}
 	}
 	return r, nil
 }
@@ -344,16 +404,24 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodDiscover, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodDiscover, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodDiscover, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodDiscover, cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(DiscoverResult)
-	missing, err := decodeResult(MethodDiscover, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodDiscover, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -366,8 +434,10 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodDiscover, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodDiscover, err)
+		}
 	}
 	return r, nil
 }
@@ -384,24 +454,34 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodSubscriptionsListen, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodSubscriptionsListen, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodSubscriptionsListen, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodSubscriptionsListen}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(SubscriptionsListenResult)
-	missing, err := decodeResult(MethodSubscriptionsListen, raw, r, "resultType")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodSubscriptionsListen, raw, d.finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
 	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
-	if err := validateResult(MethodSubscriptionsListen, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodSubscriptionsListen, err)
+		}
 	}
 	return r, nil
 }
@@ -419,24 +499,34 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodCallTool, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodCallTool, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodCallTool, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodCallTool, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CallToolResult)
-	missing, err := decodeResult(MethodCallTool, raw, r, "resultType")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodCallTool, raw, d.finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
 	if missing&1 != 0 {
 		r.ResultType = ResultTypeComplete
 	}
-	if err := validateResult(MethodCallTool, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodCallTool, err)
+		}
 	}
 	return r, nil
 }
@@ -452,16 +542,24 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	b, err := encodeParams(MethodListTools, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return nil, paramsError(MethodListTools, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, err
+		return nil, paramsError(MethodListTools, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListTools, cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListToolsResult)
-	missing, err := decodeResult(MethodListTools, raw, r, "resultType", "ttlMs", "cacheScope")
+	var d decoder
+	d.initShared(raw)
+	r.decodeJSON(&d)
+	missing, err := resultError(MethodListTools, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -474,8 +572,10 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 	if r.TTLMs < 0 {
 		r.TTLMs = 0
 	}
-	if err := validateResult(MethodListTools, r, c.opts.SkipResponseValidation); err != nil {
-		return nil, err
+	if !c.opts.SkipResponseValidation {
+		if err := r.Validate(); err != nil {
+			return nil, resultInvalid(MethodListTools, err)
+		}
 	}
 	return r, nil
 }
@@ -487,9 +587,14 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
-	b, err := encodeParams(MethodCancelledNotification, &p, c.opts.SkipRequestValidation)
+	if !c.opts.SkipRequestValidation {
+		if err := p.Validate(); err != nil {
+			return paramsError(MethodCancelledNotification, err)
+		}
+	}
+	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return err
+		return paramsError(MethodCancelledNotification, err)
 	}
 	return c.core.notify(ctx, MethodCancelledNotification, b)
 }

@@ -142,7 +142,7 @@ func describeBad(msg, errResp []byte) string {
 type clientTransport interface {
 	// request sends a request and waits for its response: the result
 	// member, or an *RPCError for an error response.
-	request(ctx context.Context, r *clientRequest) (json.RawMessage, error)
+	request(ctx context.Context, r clientRequest) (json.RawMessage, error)
 	// notify sends a notification.
 	notify(ctx context.Context, r *clientRequest) error
 	// started is called once the connection is ready for use (after the
@@ -408,7 +408,7 @@ func (c *clientCore) initialize(ctx context.Context, version string) error {
 		e.buf = append(e.buf, `{"name":"mcpgen-client","version":"0"}`...)
 	}
 	e.buf = append(e.buf, '}')
-	raw, err := c.t.request(ctx, &clientRequest{method: "initialize", params: e.buf, timeout: c.cfg.requestTimeout})
+	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.buf, timeout: c.cfg.requestTimeout})
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
@@ -582,12 +582,12 @@ func (c *clientCore) answerRound(ctx context.Context, m *clientMethod, params, r
 func (c *clientCore) send(ctx context.Context, m *clientMethod, params []byte) (json.RawMessage, error) {
 	for attempt := 0; ; attempt++ {
 		version, modern := c.negotiated()
-		r := &clientRequest{method: m.name, params: params, version: version, modern: modern, timeout: c.cfg.requestTimeout}
+		r := clientRequest{method: m.name, params: params, version: version, modern: modern, timeout: c.cfg.requestTimeout}
 		if m.name == "subscriptions/listen" {
 			r.timeout = -1 // open until cancelled
 		}
 		if modern && c.overHTTP {
-			c.requestHeaders(r)
+			c.requestHeaders(&r)
 		}
 		start := time.Now()
 		raw, err := c.t.request(ctx, r)
@@ -1036,44 +1036,44 @@ func rtMembersOf(obj []byte, path ...string) []byte {
 	return obj
 }
 
-// clientParams is a generated params value as the core encodes it.
-type clientParams interface {
-	AppendJSON([]byte) ([]byte, error)
-	Validate() error
+// resultInvalid describes a result that breaks the schema.
+func resultInvalid(method string, err error) error {
+	return fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
 }
 
-// clientResult is a generated result value as the core decodes it.
-type clientResult interface {
-	decodeJSON(d *decoder)
-	Validate() error
-}
-
-// encodeParams validates (unless skip) and encodes the params of a request;
-// nil params are no params member.
-func encodeParams(method string, p clientParams, skip bool) ([]byte, error) {
-	if !skip {
-		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("mcp: the params of %s: %w", rtQuote(method), err)
-		}
+// helloMember reads a member of the result the connection started with:
+// capabilities, instructions, serverInfo (in a DiscoverResult, the
+// serverInfo of its _meta).
+func helloMember(hello []byte, name string) []byte {
+	if v := rtMember(hello, name); v != nil {
+		return v
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 256))
-	if err != nil {
-		return nil, fmt.Errorf("mcp: the params of %s: %w", rtQuote(method), err)
+	if name == "serverInfo" {
+		return rtMembersOf(hello, "_meta", "io.modelcontextprotocol/serverInfo")
 	}
-	return b, nil
+	return nil
 }
 
-// decodeResult decodes a result (which the core owns, so the decoded
-// strings may share its bytes). optional names the members a server of
-// an earlier revision leaves out and the specification gives a default to
-// (resultType: "complete"; ttlMs: 0; cacheScope): a result that lacks only
-// some of them decodes, and missing has bit i set for each optional[i]
-// absent, for the typed layer to fill.
-func decodeResult(method string, raw []byte, v clientResult, optional ...string) (missing uint, err error) {
-	var d decoder
-	d.initShared(raw)
-	v.decodeJSON(&d)
-	err = d.finish()
+// inputError describes why the handler gave no answer to an input
+// request.
+func inputError(handler string, err error) error {
+	switch {
+	case err == nil:
+		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
+	case errors.Is(err, errNotImplemented):
+		return errors.New("mcp: the ClientHandler does not implement " + handler)
+	}
+	return err
+}
+
+// resultError checks a decoded result: err is what decoding it gave.
+// optional names the members a server of an earlier revision leaves out
+// and the specification gives a default to (resultType: "complete";
+// ttlMs: 0; cacheScope): a result that lacks only some of them is
+// accepted, and missing has bit i set for each optional[i] absent, for
+// the typed layer to fill. (The typed layer decodes the result itself,
+// with a decoder that shares the result's bytes, which the core owns.)
+func resultError(method string, raw []byte, err error, optional ...string) (missing uint, _ error) {
 	if err != nil && len(optional) > 0 {
 		if m, ok := onlyMissingOf(err, optional); ok {
 			missing, err = m, nil
@@ -1115,38 +1115,7 @@ func onlyMissingOf(err error, names []string) (missing uint, ok bool) {
 	return missing, true
 }
 
-// validateResult validates a decoded result unless skip.
-func validateResult(method string, v clientResult, skip bool) error {
-	if skip {
-		return nil
-	}
-	if err := v.Validate(); err != nil {
-		return fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
-	}
-	return nil
-}
-
-// helloMember reads a member of the result the connection started with:
-// capabilities, instructions, serverInfo (in a DiscoverResult, the
-// serverInfo of its _meta).
-func helloMember(hello []byte, name string) []byte {
-	if v := rtMember(hello, name); v != nil {
-		return v
-	}
-	if name == "serverInfo" {
-		return rtMembersOf(hello, "_meta", "io.modelcontextprotocol/serverInfo")
-	}
-	return nil
-}
-
-// inputError describes why the handler gave no answer to an input
-// request.
-func inputError(handler string, err error) error {
-	switch {
-	case err == nil:
-		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
-	case errors.Is(err, errNotImplemented):
-		return errors.New("mcp: the ClientHandler does not implement " + handler)
-	}
-	return err
+// paramsError describes params that cannot be sent.
+func paramsError(method string, err error) error {
+	return fmt.Errorf("mcp: the params of %s: %w", rtQuote(method), err)
 }
