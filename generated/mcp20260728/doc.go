@@ -27,6 +27,12 @@
 // (io.modelcontextprotocol/tasks): a tools/call handler answers with a task by returning
 // RunAsTask's error.
 //
+// Connect returns a Client: one method per request and notification a client sends
+// (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
+// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
+// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
+// in a Cache.
+//
 // The package imports only the standard library. Regenerate it with:
 //
 //	mcpgen generate --revision 2026-07-28 --out DIR --package mcp20260728
