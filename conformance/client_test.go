@@ -1,11 +1,16 @@
 package conformance
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,5 +129,136 @@ func TestClientHTTP(t *testing.T) {
 	checkClient(t, c)
 	if err := c.Close(); err != nil {
 		t.Error(err)
+	}
+}
+
+// fakeStdio is a server the test scripts: handle gets each request the
+// client sends (notifications too) and writes lines back with write.
+func fakeStdio(t *testing.T, handle func(req fakeRequest, line []byte, write func(string))) io.ReadWriteCloser {
+	t.Helper()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	var wmu sync.Mutex
+	write := func(line string) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		io.WriteString(s2cW, line+"\n")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer s2cW.Close()
+		sc := bufio.NewScanner(c2sR)
+		for sc.Scan() {
+			var req fakeRequest
+			if json.Unmarshal(sc.Bytes(), &req) != nil {
+				continue
+			}
+			if req.Method == "server/discover" {
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, discoverResult))
+				continue
+			}
+			handle(req, append([]byte(nil), sc.Bytes()...), write)
+		}
+	}()
+	t.Cleanup(func() {
+		c2sW.Close()
+		<-done
+	})
+	return pipeConn{Reader: s2cR, WriteCloser: c2sW, r: s2cR}
+}
+
+// TestClientListenEndedByServer: on stdio a 2026-07-28 server ends a
+// subscriptions/listen request with notifications/cancelled naming it
+// (subscriptions.mdx); the client's SubscriptionsListen returns then.
+func TestClientListenEndedByServer(t *testing.T) {
+	conn := fakeStdio(t, func(req fakeRequest, _ []byte, write func(string)) {
+		if req.Method == "subscriptions/listen" {
+			write(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + string(req.ID) + `},"notifications":{}}}`)
+			write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + string(req.ID) + `}}`)
+		}
+	})
+	c, err := mcp.Connect(context.Background(), &mcp.StreamTransport{Conn: conn}, nil, mcp.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.SubscriptionsListen(context.Background(), &mcp.SubscriptionsListenRequestParams{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "the server ended the request") {
+			t.Errorf("SubscriptionsListen: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("SubscriptionsListen did not return when the server ended it")
+	}
+}
+
+// TestClientTimeouts: RequestTimeout and the caller's context bound a
+// request, over stdio (then notifications/cancelled tells the server) and
+// over HTTP (the request's stream is closed).
+func TestClientTimeouts(t *testing.T) {
+	cancelled := make(chan string, 1)
+	conn := fakeStdio(t, func(req fakeRequest, line []byte, write func(string)) {
+		if req.Method == "notifications/cancelled" {
+			cancelled <- string(line)
+		}
+	})
+	c, err := mcp.Connect(context.Background(), &mcp.StreamTransport{Conn: conn}, nil, mcp.ClientOptions{RequestTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "slow"})
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), `no response to "tools/call" within 100ms`) {
+		t.Errorf("stdio timeout: %v", err)
+	}
+	select {
+	case line := <-cancelled:
+		if !strings.Contains(line, `"reason":"timed out after 100ms"`) {
+			t.Errorf("notifications/cancelled: %s", line)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no notifications/cancelled after the timeout")
+	}
+
+	closed := make(chan struct{}, 1)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req fakeRequest
+		json.Unmarshal(body, &req)
+		w.Header().Set("Content-Type", "application/json")
+		if req.Method == "server/discover" {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, discoverResult)
+			return
+		}
+		<-r.Context().Done() // the client closes the request
+		closed <- struct{}{}
+	}))
+	defer hs.Close()
+	hc, err := mcp.Connect(context.Background(), &mcp.HTTPTransport{URL: hs.URL}, nil, mcp.ClientOptions{RequestTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hc.Close()
+	_, err = hc.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "slow"})
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), `no response to "tools/call" within 100ms`) {
+		t.Errorf("HTTP timeout: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := hc.CallTool(ctx, &mcp.CallToolRequestParams{Name: "slow"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("HTTP cancel: %v", err)
+	}
+	for range 2 {
+		select {
+		case <-closed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the server did not see the request's connection close")
+		}
 	}
 }

@@ -164,6 +164,12 @@ func (t *stdioTransport) notify(ctx context.Context, r *clientRequest) error {
 
 func (t *stdioTransport) started() {}
 
+func (t *stdioTransport) peerCancelled(id []byte) {
+	if key, isInt, inRange := rtParseInt(id); isInt && inRange && id[0] != '"' {
+		t.rc.sess.out.fail(key, errPeerCancelled)
+	}
+}
+
 // endError says why the connection ended, once it has.
 func (t *stdioTransport) endError() error {
 	select {

@@ -767,6 +767,11 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 	}
 }
 
+// peerCancelled: over HTTP a 2026-07-28 server ends a request by ending
+// its response stream, and in the legacy era notifications/cancelled names
+// a request of the server's own.
+func (t *httpTransport) peerCancelled([]byte) {}
+
 // started opens the session's GET stream, in the legacy era, unless it
 // is open.
 func (t *httpTransport) started() {

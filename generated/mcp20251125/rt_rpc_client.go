@@ -96,6 +96,9 @@ type clientCore struct {
 	// take (malformed, or a response to an id nobody awaits): a request
 	// that then gets no response says so.
 	bad atomic.Pointer[badNote]
+	// live is t, for what the server sends: its reader starts before
+	// newClientCore has t.
+	live atomic.Pointer[clientTransport]
 }
 
 // badNote is a message the server sent that no request could take.
@@ -151,7 +154,14 @@ type clientTransport interface {
 	started()
 	// close ends the connection and stops its goroutines.
 	close() error
+	// peerCancelled ends the wait of the request with id (JSON) that the
+	// server cancelled with notifications/cancelled, which a 2026-07-28
+	// server sends on stdio only to end a subscriptions/listen request.
+	peerCancelled(id []byte)
 }
+
+// errPeerCancelled is what a request the server cancelled fails with.
+var errPeerCancelled = errors.New("mcp: the server ended the request (notifications/cancelled)")
 
 // clientRequest is one message to send.
 type clientRequest struct {
@@ -204,6 +214,7 @@ func newClientCore(ctx context.Context, tr Transport, cfg clientConfig) (*client
 		return nil, err
 	}
 	c.t, c.serverKey = t, key
+	c.live.Store(&t)
 	_, c.overHTTP = tr.(*HTTPTransport)
 	if !cfg.noCache {
 		c.cache = cfg.cache
@@ -905,6 +916,21 @@ func (c *clientCore) incoming(d *rpcDispatcher) *rpcDispatcher {
 		c.noteBad("a response to id " + string(rtMember(msg, "id")) + ", which no request awaits: " + rtQuote(string(msg)))
 	}
 	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
+	if m := in.methods["notifications/cancelled"]; m != nil {
+		in.methods["notifications/cancelled"] = &rpcMethod{notification: true, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			// In the modern era the server sends no requests: the id is
+			// one of the client's (its subscriptions/listen). In the
+			// legacy era it names a request of the server's own.
+			if t := c.live.Load(); t != nil {
+				if _, modern := c.negotiated(); modern {
+					if id := rtMember(params, "requestId"); id != nil && rtIsRequestID(id) {
+						(*t).peerCancelled(id)
+					}
+				}
+			}
+			return m.call(ctx, params)
+		}}
+	}
 	invalidates := map[string][]string{
 		"notifications/tools/list_changed":     {"tools/list"},
 		"notifications/prompts/list_changed":   {"prompts/list"},
