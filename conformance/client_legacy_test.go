@@ -48,6 +48,13 @@ func (h *legacyHandler) OnLoggingMessage(ctx context.Context, p *mcp20251125.Log
 	return nil
 }
 
+func (h *legacyHandler) OnToolListChanged(ctx context.Context, p *mcp20251125.NotificationParams) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.logs = append(h.logs, "tools changed")
+	return nil
+}
+
 func (h *legacyHandler) OnProgress(ctx context.Context, p *mcp20251125.ProgressNotificationParams) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -162,6 +169,25 @@ func TestClientLegacyHTTP(t *testing.T) {
 	}
 	if d := time.Since(start); d < 50*time.Millisecond {
 		t.Errorf("the client resumed after %v, before the server's retry of 50ms", d)
+	}
+	// What the server sends outside requests reaches the client on the
+	// session's GET stream, which Connect opened.
+	h.mu.Lock()
+	h.logs = nil
+	h.mu.Unlock()
+	if n, err := srv.Broadcast("notifications/tools/list_changed", nil); err != nil || n != 1 {
+		t.Fatalf("Broadcast reached %d sessions: %v", n, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		h.mu.Lock()
+		got := strings.Join(h.logs, ",")
+		h.mu.Unlock()
+		if got == "tools changed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the broadcast did not arrive: %q", got)
+		}
 	}
 }
 

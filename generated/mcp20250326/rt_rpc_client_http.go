@@ -774,30 +774,52 @@ func (t *httpTransport) peerCancelled([]byte) {}
 
 // started opens the session's GET stream, in the legacy era, unless it
 // is open.
+//
+// It returns once the server has answered the stream's GET (or after two
+// seconds): a server may send its requests and notifications there as
+// soon as the session starts (the TypeScript SDK's server sends a tool's
+// elicitation/create there), so the stream is open before the first
+// request goes out.
 func (t *httpTransport) started() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.legacy || t.listening || t.closed {
+		t.mu.Unlock()
 		return
 	}
 	t.listening = true
+	ready := make(chan struct{})
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		t.listen()
+		t.listen(ready)
 		t.mu.Lock()
 		t.listening = false
 		t.mu.Unlock()
 	}()
+	t.mu.Unlock()
+	select {
+	case <-ready:
+	case <-time.After(2 * time.Second):
+	case <-t.ctx.Done():
+	}
 }
 
 // listen keeps the session's GET stream open, reconnecting (with
 // Last-Event-ID) when the server ends it, until the transport closes, the
 // server says it has no such stream (405) or the session ends.
-func (t *httpTransport) listen() {
+func (t *httpTransport) listen(ready chan struct{}) {
+	defer func() {
+		if ready != nil {
+			close(ready)
+		}
+	}()
 	lastID, retry, failures := "", 0, 0
 	for t.ctx.Err() == nil {
 		resp, err := t.get(t.ctx, lastID)
+		if ready != nil {
+			close(ready) // the server answered the first GET
+			ready = nil
+		}
 		switch {
 		case errors.Is(err, errNoGetStream), errors.Is(err, errSessionGone):
 			return
