@@ -431,6 +431,7 @@ func (c *convBuilder) pair(n, o *ir.Type) *ir.Pair {
 		if basicKind(ro) == "raw" {
 			p.Down.Drop = eraMembersOf(rn)
 		}
+		p.Up.Zeros = zeroMembers(rn)
 	}
 	return p
 }
@@ -602,7 +603,55 @@ func (c *convBuilder) onlyTarget(name string, f *ir.Field, sourceExtra bool) *ir
 	if name == memberMeta && f.Required {
 		fc.Zero, fc.Why = true, whyZeroMeta
 	}
+	if fc.FromExtra {
+		fc.Zeros = zeroMembers(f.Type)
+	}
 	return fc
+}
+
+// zeroMembers lists the members a struct type requires that are era
+// members the runtime fills, with the JSON of their zero values; nil for
+// other types.
+func zeroMembers(t *ir.Type) []*ir.ZeroMember {
+	st, ok := rep(t).Decl.(*ir.Struct)
+	if !ok || rep(t).Kind != ir.TDecl {
+		return nil
+	}
+	var out []*ir.ZeroMember
+	for _, f := range st.Fields {
+		if em, era := eraMembers[f.JSONName]; !era || !f.Required || f.Name == "" || em.fill != "" {
+			continue
+		}
+		if z := zeroJSON(f.Type); z != "" {
+			out = append(out, &ir.ZeroMember{Name: f.JSONName, JSON: z})
+		}
+	}
+	return out
+}
+
+// zeroJSON is the JSON of the zero value of t, or "" when it has none.
+func zeroJSON(t *ir.Type) string {
+	r := rep(t)
+	switch {
+	case basicKind(r) == "string" && r.Kind == ir.TString:
+		return `""`
+	case basicKind(r) == "int64" && r.Kind == ir.TInt, r.Kind == ir.TFloat:
+		return "0"
+	case r.Kind == ir.TBool:
+		return "false"
+	case r.Kind == ir.TSlice:
+		return "[]"
+	case r.Kind == ir.TMap:
+		return "{}"
+	case isStruct(r):
+		for _, f := range r.Decl.(*ir.Struct).Fields {
+			if f.Required {
+				return ""
+			}
+		}
+		return "{}"
+	}
+	return ""
 }
 
 // constFor is the Go constant of value in type t (an enum value or a

@@ -220,6 +220,9 @@ func (c *convEmitter) value(d convDir, p *ir.Pair, src *jen.Statement, srcPtr bo
 		if isRaw(d.dst(p)) {
 			return append(out, dst.Clone().Op("=").Add(c.typ(d.dst(p), d.down)).Call(jen.Id(b)))
 		}
+		if add := addZeros(jen.Id(b), cv.Zeros); add != nil {
+			out = append(out, jen.Id(b).Op("=").Add(add))
+		}
 		return append(out, c.decode(d.dst(p), d.down, d.rev, jen.Id(b), dst, at, depth+1)...)
 	}
 	panic(fmt.Sprintf("emit: pair kind %d", p.Kind))
@@ -239,6 +242,19 @@ func (c *convEmitter) inline(d convDir, p *ir.Pair, src *jen.Statement, srcPtr b
 		return c.typ(d.dst(p), d.down).Call(v)
 	}
 	return nil
+}
+
+// addZeros is the expression that adds the zero members to the JSON b, or
+// nil when there are none.
+func addZeros(b jen.Code, zeros []*ir.ZeroMember) *jen.Statement {
+	if len(zeros) == 0 {
+		return nil
+	}
+	args := []jen.Code{b}
+	for _, z := range zeros {
+		args = append(args, jen.Lit(z.Name), jen.Lit(z.JSON))
+	}
+	return jen.Id("convAddMembers").Call(args...)
 }
 
 // pathKey is the expression of a map value's path below at.
@@ -600,6 +616,10 @@ func (c *convEmitter) fill(d convDir, pf *ir.PairField, srcSt *ir.Struct, tf *ir
 		use = []jen.Code{jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
 			c.fail(jen.Id("convFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON)))))}
 	} else {
+		if add := addZeros(jen.Id("b"), fc.Zeros); add != nil {
+			use = append(use, jen.Id("b").Op(":=").Add(add))
+			*notes = append(*notes, fmt.Sprintf("A %s taken from the unknown members gets the zero values of the members the runtime fills.", pf.JSONName))
+		}
 		use = append(use, jen.Var().Id("x").Add(c.typ(tf.Type, d.down)))
 		use = append(use, c.decode(tf.Type, d.down, d.rev, jen.Id("b"), jen.Id("x"), at, 1)...)
 		if tf.Pointer() {
@@ -800,8 +820,9 @@ func (c *convEmitter) holderOf(t *ir.Type, old bool) (*jen.Statement, *jen.State
 	return c.typ(t, old), jen.Id("h")
 }
 
-// validate is the statement that validates x, a value of type t on a
-// side, returning its error converted by conv (or as it is).
+// validate is the statement that validates x, the converted value of type
+// t on a side, returning a conversion error with its violations (of the
+// older package converted by wrap).
 func (c *convEmitter) validate(t *ir.Type, old bool, x string, wrap string) jen.Code {
 	var call *jen.Statement
 	if u := t.Union(); u != nil {
@@ -810,10 +831,12 @@ func (c *convEmitter) validate(t *ir.Type, old bool, x string, wrap string) jen.
 		call = jen.Id(x).Dot("Validate").Call()
 	}
 	ret := jen.Err()
+	rev := c.pkg.Revision
 	if wrap != "" {
 		ret = jen.Id(wrap).Call(jen.Err())
+		rev = c.o.Revision
 	}
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), ret))
+	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("convInvalid").Call(jen.Lit(rev), ret)))
 }
 
 // fromOlderFunc writes the table function that decodes a method's params

@@ -98,6 +98,10 @@ type Conv struct {
 	// Drop lists members the target drops (PairCodec into raw JSON: the
 	// era members of the source struct).
 	Drop []string
+	// Zeros are the members a struct target requires that the runtime
+	// fills (era members): JSON that lacks them gets their zero values
+	// before it is decoded (PairCodec).
+	Zeros []*ZeroMember
 	// Skip lists the source's unknown members (Extra) that fill target
 	// fields (FieldFill with FromExtra); the rest go to the target's Extra
 	// (ExtraCopy) or are an error (the target keeps none).
@@ -152,11 +156,19 @@ type FieldConv struct {
 	// of the JSON it writes (a new _meta going to an older revision's
 	// Extra).
 	Drop []string
+	// Zeros are what FieldFill adds to the JSON it takes from the source's
+	// Extra before decoding it (see Conv.Zeros).
+	Zeros []*ZeroMember
 	// OmitEmpty: an empty object (`_meta: {}`) is left out of the target,
 	// which does not require the member; {} and no _meta say the same.
 	OmitEmpty bool
 	// Why documents a drop, a default or a zero value.
 	Why string
+}
+
+// ZeroMember is a member and the JSON of its zero value.
+type ZeroMember struct {
+	Name, JSON string
 }
 
 // PairBranch is one concrete branch of a union pair: both sides, or one

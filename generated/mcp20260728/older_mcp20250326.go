@@ -264,8 +264,12 @@ func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *convPat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParams, at *convPath) (out CallToolRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -789,8 +793,12 @@ func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *convPat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326CompleteRequestParams(in *mcp20250326.CompleteRequestParams, at *convPath) (out CompleteRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -1614,8 +1622,12 @@ func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestParams, at *convPath) (out GetPromptRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -2907,8 +2919,12 @@ func toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250326.ListPromptsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -2969,8 +2985,12 @@ func toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250326.ListResourceTemplatesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3031,8 +3051,12 @@ func toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250326.ListResourcesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3093,8 +3117,12 @@ func toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250326.ListToolsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3561,8 +3589,12 @@ func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250326ReadResourceRequestParams(in *mcp20250326.ReadResourceRequestParams, at *convPath) (out ReadResourceRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -5059,7 +5091,7 @@ func paramsFromOlder20250326Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5078,7 +5110,7 @@ func paramsToOlder20250326Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5098,7 +5130,7 @@ func resultFromOlder20250326Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5117,7 +5149,7 @@ func resultToOlder20250326Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5137,7 +5169,7 @@ func paramsFromOlder20250326CancelledNotification(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5156,7 +5188,7 @@ func paramsToOlder20250326CancelledNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5176,7 +5208,7 @@ func paramsFromOlder20250326LoggingMessageNotification(data []byte) (_ any, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5195,7 +5227,7 @@ func paramsToOlder20250326LoggingMessageNotification(v any) (_ []byte, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5215,7 +5247,7 @@ func paramsFromOlder20250326ProgressNotification(data []byte) (_ any, err error)
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5234,7 +5266,7 @@ func paramsToOlder20250326ProgressNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5255,7 +5287,7 @@ func paramsFromOlder20250326PromptListChangedNotification(data []byte) (_ any, e
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5275,7 +5307,7 @@ func paramsToOlder20250326PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5296,7 +5328,7 @@ func paramsFromOlder20250326ResourceListChangedNotification(data []byte) (_ any,
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5316,7 +5348,7 @@ func paramsToOlder20250326ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5337,7 +5369,7 @@ func paramsFromOlder20250326ResourceUpdatedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5356,7 +5388,7 @@ func paramsToOlder20250326ResourceUpdatedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5377,7 +5409,7 @@ func paramsFromOlder20250326ToolListChangedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5396,7 +5428,7 @@ func paramsToOlder20250326ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5416,7 +5448,7 @@ func paramsFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5435,7 +5467,7 @@ func paramsToOlder20250326GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5455,7 +5487,7 @@ func resultFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5474,7 +5506,7 @@ func resultToOlder20250326GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5494,7 +5526,7 @@ func paramsFromOlder20250326ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5513,7 +5545,7 @@ func paramsToOlder20250326ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5533,7 +5565,7 @@ func resultFromOlder20250326ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5552,7 +5584,7 @@ func resultToOlder20250326ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5572,7 +5604,7 @@ func paramsFromOlder20250326ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5591,7 +5623,7 @@ func paramsToOlder20250326ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5611,7 +5643,7 @@ func resultFromOlder20250326ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5630,7 +5662,7 @@ func resultToOlder20250326ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5650,7 +5682,7 @@ func paramsFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5669,7 +5701,7 @@ func paramsToOlder20250326ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5689,7 +5721,7 @@ func resultFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5708,7 +5740,7 @@ func resultToOlder20250326ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5729,7 +5761,7 @@ func paramsFromOlder20250326ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5748,7 +5780,7 @@ func paramsToOlder20250326ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5769,7 +5801,7 @@ func resultFromOlder20250326ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5788,7 +5820,7 @@ func resultToOlder20250326ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5808,7 +5840,7 @@ func paramsFromOlder20250326ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5827,7 +5859,7 @@ func paramsToOlder20250326ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5847,7 +5879,7 @@ func resultFromOlder20250326ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5866,7 +5898,7 @@ func resultToOlder20250326ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5886,7 +5918,7 @@ func paramsFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5905,7 +5937,7 @@ func paramsToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5925,7 +5957,7 @@ func resultFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5944,7 +5976,7 @@ func resultToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5964,7 +5996,7 @@ func paramsFromOlder20250326CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5983,7 +6015,7 @@ func paramsToOlder20250326CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6003,7 +6035,7 @@ func resultFromOlder20250326CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6022,7 +6054,7 @@ func resultToOlder20250326CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6042,7 +6074,7 @@ func paramsFromOlder20250326ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6061,7 +6093,7 @@ func paramsToOlder20250326ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6081,7 +6113,7 @@ func resultFromOlder20250326ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6100,7 +6132,7 @@ func resultToOlder20250326ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250326Error(err)
+		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }

@@ -276,8 +276,12 @@ func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *convPat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParams, at *convPath) (out CallToolRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -847,8 +851,12 @@ func toOlder20250618CompleteRequestParams(in *CompleteRequestParams, at *convPat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618CompleteRequestParams(in *mcp20250618.CompleteRequestParams, at *convPath) (out CompleteRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -1935,8 +1943,12 @@ func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestParams, at *convPath) (out GetPromptRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3345,8 +3357,12 @@ func toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250618.ListPromptsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3407,8 +3423,12 @@ func toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250618.ListResourceTemplatesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3469,8 +3489,12 @@ func toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250618.ListResourcesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -3531,8 +3555,12 @@ func toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250618.ListToolsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -4034,8 +4062,12 @@ func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 //
 // A _meta the value lacks is the zero value: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
+//
+// A _meta taken from the unknown members gets the zero values of the members the runtime
+// fills.
 func fromOlder20250618ReadResourceRequestParams(in *mcp20250618.ReadResourceRequestParams, at *convPath) (out ReadResourceRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
+		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
 		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
@@ -5835,7 +5867,7 @@ func paramsFromOlder20250618Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5854,7 +5886,7 @@ func paramsToOlder20250618Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5874,7 +5906,7 @@ func resultFromOlder20250618Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5893,7 +5925,7 @@ func resultToOlder20250618Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5913,7 +5945,7 @@ func paramsFromOlder20250618Elicit(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := (&ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return x, nil
 }
@@ -5932,7 +5964,7 @@ func paramsToOlder20250618Elicit(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5952,7 +5984,7 @@ func resultFromOlder20250618Elicit(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5971,7 +6003,7 @@ func resultToOlder20250618Elicit(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5991,7 +6023,7 @@ func paramsFromOlder20250618CancelledNotification(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6010,7 +6042,7 @@ func paramsToOlder20250618CancelledNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6030,7 +6062,7 @@ func paramsFromOlder20250618LoggingMessageNotification(data []byte) (_ any, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6049,7 +6081,7 @@ func paramsToOlder20250618LoggingMessageNotification(v any) (_ []byte, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6069,7 +6101,7 @@ func paramsFromOlder20250618ProgressNotification(data []byte) (_ any, err error)
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6088,7 +6120,7 @@ func paramsToOlder20250618ProgressNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6109,7 +6141,7 @@ func paramsFromOlder20250618PromptListChangedNotification(data []byte) (_ any, e
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6129,7 +6161,7 @@ func paramsToOlder20250618PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6150,7 +6182,7 @@ func paramsFromOlder20250618ResourceListChangedNotification(data []byte) (_ any,
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6170,7 +6202,7 @@ func paramsToOlder20250618ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6191,7 +6223,7 @@ func paramsFromOlder20250618ResourceUpdatedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6210,7 +6242,7 @@ func paramsToOlder20250618ResourceUpdatedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6231,7 +6263,7 @@ func paramsFromOlder20250618ToolListChangedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6250,7 +6282,7 @@ func paramsToOlder20250618ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6270,7 +6302,7 @@ func paramsFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6289,7 +6321,7 @@ func paramsToOlder20250618GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6309,7 +6341,7 @@ func resultFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6328,7 +6360,7 @@ func resultToOlder20250618GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6348,7 +6380,7 @@ func paramsFromOlder20250618ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6367,7 +6399,7 @@ func paramsToOlder20250618ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6387,7 +6419,7 @@ func resultFromOlder20250618ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6406,7 +6438,7 @@ func resultToOlder20250618ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6426,7 +6458,7 @@ func paramsFromOlder20250618ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6445,7 +6477,7 @@ func paramsToOlder20250618ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6465,7 +6497,7 @@ func resultFromOlder20250618ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6484,7 +6516,7 @@ func resultToOlder20250618ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6504,7 +6536,7 @@ func paramsFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6523,7 +6555,7 @@ func paramsToOlder20250618ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6543,7 +6575,7 @@ func resultFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6562,7 +6594,7 @@ func resultToOlder20250618ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6583,7 +6615,7 @@ func paramsFromOlder20250618ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6602,7 +6634,7 @@ func paramsToOlder20250618ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6623,7 +6655,7 @@ func resultFromOlder20250618ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6642,7 +6674,7 @@ func resultToOlder20250618ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6662,7 +6694,7 @@ func paramsFromOlder20250618ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6681,7 +6713,7 @@ func paramsToOlder20250618ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6701,7 +6733,7 @@ func resultFromOlder20250618ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6720,7 +6752,7 @@ func resultToOlder20250618ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6740,7 +6772,7 @@ func paramsFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6759,7 +6791,7 @@ func paramsToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6779,7 +6811,7 @@ func resultFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6798,7 +6830,7 @@ func resultToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6818,7 +6850,7 @@ func paramsFromOlder20250618CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6837,7 +6869,7 @@ func paramsToOlder20250618CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6857,7 +6889,7 @@ func resultFromOlder20250618CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6876,7 +6908,7 @@ func resultToOlder20250618CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6896,7 +6928,7 @@ func paramsFromOlder20250618ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6915,7 +6947,7 @@ func paramsToOlder20250618ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6935,7 +6967,7 @@ func resultFromOlder20250618ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6954,7 +6986,7 @@ func resultToOlder20250618ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20250618Error(err)
+		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }

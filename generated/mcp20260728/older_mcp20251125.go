@@ -6898,7 +6898,7 @@ func paramsFromOlder20251125Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6917,7 +6917,7 @@ func paramsToOlder20251125Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6937,7 +6937,7 @@ func resultFromOlder20251125Complete(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6956,7 +6956,7 @@ func resultToOlder20251125Complete(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6976,7 +6976,7 @@ func paramsFromOlder20251125Elicit(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := (&ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return x, nil
 }
@@ -6995,7 +6995,7 @@ func paramsToOlder20251125Elicit(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := (&mcp20251125.ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7015,7 +7015,7 @@ func resultFromOlder20251125Elicit(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7034,7 +7034,7 @@ func resultToOlder20251125Elicit(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7054,7 +7054,7 @@ func paramsFromOlder20251125CancelledNotification(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7073,7 +7073,7 @@ func paramsToOlder20251125CancelledNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7093,7 +7093,7 @@ func paramsFromOlder20251125LoggingMessageNotification(data []byte) (_ any, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7112,7 +7112,7 @@ func paramsToOlder20251125LoggingMessageNotification(v any) (_ []byte, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7132,7 +7132,7 @@ func paramsFromOlder20251125ProgressNotification(data []byte) (_ any, err error)
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7151,7 +7151,7 @@ func paramsToOlder20251125ProgressNotification(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7172,7 +7172,7 @@ func paramsFromOlder20251125PromptListChangedNotification(data []byte) (_ any, e
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7192,7 +7192,7 @@ func paramsToOlder20251125PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7213,7 +7213,7 @@ func paramsFromOlder20251125ResourceListChangedNotification(data []byte) (_ any,
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7233,7 +7233,7 @@ func paramsToOlder20251125ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7254,7 +7254,7 @@ func paramsFromOlder20251125ResourceUpdatedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7273,7 +7273,7 @@ func paramsToOlder20251125ResourceUpdatedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7294,7 +7294,7 @@ func paramsFromOlder20251125ToolListChangedNotification(data []byte) (_ any, err
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7313,7 +7313,7 @@ func paramsToOlder20251125ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7333,7 +7333,7 @@ func paramsFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7352,7 +7352,7 @@ func paramsToOlder20251125GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7372,7 +7372,7 @@ func resultFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7391,7 +7391,7 @@ func resultToOlder20251125GetPrompt(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7411,7 +7411,7 @@ func paramsFromOlder20251125ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7430,7 +7430,7 @@ func paramsToOlder20251125ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7450,7 +7450,7 @@ func resultFromOlder20251125ListPrompts(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7469,7 +7469,7 @@ func resultToOlder20251125ListPrompts(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7489,7 +7489,7 @@ func paramsFromOlder20251125ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7508,7 +7508,7 @@ func paramsToOlder20251125ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7528,7 +7528,7 @@ func resultFromOlder20251125ListResources(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7547,7 +7547,7 @@ func resultToOlder20251125ListResources(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7567,7 +7567,7 @@ func paramsFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7586,7 +7586,7 @@ func paramsToOlder20251125ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7606,7 +7606,7 @@ func resultFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7625,7 +7625,7 @@ func resultToOlder20251125ReadResource(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7646,7 +7646,7 @@ func paramsFromOlder20251125ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7665,7 +7665,7 @@ func paramsToOlder20251125ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7686,7 +7686,7 @@ func resultFromOlder20251125ListResourceTemplates(data []byte) (_ any, err error
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7705,7 +7705,7 @@ func resultToOlder20251125ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7725,7 +7725,7 @@ func paramsFromOlder20251125ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7744,7 +7744,7 @@ func paramsToOlder20251125ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7764,7 +7764,7 @@ func resultFromOlder20251125ListRoots(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7783,7 +7783,7 @@ func resultToOlder20251125ListRoots(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7803,7 +7803,7 @@ func paramsFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7822,7 +7822,7 @@ func paramsToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7842,7 +7842,7 @@ func resultFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7861,7 +7861,7 @@ func resultToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7881,7 +7881,7 @@ func paramsFromOlder20251125CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7900,7 +7900,7 @@ func paramsToOlder20251125CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7920,7 +7920,7 @@ func resultFromOlder20251125CallTool(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7939,7 +7939,7 @@ func resultToOlder20251125CallTool(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7959,7 +7959,7 @@ func paramsFromOlder20251125ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7978,7 +7978,7 @@ func paramsToOlder20251125ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7998,7 +7998,7 @@ func resultFromOlder20251125ListTools(data []byte) (_ any, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, err
+		return nil, convInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -8017,7 +8017,7 @@ func resultToOlder20251125ListTools(v any) (_ []byte, err error) {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fromOlder20251125Error(err)
+		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }

@@ -5,6 +5,7 @@
 package mcp20260728
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -175,7 +176,13 @@ type ConversionError struct {
 	Pointer string
 	// Message says what is missing.
 	Message string
+	// Err is the older revision's verdict on a converted value it does not
+	// accept (a *ValidationError of this package), or nil.
+	Err error
 }
+
+// Unwrap returns Err.
+func (e *ConversionError) Unwrap() error { return e.Err }
 
 func (e *ConversionError) Error() string {
 	var b strings.Builder
@@ -189,7 +196,49 @@ func (e *ConversionError) Error() string {
 		b.WriteString(e.Pointer + ": ")
 	}
 	b.WriteString(e.Message)
+	if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
 	return b.String()
+}
+
+// convInvalid reports a converted value that the target revision's schema
+// does not accept (its violations, as this package's *ValidationError).
+func convInvalid(revision string, err error) error {
+	return &ConversionError{Message: revision + "'s schema does not accept the converted value", Err: err}
+}
+
+// convAddMembers returns the object data with the named members added
+// where it lacks them (name, JSON value, name, JSON value, ...); anything
+// but an object comes back as it is.
+func convAddMembers(data []byte, pairs ...string) []byte {
+	d := decoder{data: data}
+	if !d.object() {
+		return data
+	}
+	seen := map[string]bool{}
+	for first := true; d.member(&first); {
+		seen[d.key] = true
+		d.skip()
+	}
+	if d.failed() {
+		return data
+	}
+	e := encoder{buf: []byte{'{'}}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !seen[pairs[i]] {
+			e.key(pairs[i])
+			e.buf = append(e.buf, pairs[i+1]...)
+		}
+	}
+	if len(e.buf) == 1 {
+		return data
+	}
+	rest := bytes.TrimSpace(data)[1:] // after the {
+	if r := bytes.TrimSpace(rest); len(r) > 0 && r[0] != '}' {
+		e.buf = append(e.buf, ',')
+	}
+	return append(e.buf, rest...)
 }
 
 // convPath is where a conversion is, as a chain from the innermost step
