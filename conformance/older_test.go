@@ -125,7 +125,10 @@ func newMethods() map[string]methodValues {
 			v := new(mcp.CreateMessageRequestParams)
 			return v, mcp.UnmarshalAndValidate(b, v)
 		},
-		result: func(b []byte) (any, error) { v := new(mcp.CreateMessageResult); return v, mcp.UnmarshalAndValidate(b, v) },
+		result: func(b []byte) (any, error) {
+			v := new(mcp.CreateMessageResult)
+			return v, mcp.UnmarshalAndValidate(b, v)
+		},
 	}
 	out["roots/list"] = methodValues{
 		params: func(b []byte) (any, error) {
