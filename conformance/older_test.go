@@ -487,7 +487,7 @@ func TestOlderRefuses(t *testing.T) {
 	// So are several content blocks in one message.
 	sample.Content = mcp.CreateMessageResultContentArray{&mcp.TextContent{Text: "a"}}
 	_, err = older(t, "2025-06-18").ResultToOlder("sampling/createMessage", sample)
-	conversionError(t, err, "2025-06-18", true, "/content", `2025-06-18 has no CreateMessageResultContentArray`)
+	conversionError(t, err, "2025-06-18", true, "/content", `2025-06-18 has no CreateMessageResultContentArray (an array)`)
 
 	// URL elicitation is new in 2025-11-25, which also wants an
 	// elicitationId that 2026-07-28 dropped (the input request's key

@@ -830,8 +830,11 @@ func branchLabel(b branch) string {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) > 0 {
+	switch {
+	case len(keys) > 0:
 		label += fmt.Sprintf(" (%s %q)", keys[0], b.tags[keys[0]][0])
+	case rep(b.t).Kind == ir.TSlice:
+		label += " (an array)"
 	}
 	return label
 }

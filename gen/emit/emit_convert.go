@@ -451,6 +451,11 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 			if tf.Pointer() {
 				assign = dstExpr.Clone().Op("=").Op("&").Add(x.Clone())
 			}
+			if k := pf.Pair.Kind; (k == ir.PairSlice || k == ir.PairMap) && !tf.Pointer() && !fc.OmitEmpty && (!tf.Required || sf.Required) {
+				// Element by element; nil stays nil.
+				out = append(out, c.value(d, pf.Pair, srcExpr, false, dstExpr, at, 1)...)
+				continue
+			}
 			if e := c.inline(d, pf.Pair, srcExpr, sf.Pointer()); e != nil && !fc.OmitEmpty {
 				// A plain assignment or Go conversion.
 				if tf.Pointer() {
@@ -648,8 +653,8 @@ func (c *convEmitter) fill(d convDir, pf *ir.PairField, srcSt *ir.Struct, tf *ir
 	)}
 }
 
-// addExtra appends the member key (JSON b) to the target's unknown
-// members.
+// addExtra appends the member key (JSON b, at path at) to the target's
+// unknown members.
 func (c *convEmitter) addExtra(st *ir.Struct, old bool, rev string, key, b jen.Code, at jen.Code) []jen.Code {
 	e := jen.Id("out").Dot(st.Extra.Name)
 	if rawExtra(st) {
@@ -659,7 +664,7 @@ func (c *convEmitter) addExtra(st *ir.Struct, old bool, rev string, key, b jen.C
 		jen.If(e.Clone().Op("==").Nil()).Block(e.Clone().Op("=").Make(jen.Map(jen.String()).Add(c.typ(st.Extra.Value, old)))),
 		jen.Var().Id("v").Add(c.typ(st.Extra.Value, old)),
 	}
-	out = append(out, c.decode(st.Extra.Value, old, rev, b, jen.Id("v"), pathKey(at, key), 2)...)
+	out = append(out, c.decode(st.Extra.Value, old, rev, b, jen.Id("v"), at, 2)...)
 	return append(out, e.Clone().Index(key).Op("=").Id("v"))
 }
 
@@ -669,29 +674,52 @@ func (c *convEmitter) extra(d convDir, cv *ir.Conv, src, dst *ir.Struct) []jen.C
 	if src.Extra == nil {
 		return nil
 	}
-	var body []jen.Code
+	e := jen.Id("in").Dot(src.Extra.Name)
+	members := rawExtra(src)
+	var skip jen.Code
 	if len(cv.Skip) > 0 {
 		var names []jen.Code
 		for _, s := range cv.Skip {
 			names = append(names, jen.Lit(s))
 		}
-		body = append(body, jen.If(jen.Qual("slices", "Contains").Call(jen.Index().String().Values(names...), jen.Id("k"))).Block(jen.Continue()))
+		skip = jen.If(jen.Qual("slices", "Contains").Call(jen.Index().String().Values(names...), jen.Id("k"))).Block(jen.Continue())
 	}
 	at := pathKey(jen.Id("at"), jen.Id("k"))
 	if dst.Extra == nil {
-		body = append(body, c.fail(jen.Id("convFail").Call(at, jen.Lit(d.rev+" keeps no unknown members here"))))
-	} else {
-		body = append(body, c.addExtra(dst, d.down, d.rev, jen.Id("k"), jen.Id("b"), at)...)
+		refuse := c.fail(jen.Id("convFail").Call(at, jen.Lit(d.rev+" keeps no unknown members here")))
+		keys := jen.Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(e.Clone()))
+		if members {
+			keys = jen.Add(e.Clone())
+		}
+		if skip == nil {
+			// The first unknown member fails.
+			first := jen.Id("k").Op(":=").Add(keys).Index(jen.Lit(0))
+			if members {
+				first = jen.Id("k").Op(":=").Add(e.Clone()).Index(jen.Lit(0)).Dot("Name")
+			}
+			return []jen.Code{jen.If(jen.Len(e.Clone()).Op(">").Lit(0)).Block(first, refuse)}
+		}
+		if members {
+			return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Add(e)).Block(
+				jen.Id("k").Op(":=").Id("m").Dot("Name"), skip, refuse)}
+		}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(keys)).Block(skip, refuse)}
 	}
-	e := jen.Id("in").Dot(src.Extra.Name)
-	if rawExtra(src) {
-		body = append([]jen.Code{jen.List(jen.Id("k"), jen.Id("b")).Op(":=").List(jen.Id("m").Dot("Name"), jen.Id("m").Dot("Value"))}, body...)
+	var body []jen.Code
+	if members {
+		body = append(body, jen.List(jen.Id("k"), jen.Id("b")).Op(":=").List(jen.Id("m").Dot("Name"), jen.Id("m").Dot("Value")))
+	}
+	if skip != nil {
+		body = append(body, skip)
+	}
+	if members {
+		body = append(body, c.addExtra(dst, d.down, d.rev, jen.Id("k"), jen.Id("b"), at)...)
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Add(e)).Block(body...)}
 	}
-	body = append([]jen.Code{
+	body = append(body,
 		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("convEncode").Call(e.Clone().Index(jen.Id("k")), at),
-		c.check(),
-	}, body...)
+		c.check())
+	body = append(body, c.addExtra(dst, d.down, d.rev, jen.Id("k"), jen.Id("b"), at)...)
 	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(e))).Block(body...)}
 }
 

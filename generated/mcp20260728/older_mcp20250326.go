@@ -13,15 +13,11 @@ import (
 // toOlder20250326Annotations converts a Annotations to revision 2025-03-26's Annotations.
 func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.Annotations, err error) {
 	if in.Audience != nil {
-		var x []mcp20250326.Role
-		if in.Audience != nil {
-			s1 := make([]mcp20250326.Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = mcp20250326.Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]mcp20250326.Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = mcp20250326.Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if in.LastModified != nil {
 		b, err := convEncode(in.LastModified, at.member("lastModified"))
@@ -49,15 +45,11 @@ func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.
 // fromOlder20250326Annotations converts a revision 2025-03-26's Annotations to Annotations.
 func fromOlder20250326Annotations(in *mcp20250326.Annotations, at *convPath) (out Annotations, err error) {
 	if in.Audience != nil {
-		var x []Role
-		if in.Audience != nil {
-			s1 := make([]Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if b, ok := in.Extra.Get("lastModified"); ok {
 		var x string
@@ -328,18 +320,14 @@ func toOlder20250326CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20250326.CallToolResultContentItem
-		if in.Content != nil {
-			s1 := make([]mcp20250326.CallToolResultContentItem, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = toOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]mcp20250326.CallToolResultContentItem, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = toOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -379,18 +367,14 @@ func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *convPat
 		}
 		out.Meta = &x
 	}
-	{
-		var x []ContentBlock
-		if in.Content != nil {
-			s1 := make([]ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = fromOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = fromOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -510,18 +494,14 @@ func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		})
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -568,18 +548,14 @@ func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at 
 		out.Elicitation = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -1182,18 +1158,14 @@ func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.IncludeContext = convPtr(mcp20250326.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []mcp20250326.SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20250326.SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20250326.SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = json.RawMessage(in.Metadata)
@@ -1251,18 +1223,14 @@ func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRe
 		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = JSONObject(in.Metadata)
@@ -1410,7 +1378,7 @@ func toOlder20250326CreateMessageResultContent(in CreateMessageResultContent, at
 	case *ToolResultContent:
 		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
-		return out, convFail(at, "2025-03-26 has no CreateMessageResultContentArray")
+		return out, convFail(at, "2025-03-26 has no CreateMessageResultContentArray (an array)")
 	}
 	return out, convWrongType(in, "a branch of CreateMessageResultContent")
 }
@@ -1689,18 +1657,14 @@ func toOlder20250326GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []mcp20250326.PromptMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20250326.PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20250326.PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1730,18 +1694,14 @@ func fromOlder20250326GetPromptResult(in *mcp20250326.GetPromptResult, at *convP
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []PromptMessage
-		if in.Messages != nil {
-			s1 := make([]PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -1969,18 +1929,14 @@ func toOlder20250326ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250326.Prompt
-		if in.Prompts != nil {
-			s1 := make([]mcp20250326.Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = toOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]mcp20250326.Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = toOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2025,18 +1981,14 @@ func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *c
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Prompt
-		if in.Prompts != nil {
-			s1 := make([]Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = fromOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = fromOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2097,18 +2049,14 @@ func toOlder20250326ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250326.ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]mcp20250326.ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = toOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]mcp20250326.ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = toOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2153,18 +2101,14 @@ func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTe
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = fromOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = fromOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2225,18 +2169,14 @@ func toOlder20250326ListResourcesResult(in *ListResourcesResult, at *convPath) (
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250326.Resource
-		if in.Resources != nil {
-			s1 := make([]mcp20250326.Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = toOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]mcp20250326.Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = toOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2281,18 +2221,14 @@ func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, a
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Resource
-		if in.Resources != nil {
-			s1 := make([]Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = fromOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = fromOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2374,18 +2310,14 @@ func fromOlder20250326ListRootsRequestParams(in *mcp20250326.ListRootsRequestPar
 // toOlder20250326ListRootsResult converts a ListRootsResult to revision 2025-03-26's
 // ListRootsResult.
 func toOlder20250326ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20250326.ListRootsResult, err error) {
-	{
-		var x []mcp20250326.Root
-		if in.Roots != nil {
-			s1 := make([]mcp20250326.Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = toOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]mcp20250326.Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = toOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
@@ -2410,18 +2342,14 @@ func toOlder20250326ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 // fromOlder20250326ListRootsResult converts a revision 2025-03-26's ListRootsResult to
 // ListRootsResult.
 func fromOlder20250326ListRootsResult(in *mcp20250326.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
-	{
-		var x []Root
-		if in.Roots != nil {
-			s1 := make([]Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = fromOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = fromOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -2473,18 +2401,14 @@ func toOlder20250326ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250326.Tool
-		if in.Tools != nil {
-			s1 := make([]mcp20250326.Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = toOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]mcp20250326.Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = toOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2538,18 +2462,14 @@ func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convP
 	} else {
 		out.ResultType = ResultTypeComplete
 	}
-	{
-		var x []Tool
-		if in.Tools != nil {
-			s1 := make([]Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = fromOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = fromOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
@@ -2671,17 +2591,13 @@ func toOlder20250326ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []mcp20250326.ModelHint
-		if in.Hints != nil {
-			s1 := make([]mcp20250326.ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = toOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20250326.ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = toOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -2706,17 +2622,13 @@ func fromOlder20250326ModelPreferences(in *mcp20250326.ModelPreferences, at *con
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []ModelHint
-		if in.Hints != nil {
-			s1 := make([]ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = fromOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = fromOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -3276,17 +3188,13 @@ func toOlder20250326Prompt(in *Prompt, at *convPath) (out mcp20250326.Prompt, er
 		}
 	}
 	if in.Arguments != nil {
-		var x []mcp20250326.PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]mcp20250326.PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = toOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20250326.PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = toOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
@@ -3332,17 +3240,13 @@ func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *convPath) (out Prompt, 
 		out.Meta = x
 	}
 	if in.Arguments != nil {
-		var x []PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = fromOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = fromOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
@@ -3656,18 +3560,14 @@ func toOlder20250326ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20250326.ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]mcp20250326.ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = toOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]mcp20250326.ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = toOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3709,18 +3609,14 @@ func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at 
 	} else {
 		out.CacheScope = CacheScopePrivate
 	}
-	{
-		var x []ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = fromOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = fromOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -4303,7 +4199,7 @@ func toOlder20250326SamplingMessageContent(in SamplingMessageContent, at *convPa
 	case *ToolResultContent:
 		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
-		return out, convFail(at, "2025-03-26 has no SamplingMessageContentArray")
+		return out, convFail(at, "2025-03-26 has no SamplingMessageContentArray (an array)")
 	}
 	return out, convWrongType(in, "a branch of SamplingMessageContent")
 }
@@ -4347,18 +4243,14 @@ func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -4419,18 +4311,14 @@ func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at 
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -4515,7 +4403,7 @@ func fromOlder20250326ServerCapabilitiesCompletions(in *mcp20250326.ServerCapabi
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -4548,7 +4436,7 @@ func fromOlder20250326ServerCapabilitiesLogging(in *mcp20250326.ServerCapabiliti
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v

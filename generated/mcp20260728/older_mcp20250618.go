@@ -13,15 +13,11 @@ import (
 // toOlder20250618Annotations converts a Annotations to revision 2025-06-18's Annotations.
 func toOlder20250618Annotations(in *Annotations, at *convPath) (out mcp20250618.Annotations, err error) {
 	if in.Audience != nil {
-		var x []mcp20250618.Role
-		if in.Audience != nil {
-			s1 := make([]mcp20250618.Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = mcp20250618.Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]mcp20250618.Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = mcp20250618.Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if in.LastModified != nil {
 		out.LastModified = convPtr(*in.LastModified)
@@ -42,15 +38,11 @@ func toOlder20250618Annotations(in *Annotations, at *convPath) (out mcp20250618.
 // fromOlder20250618Annotations converts a revision 2025-06-18's Annotations to Annotations.
 func fromOlder20250618Annotations(in *mcp20250618.Annotations, at *convPath) (out Annotations, err error) {
 	if in.Audience != nil {
-		var x []Role
-		if in.Audience != nil {
-			s1 := make([]Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if in.LastModified != nil {
 		out.LastModified = convPtr(*in.LastModified)
@@ -340,18 +332,14 @@ func toOlder20250618CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20250618.ContentBlock
-		if in.Content != nil {
-			s1 := make([]mcp20250618.ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = toOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]mcp20250618.ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = toOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -384,18 +372,14 @@ func fromOlder20250618CallToolResult(in *mcp20250618.CallToolResult, at *convPat
 		}
 		out.Meta = &x
 	}
-	{
-		var x []ContentBlock
-		if in.Content != nil {
-			s1 := make([]ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = fromOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = fromOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -508,18 +492,14 @@ func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		out.Elicitation = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -566,18 +546,14 @@ func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at 
 		out.Elicitation = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -1211,18 +1187,14 @@ func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.IncludeContext = convPtr(mcp20250618.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []mcp20250618.SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20250618.SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20250618.SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = json.RawMessage(in.Metadata)
@@ -1280,18 +1252,14 @@ func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRe
 		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = JSONObject(in.Metadata)
@@ -1439,7 +1407,7 @@ func toOlder20250618CreateMessageResultContent(in CreateMessageResultContent, at
 	case *ToolResultContent:
 		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
-		return out, convFail(at, "2025-06-18 has no CreateMessageResultContentArray")
+		return out, convFail(at, "2025-06-18 has no CreateMessageResultContentArray (an array)")
 	}
 	return out, convWrongType(in, "a branch of CreateMessageResultContent")
 }
@@ -1548,21 +1516,17 @@ func toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsR
 			Value: b,
 		})
 	}
-	{
-		var x map[string]mcp20250618.PrimitiveSchemaDefinition
-		if in.Properties != nil {
-			m1 := make(map[string]mcp20250618.PrimitiveSchemaDefinition, len(in.Properties))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
-				v1 := in.Properties[k1]
-				var x1 mcp20250618.PrimitiveSchemaDefinition
-				if x1, err = toOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+	if in.Properties != nil {
+		m1 := make(map[string]mcp20250618.PrimitiveSchemaDefinition, len(in.Properties))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
+			v1 := in.Properties[k1]
+			var x1 mcp20250618.PrimitiveSchemaDefinition
+			if x1, err = toOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Properties = x
+		out.Properties = m1
 	}
 	if in.Required != nil {
 		out.Required = in.Required
@@ -1588,21 +1552,17 @@ func fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParam
 		}
 		out.Schema = &x
 	}
-	{
-		var x map[string]PrimitiveSchemaDefinition
-		if in.Properties != nil {
-			m1 := make(map[string]PrimitiveSchemaDefinition, len(in.Properties))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
-				v1 := in.Properties[k1]
-				var x1 PrimitiveSchemaDefinition
-				if x1, err = fromOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+	if in.Properties != nil {
+		m1 := make(map[string]PrimitiveSchemaDefinition, len(in.Properties))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
+			v1 := in.Properties[k1]
+			var x1 PrimitiveSchemaDefinition
+			if x1, err = fromOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Properties = x
+		out.Properties = m1
 	}
 	if in.Required != nil {
 		out.Required = in.Required
@@ -1652,20 +1612,16 @@ func fromOlder20250618ElicitRequestParams(in *mcp20250618.ElicitRequestParams, a
 func toOlder20250618ElicitResult(in *ElicitResult, at *convPath) (out mcp20250618.ElicitResult, err error) {
 	out.Action = mcp20250618.ElicitResultAction(in.Action)
 	if in.Content != nil {
-		var x map[string]mcp20250618.ElicitResultContentValue
-		if in.Content != nil {
-			m1 := make(map[string]mcp20250618.ElicitResultContentValue, len(in.Content))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
-				v1 := in.Content[k1]
-				var x1 mcp20250618.ElicitResultContentValue
-				if x1, err = toOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+		m1 := make(map[string]mcp20250618.ElicitResultContentValue, len(in.Content))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
+			v1 := in.Content[k1]
+			var x1 mcp20250618.ElicitResultContentValue
+			if x1, err = toOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Content = x
+		out.Content = m1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
@@ -1692,20 +1648,16 @@ func toOlder20250618ElicitResult(in *ElicitResult, at *convPath) (out mcp2025061
 func fromOlder20250618ElicitResult(in *mcp20250618.ElicitResult, at *convPath) (out ElicitResult, err error) {
 	out.Action = ElicitResultAction(in.Action)
 	if in.Content != nil {
-		var x map[string]ElicitResultContentValue
-		if in.Content != nil {
-			m1 := make(map[string]ElicitResultContentValue, len(in.Content))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
-				v1 := in.Content[k1]
-				var x1 ElicitResultContentValue
-				if x1, err = fromOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+		m1 := make(map[string]ElicitResultContentValue, len(in.Content))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
+			v1 := in.Content[k1]
+			var x1 ElicitResultContentValue
+			if x1, err = fromOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Content = x
+		out.Content = m1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -2010,18 +1962,14 @@ func toOlder20250618GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []mcp20250618.PromptMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20250618.PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20250618.PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2051,18 +1999,14 @@ func fromOlder20250618GetPromptResult(in *mcp20250618.GetPromptResult, at *convP
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []PromptMessage
-		if in.Messages != nil {
-			s1 := make([]PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2336,18 +2280,14 @@ func toOlder20250618ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250618.Prompt
-		if in.Prompts != nil {
-			s1 := make([]mcp20250618.Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = toOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]mcp20250618.Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = toOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2392,18 +2332,14 @@ func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *c
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Prompt
-		if in.Prompts != nil {
-			s1 := make([]Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = fromOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = fromOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2464,18 +2400,14 @@ func toOlder20250618ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250618.ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]mcp20250618.ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = toOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]mcp20250618.ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = toOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2520,18 +2452,14 @@ func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTe
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = fromOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = fromOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2592,18 +2520,14 @@ func toOlder20250618ListResourcesResult(in *ListResourcesResult, at *convPath) (
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250618.Resource
-		if in.Resources != nil {
-			s1 := make([]mcp20250618.Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = toOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]mcp20250618.Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = toOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2648,18 +2572,14 @@ func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, a
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Resource
-		if in.Resources != nil {
-			s1 := make([]Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = fromOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = fromOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2741,18 +2661,14 @@ func fromOlder20250618ListRootsRequestParams(in *mcp20250618.ListRootsRequestPar
 // toOlder20250618ListRootsResult converts a ListRootsResult to revision 2025-06-18's
 // ListRootsResult.
 func toOlder20250618ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20250618.ListRootsResult, err error) {
-	{
-		var x []mcp20250618.Root
-		if in.Roots != nil {
-			s1 := make([]mcp20250618.Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = toOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]mcp20250618.Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = toOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
@@ -2777,18 +2693,14 @@ func toOlder20250618ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 // fromOlder20250618ListRootsResult converts a revision 2025-06-18's ListRootsResult to
 // ListRootsResult.
 func fromOlder20250618ListRootsResult(in *mcp20250618.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
-	{
-		var x []Root
-		if in.Roots != nil {
-			s1 := make([]Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = fromOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = fromOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -2840,18 +2752,14 @@ func toOlder20250618ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20250618.Tool
-		if in.Tools != nil {
-			s1 := make([]mcp20250618.Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = toOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]mcp20250618.Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = toOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2905,18 +2813,14 @@ func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convP
 	} else {
 		out.ResultType = ResultTypeComplete
 	}
-	{
-		var x []Tool
-		if in.Tools != nil {
-			s1 := make([]Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = fromOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = fromOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
@@ -3038,17 +2942,13 @@ func toOlder20250618ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []mcp20250618.ModelHint
-		if in.Hints != nil {
-			s1 := make([]mcp20250618.ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = toOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20250618.ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = toOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -3073,17 +2973,13 @@ func fromOlder20250618ModelPreferences(in *mcp20250618.ModelPreferences, at *con
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []ModelHint
-		if in.Hints != nil {
-			s1 := make([]ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = fromOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = fromOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -3792,17 +3688,13 @@ func toOlder20250618Prompt(in *Prompt, at *convPath) (out mcp20250618.Prompt, er
 		}
 	}
 	if in.Arguments != nil {
-		var x []mcp20250618.PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]mcp20250618.PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = toOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20250618.PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = toOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
@@ -3837,17 +3729,13 @@ func fromOlder20250618Prompt(in *mcp20250618.Prompt, at *convPath) (out Prompt, 
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Arguments != nil {
-		var x []PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = fromOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = fromOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
@@ -4129,18 +4017,14 @@ func toOlder20250618ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20250618.ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]mcp20250618.ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = toOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]mcp20250618.ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = toOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4182,18 +4066,14 @@ func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at 
 	} else {
 		out.CacheScope = CacheScopePrivate
 	}
-	{
-		var x []ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = fromOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = fromOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -4841,7 +4721,7 @@ func toOlder20250618SamplingMessageContent(in SamplingMessageContent, at *convPa
 	case *ToolResultContent:
 		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
-		return out, convFail(at, "2025-06-18 has no SamplingMessageContentArray")
+		return out, convFail(at, "2025-06-18 has no SamplingMessageContentArray (an array)")
 	}
 	return out, convWrongType(in, "a branch of SamplingMessageContent")
 }
@@ -4885,18 +4765,14 @@ func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -4957,18 +4833,14 @@ func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at 
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -5053,7 +4925,7 @@ func fromOlder20250618ServerCapabilitiesCompletions(in *mcp20250618.ServerCapabi
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5086,7 +4958,7 @@ func fromOlder20250618ServerCapabilitiesLogging(in *mcp20250618.ServerCapabiliti
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v

@@ -13,15 +13,11 @@ import (
 // toOlder20251125Annotations converts a Annotations to revision 2025-11-25's Annotations.
 func toOlder20251125Annotations(in *Annotations, at *convPath) (out mcp20251125.Annotations, err error) {
 	if in.Audience != nil {
-		var x []mcp20251125.Role
-		if in.Audience != nil {
-			s1 := make([]mcp20251125.Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = mcp20251125.Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]mcp20251125.Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = mcp20251125.Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if in.LastModified != nil {
 		out.LastModified = convPtr(*in.LastModified)
@@ -42,15 +38,11 @@ func toOlder20251125Annotations(in *Annotations, at *convPath) (out mcp20251125.
 // fromOlder20251125Annotations converts a revision 2025-11-25's Annotations to Annotations.
 func fromOlder20251125Annotations(in *mcp20251125.Annotations, at *convPath) (out Annotations, err error) {
 	if in.Audience != nil {
-		var x []Role
-		if in.Audience != nil {
-			s1 := make([]Role, len(in.Audience))
-			for i1 := range in.Audience {
-				s1[i1] = Role(in.Audience[i1])
-			}
-			x = s1
+		s1 := make([]Role, len(in.Audience))
+		for i1 := range in.Audience {
+			s1[i1] = Role(in.Audience[i1])
 		}
-		out.Audience = x
+		out.Audience = s1
 	}
 	if in.LastModified != nil {
 		out.LastModified = convPtr(*in.LastModified)
@@ -351,18 +343,14 @@ func toOlder20251125CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20251125.ContentBlock
-		if in.Content != nil {
-			s1 := make([]mcp20251125.ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]mcp20251125.ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -395,18 +383,14 @@ func fromOlder20251125CallToolResult(in *mcp20251125.CallToolResult, at *convPat
 		}
 		out.Meta = &x
 	}
-	{
-		var x []ContentBlock
-		if in.Content != nil {
-			s1 := make([]ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -518,18 +502,14 @@ func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		out.Elicitation = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -586,18 +566,14 @@ func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at 
 		out.Elicitation = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -733,7 +709,7 @@ func fromOlder20251125ClientCapabilitiesElicitationForm(in *mcp20251125.ClientCa
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -767,7 +743,7 @@ func fromOlder20251125ClientCapabilitiesElicitationURL(in *mcp20251125.ClientCap
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -901,7 +877,7 @@ func fromOlder20251125ClientCapabilitiesSamplingContext(in *mcp20251125.ClientCa
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -934,7 +910,7 @@ func fromOlder20251125ClientCapabilitiesSamplingTools(in *mcp20251125.ClientCapa
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -1346,18 +1322,14 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.IncludeContext = convPtr(mcp20251125.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []mcp20251125.SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20251125.SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20251125.SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = json.RawMessage(in.Metadata)
@@ -1386,17 +1358,13 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.ToolChoice = &x
 	}
 	if in.Tools != nil {
-		var x []mcp20251125.Tool
-		if in.Tools != nil {
-			s1 := make([]mcp20251125.Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x mcp20251125.CreateMessageRequestParamsMeta
@@ -1432,18 +1400,14 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
-	{
-		var x []SamplingMessage
-		if in.Messages != nil {
-			s1 := make([]SamplingMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]SamplingMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if in.Metadata != nil {
 		out.Metadata = JSONObject(in.Metadata)
@@ -1472,17 +1436,13 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 		out.ToolChoice = &x
 	}
 	if in.Tools != nil {
-		var x []Tool
-		if in.Tools != nil {
-			s1 := make([]Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -1773,21 +1733,17 @@ func toOlder20251125ElicitRequestFormParamsRequestedSchema(in *ElicitRequestForm
 	if in.Schema != nil {
 		out.Schema = convPtr(*in.Schema)
 	}
-	{
-		var x map[string]mcp20251125.PrimitiveSchemaDefinition
-		if in.Properties != nil {
-			m1 := make(map[string]mcp20251125.PrimitiveSchemaDefinition, len(in.Properties))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
-				v1 := in.Properties[k1]
-				var x1 mcp20251125.PrimitiveSchemaDefinition
-				if x1, err = toOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+	if in.Properties != nil {
+		m1 := make(map[string]mcp20251125.PrimitiveSchemaDefinition, len(in.Properties))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
+			v1 := in.Properties[k1]
+			var x1 mcp20251125.PrimitiveSchemaDefinition
+			if x1, err = toOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Properties = x
+		out.Properties = m1
 	}
 	if in.Required != nil {
 		out.Required = in.Required
@@ -1808,21 +1764,17 @@ func fromOlder20251125ElicitRequestFormParamsRequestedSchema(in *mcp20251125.Eli
 	if in.Schema != nil {
 		out.Schema = convPtr(*in.Schema)
 	}
-	{
-		var x map[string]PrimitiveSchemaDefinition
-		if in.Properties != nil {
-			m1 := make(map[string]PrimitiveSchemaDefinition, len(in.Properties))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
-				v1 := in.Properties[k1]
-				var x1 PrimitiveSchemaDefinition
-				if x1, err = fromOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+	if in.Properties != nil {
+		m1 := make(map[string]PrimitiveSchemaDefinition, len(in.Properties))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
+			v1 := in.Properties[k1]
+			var x1 PrimitiveSchemaDefinition
+			if x1, err = fromOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Properties = x
+		out.Properties = m1
 	}
 	if in.Required != nil {
 		out.Required = in.Required
@@ -1971,20 +1923,16 @@ func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLPar
 func toOlder20251125ElicitResult(in *ElicitResult, at *convPath) (out mcp20251125.ElicitResult, err error) {
 	out.Action = mcp20251125.ElicitResultAction(in.Action)
 	if in.Content != nil {
-		var x map[string]mcp20251125.ElicitResultContentValue
-		if in.Content != nil {
-			m1 := make(map[string]mcp20251125.ElicitResultContentValue, len(in.Content))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
-				v1 := in.Content[k1]
-				var x1 mcp20251125.ElicitResultContentValue
-				if x1, err = toOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+		m1 := make(map[string]mcp20251125.ElicitResultContentValue, len(in.Content))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
+			v1 := in.Content[k1]
+			var x1 mcp20251125.ElicitResultContentValue
+			if x1, err = toOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Content = x
+		out.Content = m1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
@@ -2011,20 +1959,16 @@ func toOlder20251125ElicitResult(in *ElicitResult, at *convPath) (out mcp2025112
 func fromOlder20251125ElicitResult(in *mcp20251125.ElicitResult, at *convPath) (out ElicitResult, err error) {
 	out.Action = ElicitResultAction(in.Action)
 	if in.Content != nil {
-		var x map[string]ElicitResultContentValue
-		if in.Content != nil {
-			m1 := make(map[string]ElicitResultContentValue, len(in.Content))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
-				v1 := in.Content[k1]
-				var x1 ElicitResultContentValue
-				if x1, err = fromOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
-					return out, err
-				}
-				m1[k1] = x1
+		m1 := make(map[string]ElicitResultContentValue, len(in.Content))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
+			v1 := in.Content[k1]
+			var x1 ElicitResultContentValue
+			if x1, err = fromOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+				return out, err
 			}
-			x = m1
+			m1[k1] = x1
 		}
-		out.Content = x
+		out.Content = m1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -2326,18 +2270,14 @@ func toOlder20251125GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []mcp20251125.PromptMessage
-		if in.Messages != nil {
-			s1 := make([]mcp20251125.PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = toOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]mcp20251125.PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = toOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2367,18 +2307,14 @@ func fromOlder20251125GetPromptResult(in *mcp20251125.GetPromptResult, at *convP
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []PromptMessage
-		if in.Messages != nil {
-			s1 := make([]PromptMessage, len(in.Messages))
-			for i1 := range in.Messages {
-				if s1[i1], err = fromOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Messages != nil {
+		s1 := make([]PromptMessage, len(in.Messages))
+		for i1 := range in.Messages {
+			if s1[i1], err = fromOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Messages = x
+		out.Messages = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2509,17 +2445,13 @@ func toOlder20251125Implementation(in *Implementation, at *convPath) (out mcp202
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	out.Name = in.Name
 	if in.Title != nil {
@@ -2546,17 +2478,13 @@ func fromOlder20251125Implementation(in *mcp20251125.Implementation, at *convPat
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	out.Name = in.Name
 	if in.Title != nil {
@@ -2658,18 +2586,14 @@ func toOlder20251125ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20251125.Prompt
-		if in.Prompts != nil {
-			s1 := make([]mcp20251125.Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = toOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]mcp20251125.Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = toOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2714,18 +2638,14 @@ func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *c
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Prompt
-		if in.Prompts != nil {
-			s1 := make([]Prompt, len(in.Prompts))
-			for i1 := range in.Prompts {
-				if s1[i1], err = fromOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Prompts != nil {
+		s1 := make([]Prompt, len(in.Prompts))
+		for i1 := range in.Prompts {
+			if s1[i1], err = fromOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Prompts = x
+		out.Prompts = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2786,18 +2706,14 @@ func toOlder20251125ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20251125.ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]mcp20251125.ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = toOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]mcp20251125.ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = toOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2842,18 +2758,14 @@ func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTe
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []ResourceTemplate
-		if in.ResourceTemplates != nil {
-			s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
-			for i1 := range in.ResourceTemplates {
-				if s1[i1], err = fromOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.ResourceTemplates != nil {
+		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
+		for i1 := range in.ResourceTemplates {
+			if s1[i1], err = fromOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.ResourceTemplates = x
+		out.ResourceTemplates = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -2914,18 +2826,14 @@ func toOlder20251125ListResourcesResult(in *ListResourcesResult, at *convPath) (
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20251125.Resource
-		if in.Resources != nil {
-			s1 := make([]mcp20251125.Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = toOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]mcp20251125.Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = toOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2970,18 +2878,14 @@ func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, a
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []Resource
-		if in.Resources != nil {
-			s1 := make([]Resource, len(in.Resources))
-			for i1 := range in.Resources {
-				if s1[i1], err = fromOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Resources != nil {
+		s1 := make([]Resource, len(in.Resources))
+		for i1 := range in.Resources {
+			if s1[i1], err = fromOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Resources = x
+		out.Resources = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -3063,18 +2967,14 @@ func fromOlder20251125ListRootsRequestParamsAsRequestParams(in *mcp20251125.Requ
 // toOlder20251125ListRootsResult converts a ListRootsResult to revision 2025-11-25's
 // ListRootsResult.
 func toOlder20251125ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20251125.ListRootsResult, err error) {
-	{
-		var x []mcp20251125.Root
-		if in.Roots != nil {
-			s1 := make([]mcp20251125.Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = toOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]mcp20251125.Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = toOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
@@ -3099,18 +2999,14 @@ func toOlder20251125ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 // fromOlder20251125ListRootsResult converts a revision 2025-11-25's ListRootsResult to
 // ListRootsResult.
 func fromOlder20251125ListRootsResult(in *mcp20251125.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
-	{
-		var x []Root
-		if in.Roots != nil {
-			s1 := make([]Root, len(in.Roots))
-			for i1 := range in.Roots {
-				if s1[i1], err = fromOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Roots != nil {
+		s1 := make([]Root, len(in.Roots))
+		for i1 := range in.Roots {
+			if s1[i1], err = fromOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Roots = x
+		out.Roots = s1
 	}
 	if in.Meta != nil {
 		b, err := convEncode(in.Meta, at.member("_meta"))
@@ -3162,18 +3058,14 @@ func toOlder20251125ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 	if in.NextCursor != nil {
 		out.NextCursor = convPtr(*in.NextCursor)
 	}
-	{
-		var x []mcp20251125.Tool
-		if in.Tools != nil {
-			s1 := make([]mcp20251125.Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]mcp20251125.Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3227,18 +3119,14 @@ func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convP
 	} else {
 		out.ResultType = ResultTypeComplete
 	}
-	{
-		var x []Tool
-		if in.Tools != nil {
-			s1 := make([]Tool, len(in.Tools))
-			for i1 := range in.Tools {
-				if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Tools != nil {
+		s1 := make([]Tool, len(in.Tools))
+		for i1 := range in.Tools {
+			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Tools = x
+		out.Tools = s1
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
@@ -3357,17 +3245,13 @@ func toOlder20251125ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []mcp20251125.ModelHint
-		if in.Hints != nil {
-			s1 := make([]mcp20251125.ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = toOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = toOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -3392,17 +3276,13 @@ func fromOlder20251125ModelPreferences(in *mcp20251125.ModelPreferences, at *con
 		out.CostPriority = convPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
-		var x []ModelHint
-		if in.Hints != nil {
-			s1 := make([]ModelHint, len(in.Hints))
-			for i1 := range in.Hints {
-				if s1[i1], err = fromOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]ModelHint, len(in.Hints))
+		for i1 := range in.Hints {
+			if s1[i1], err = fromOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Hints = x
+		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
 		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
@@ -3822,33 +3702,25 @@ func toOlder20251125Prompt(in *Prompt, at *convPath) (out mcp20251125.Prompt, er
 		}
 	}
 	if in.Arguments != nil {
-		var x []mcp20251125.PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]mcp20251125.PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = toOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = toOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	out.Name = in.Name
 	if in.Title != nil {
@@ -3870,33 +3742,25 @@ func fromOlder20251125Prompt(in *mcp20251125.Prompt, at *convPath) (out Prompt, 
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Arguments != nil {
-		var x []PromptArgument
-		if in.Arguments != nil {
-			s1 := make([]PromptArgument, len(in.Arguments))
-			for i1 := range in.Arguments {
-				if s1[i1], err = fromOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]PromptArgument, len(in.Arguments))
+		for i1 := range in.Arguments {
+			if s1[i1], err = fromOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Arguments = x
+		out.Arguments = s1
 	}
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	out.Name = in.Name
 	if in.Title != nil {
@@ -4148,18 +4012,14 @@ func toOlder20251125ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20251125.ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]mcp20251125.ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = toOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]mcp20251125.ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = toOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4201,18 +4061,14 @@ func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at 
 	} else {
 		out.CacheScope = CacheScopePrivate
 	}
-	{
-		var x []ReadResourceResultContentsItem
-		if in.Contents != nil {
-			s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
-			for i1 := range in.Contents {
-				if s1[i1], err = fromOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Contents != nil {
+		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
+		for i1 := range in.Contents {
+			if s1[i1], err = fromOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Contents = x
+		out.Contents = s1
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
@@ -4789,17 +4645,13 @@ func toOlder20251125Resource(in *Resource, at *convPath) (out mcp20251125.Resour
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -4838,17 +4690,13 @@ func fromOlder20251125Resource(in *mcp20251125.Resource, at *convPath) (out Reso
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -4894,17 +4742,13 @@ func toOlder20251125ResourceLink(in *ResourceLink, at *convPath) (out mcp2025112
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -4944,17 +4788,13 @@ func fromOlder20251125ResourceLink(in *mcp20251125.ResourceLink, at *convPath) (
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -5001,17 +4841,13 @@ func toOlder20251125ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -5048,17 +4884,13 @@ func fromOlder20251125ResourceTemplate(in *mcp20251125.ResourceTemplate, at *con
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	if in.MIMEType != nil {
 		out.MIMEType = convPtr(*in.MIMEType)
@@ -5453,18 +5285,14 @@ func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]json.RawMessage
-		if in.Experimental != nil {
-			m1 := make(map[string]json.RawMessage, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 json.RawMessage
-				x1 = json.RawMessage(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]json.RawMessage, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 json.RawMessage
+			x1 = json.RawMessage(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if in.Extensions != nil {
 		b, err := convEncode(in.Extensions, at.member("extensions"))
@@ -5535,18 +5363,14 @@ func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at 
 		out.Completions = &x
 	}
 	if in.Experimental != nil {
-		var x map[string]JSONObject
-		if in.Experimental != nil {
-			m1 := make(map[string]JSONObject, len(in.Experimental))
-			for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
-				v1 := in.Experimental[k1]
-				var x1 JSONObject
-				x1 = JSONObject(v1)
-				m1[k1] = x1
-			}
-			x = m1
+		m1 := make(map[string]JSONObject, len(in.Experimental))
+		for _, k1 := range slices.Sorted(maps.Keys(in.Experimental)) {
+			v1 := in.Experimental[k1]
+			var x1 JSONObject
+			x1 = JSONObject(v1)
+			m1[k1] = x1
 		}
-		out.Experimental = x
+		out.Experimental = m1
 	}
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
@@ -5641,7 +5465,7 @@ func fromOlder20251125ServerCapabilitiesCompletions(in *mcp20251125.ServerCapabi
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5674,7 +5498,7 @@ func fromOlder20251125ServerCapabilitiesLogging(in *mcp20251125.ServerCapabiliti
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k).member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -6021,18 +5845,14 @@ func fromOlder20251125TitledMultiSelectEnumSchema(in *mcp20251125.TitledMultiSel
 // TitledMultiSelectEnumSchemaItems to revision 2025-11-25's
 // TitledMultiSelectEnumSchemaItems.
 func toOlder20251125TitledMultiSelectEnumSchemaItems(in *TitledMultiSelectEnumSchemaItems, at *convPath) (out mcp20251125.TitledMultiSelectEnumSchemaItems, err error) {
-	{
-		var x []mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem
-		if in.AnyOf != nil {
-			s1 := make([]mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
-			for i1 := range in.AnyOf {
-				if s1[i1], err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.AnyOf != nil {
+		s1 := make([]mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
+		for i1 := range in.AnyOf {
+			if s1[i1], err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.AnyOf = x
+		out.AnyOf = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6047,18 +5867,14 @@ func toOlder20251125TitledMultiSelectEnumSchemaItems(in *TitledMultiSelectEnumSc
 // fromOlder20251125TitledMultiSelectEnumSchemaItems converts a revision 2025-11-25's
 // TitledMultiSelectEnumSchemaItems to TitledMultiSelectEnumSchemaItems.
 func fromOlder20251125TitledMultiSelectEnumSchemaItems(in *mcp20251125.TitledMultiSelectEnumSchemaItems, at *convPath) (out TitledMultiSelectEnumSchemaItems, err error) {
-	{
-		var x []TitledMultiSelectEnumSchemaItemsAnyOfItem
-		if in.AnyOf != nil {
-			s1 := make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
-			for i1 := range in.AnyOf {
-				if s1[i1], err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.AnyOf != nil {
+		s1 := make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
+		for i1 := range in.AnyOf {
+			if s1[i1], err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.AnyOf = x
+		out.AnyOf = s1
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6111,18 +5927,14 @@ func toOlder20251125TitledSingleSelectEnumSchema(in *TitledSingleSelectEnumSchem
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []mcp20251125.TitledSingleSelectEnumSchemaOneOfItem
-		if in.OneOf != nil {
-			s1 := make([]mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
-			for i1 := range in.OneOf {
-				if s1[i1], err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.OneOf != nil {
+		s1 := make([]mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
+		for i1 := range in.OneOf {
+			if s1[i1], err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.OneOf = x
+		out.OneOf = s1
 	}
 	if in.Title != nil {
 		out.Title = convPtr(*in.Title)
@@ -6146,18 +5958,14 @@ func fromOlder20251125TitledSingleSelectEnumSchema(in *mcp20251125.TitledSingleS
 	if in.Description != nil {
 		out.Description = convPtr(*in.Description)
 	}
-	{
-		var x []TitledSingleSelectEnumSchemaOneOfItem
-		if in.OneOf != nil {
-			s1 := make([]TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
-			for i1 := range in.OneOf {
-				if s1[i1], err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.OneOf != nil {
+		s1 := make([]TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
+		for i1 := range in.OneOf {
+			if s1[i1], err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.OneOf = x
+		out.OneOf = s1
 	}
 	if in.Title != nil {
 		out.Title = convPtr(*in.Title)
@@ -6226,17 +6034,13 @@ func toOlder20251125Tool(in *Tool, at *convPath) (out mcp20251125.Tool, err erro
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []mcp20251125.Icon
-		if in.Icons != nil {
-			s1 := make([]mcp20251125.Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]mcp20251125.Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	{
 		var x mcp20251125.ToolInputSchema
@@ -6292,17 +6096,13 @@ func fromOlder20251125Tool(in *mcp20251125.Tool, at *convPath) (out Tool, err er
 		out.Description = convPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		var x []Icon
-		if in.Icons != nil {
-			s1 := make([]Icon, len(in.Icons))
-			for i1 := range in.Icons {
-				if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
-					return out, err
-				}
+		s1 := make([]Icon, len(in.Icons))
+		for i1 := range in.Icons {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Icons = x
+		out.Icons = s1
 	}
 	{
 		var x ToolInputSchema
@@ -6627,18 +6427,14 @@ func toOlder20251125ToolResultContent(in *ToolResultContent, at *convPath) (out 
 			out.Meta = x
 		}
 	}
-	{
-		var x []mcp20251125.ContentBlock
-		if in.Content != nil {
-			s1 := make([]mcp20251125.ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]mcp20251125.ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
@@ -6663,18 +6459,14 @@ func fromOlder20251125ToolResultContent(in *mcp20251125.ToolResultContent, at *c
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
-	{
-		var x []ContentBlock
-		if in.Content != nil {
-			s1 := make([]ContentBlock, len(in.Content))
-			for i1 := range in.Content {
-				if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
-					return out, err
-				}
+	if in.Content != nil {
+		s1 := make([]ContentBlock, len(in.Content))
+		for i1 := range in.Content {
+			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+				return out, err
 			}
-			x = s1
 		}
-		out.Content = x
+		out.Content = s1
 	}
 	if in.IsError != nil {
 		out.IsError = convPtr(*in.IsError)
