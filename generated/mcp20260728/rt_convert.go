@@ -234,8 +234,8 @@ func convAddMembers(data []byte, pairs ...string) []byte {
 	if len(e.buf) == 1 {
 		return data
 	}
-	rest := bytes.TrimSpace(data)[1:] // after the {
-	if r := bytes.TrimSpace(rest); len(r) > 0 && r[0] != '}' {
+	rest := bytes.TrimSpace(bytes.TrimSpace(data)[1:]) // after the {
+	if len(rest) > 0 && rest[0] != '}' {
 		e.buf = append(e.buf, ',')
 	}
 	return append(e.buf, rest...)
@@ -332,14 +332,13 @@ func convDropMembers(data []byte, names ...string) []byte {
 	e := encoder{buf: []byte{'{'}}
 	found := false
 	for first := true; d.member(&first); {
-		k := d.key
-		v := d.raw()
-		if slices.Contains(names, k) {
+		if slices.Contains(names, d.key) {
 			found = true
+			d.skip()
 			continue
 		}
-		e.key(k)
-		e.buf = append(e.buf, v...)
+		e.key(d.key)
+		e.buf = append(e.buf, d.raw()...)
 	}
 	if d.failed() || !found {
 		return data
