@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"os"
@@ -126,7 +127,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 				}
 				path, err := importPath(o.out)
 				if err != nil {
-					return nil, err
+					return nil, fmt.Errorf("--all: %s is not inside a Go module (%v); %s imports %s by import path", dir, err, j.pkg, o.pkg)
 				}
 				jobs[i].older = append(jobs[i].older, olderJob{job: o, importPath: path})
 			}
@@ -135,6 +136,9 @@ func generateJobs(fl generateFlags) ([]job, error) {
 	}
 	if fl.revision == "" {
 		return nil, &usageError{"generate needs --revision (or --all)"}
+	}
+	if len(fl.serveOlder) > 0 && custom.NoDispatcher {
+		return nil, &usageError{"--serve-older needs the dispatcher: it converts the params and results of methods"}
 	}
 	if fl.out == "" {
 		return nil, &usageError{"generate needs --out DIR"}
@@ -165,13 +169,16 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		o := job{revision: rev, out: filepath.Join(fl.out, pkg), pkg: pkg}
 		path, err := importPath(o.out)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--serve-older: %s is not inside a Go module (%v); the generated package imports the older revisions' packages, written into it, by import path", fl.out, err)
 		}
 		main.older = append(main.older, olderJob{job: o, importPath: path})
 		jobs = append(jobs, o)
 	}
 	return append(jobs, main), nil
 }
+
+// errNoModule is importPath's error for a directory outside any module.
+var errNoModule = errors.New("no go.mod in it or in a directory above it")
 
 // importPath works out the import path of the package in dir from the
 // go.mod of the module that holds it (dir need not exist yet).
@@ -200,7 +207,7 @@ func importPath(dir string) (string, error) {
 			return "", err
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no go.mod in %s or any directory above it: the package that serves older revisions imports their packages (written beside it) by import path, so its output must be inside a Go module", filepath.Dir(abs))
+			return "", errNoModule
 		}
 	}
 }
@@ -259,16 +266,20 @@ func generateAll(ctx context.Context, jobs []job, fl generateFlags, env Env) []*
 	return results
 }
 
-// checkOrWrite prints each job's messages, then compares its files with
-// the disk (check) or writes them, in order; the first error stops it.
+// checkOrWrite prints each job's messages; when every job generated, it
+// compares their files with the disk (check) or writes them, in order.
+// The first error stops it: a failed job writes nothing, nor does any
+// other.
 func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
+	for _, r := range results {
+		env.Stderr.Write(r.stderr.Bytes())
+		if r.err != nil {
+			return r.err
+		}
+	}
 	stale := 0
 	for i, j := range jobs {
-		env.Stderr.Write(results[i].stderr.Bytes())
-		files, err := results[i].files, results[i].err
-		if err != nil {
-			return err
-		}
+		files := results[i].files
 		if check {
 			diffs, err := compareDir(j.out, files)
 			if err != nil {
