@@ -437,11 +437,31 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 		}
 		switch fc.Rule {
 		case ir.FieldConvert:
-			if srcExpr == nil || dstExpr == nil {
-				if dstExpr != nil && tf.Const != nil {
-					// The source's type fixes the member; the target keeps it
-					// in an optional const.
-					out = append(out, dstExpr.Clone().Op("=").Id("convPtr").Call(c.constLit(tf.Const, tf.Type, d.down)))
+			switch {
+			case srcExpr == nil && dstExpr == nil:
+				continue // both types write the constant
+			case srcExpr == nil:
+				// The source's type fixes the member (a required const);
+				// the target has a field for it.
+				v := c.constLit(sf.Const, tf.Type, d.down)
+				if tf.Pointer() {
+					v = jen.Id("convPtr").Call(v)
+				}
+				out = append(out, dstExpr.Clone().Op("=").Add(v))
+				continue
+			case dstExpr == nil:
+				// The target's type writes a constant: the source's value,
+				// when it has one, must be it.
+				stmts := []jen.Code{
+					jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("convEncode").Call(srcExpr.Clone(), at),
+					c.check(),
+					jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
+						c.fail(jen.Id("convFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON))))),
+				}
+				if cond := present(sf, srcExpr); cond != nil {
+					out = append(out, jen.If(cond).Block(stmts...))
+				} else {
+					out = append(out, jen.Block(stmts...))
 				}
 				continue
 			}
