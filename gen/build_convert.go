@@ -801,7 +801,9 @@ func tagCount(bs []branch, member, value string) int {
 }
 
 // fits reports whether two structs can stand for each other: each
-// declares every member the other requires.
+// declares every member the other requires, they require at least one
+// member in common (two structs that require nothing fit anything), and
+// the constants both declare agree.
 func fits(a, b *ir.Type) bool {
 	as, ok1 := a.Decl.(*ir.Struct)
 	bs, ok2 := b.Decl.(*ir.Struct)
@@ -816,7 +818,18 @@ func fits(a, b *ir.Type) bool {
 		}
 		return true
 	}
-	return covers(as, bs) && covers(bs, as)
+	common := false
+	for _, f := range as.Fields {
+		g := bs.FieldByJSON(f.JSONName)
+		if g == nil {
+			continue
+		}
+		common = common || f.Required && g.Required
+		if f.Const != nil && g.Const != nil && f.Const.JSON != g.Const.JSON {
+			return false
+		}
+	}
+	return common && covers(as, bs) && covers(bs, as)
 }
 
 // branchLabel names a branch in a conversion error: its Go name, and its
