@@ -619,3 +619,120 @@ func TestOlderBadInput(t *testing.T) {
 	_, err = o.ToOlder(42)
 	conversionError(t, err, "2025-06-18", true, "", "want a value of a type both revisions declare")
 }
+
+// TestOlderNil: nil values, typed or not, are no values: they convert to
+// none (and the target's schema says whether that will do), never panic.
+func TestOlderNil(t *testing.T) {
+	o := older(t, "2025-11-25")
+	var form *mcp.ElicitRequestFormParams
+	_, err := o.ParamsToOlder("elicitation/create", form)
+	var ce *mcp.ConversionError
+	if !errors.As(err, &ce) {
+		t.Errorf("a nil branch as params: %v", err)
+	}
+	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{nil, (*mcp.TextContent)(nil)}}
+	_, err = o.ResultToOlder("tools/call", res)
+	if !errors.As(err, &ce) || ce.Err == nil {
+		t.Errorf("nil content blocks: %v", err)
+	}
+	if v, err := o.ToOlder((*mcp.Tool)(nil)); err != nil || !reflect.ValueOf(v).IsNil() {
+		t.Errorf("ToOlder of a nil *Tool: %v, %v", v, err)
+	}
+	if b, err := o.ParamsToOlder("tools/list", nil); b != nil || err != nil {
+		t.Errorf("absent params: %s, %v", b, err)
+	}
+}
+
+// TestOlderMutatedMessages feeds the hand-written older messages with each
+// member removed or replaced by values of every JSON kind, at every depth:
+// the conversions either refuse, or convert and come back the same; they
+// never panic.
+func TestOlderMutatedMessages(t *testing.T) {
+	kinds := []any{nil, false, json.Number("0"), json.Number("-1.5"), "", "x", []any{}, []any{"a"}, map[string]any{}, map[string]any{"type": "text", "text": "t"}}
+	tried, converted := 0, 0
+	for _, o := range mcp.OlderRevisions {
+		data, err := os.ReadFile(filepath.Join("testdata", "older", o.Revision()+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs olderMessages
+		if err := json.Unmarshal(data, &msgs); err != nil {
+			t.Fatal(err)
+		}
+		for method, m := range msgs {
+			for _, set := range []struct {
+				docs []json.RawMessage
+				up   func(string, []byte) (any, error)
+				down func(string, any) ([]byte, error)
+			}{{m.Params, o.ParamsFromOlder, o.ParamsToOlder}, {m.Result, o.ResultFromOlder, o.ResultToOlder}} {
+				for _, doc := range set.docs {
+					for _, mutated := range mutations(t, doc, kinds) {
+						tried++
+						func() {
+							defer func() {
+								if r := recover(); r != nil {
+									t.Fatalf("%s %s: panic on %s: %v", o.Revision(), method, mutated, r)
+								}
+							}()
+							v, err := set.up(method, mutated)
+							if err != nil {
+								return
+							}
+							back, err := set.down(method, v)
+							if err != nil {
+								return
+							}
+							converted++
+							sameJSON(t, o.Revision()+" "+method+" (mutated)", mutated, back, false)
+						}()
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d mutated messages, %d convert there and back", tried, converted)
+	if converted == 0 || tried < 1000 {
+		t.Errorf("%d mutated messages, %d convert", tried, converted)
+	}
+}
+
+// mutations returns doc with each member of each object (at any depth)
+// removed, and replaced by each of kinds.
+func mutations(t *testing.T, doc []byte, kinds []any) [][]byte {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var root any
+	if err := d.Decode(&root); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	emit := func() {
+		b, err := json.Marshal(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				delete(v, k)
+				emit()
+				for _, kind := range kinds {
+					v[k] = kind
+					emit()
+				}
+				v[k] = x
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(root)
+	return out
+}

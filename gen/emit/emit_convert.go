@@ -783,7 +783,12 @@ func (c *convEmitter) unionBody(d convDir, p *ir.Pair) []jen.Code {
 		if !d.down {
 			sb = b.Old
 		}
-		cases = append(cases, jen.Case(c.branchTyp(sb, !d.down)).Block(convert(b, jen.Id("v"), sb.IsStruct())...))
+		body := convert(b, jen.Id("v"), sb.IsStruct())
+		if sb.IsStruct() {
+			// A nil pointer is no value, as a nil union is.
+			body = append([]jen.Code{jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Id("out"), jen.Nil()))}, body...)
+		}
+		cases = append(cases, jen.Case(c.branchTyp(sb, !d.down)).Block(body...))
 	}
 	return []jen.Code{
 		jen.Switch(jen.Id("v").Op(":=").Id("in").Assert(jen.Type())).Block(cases...),

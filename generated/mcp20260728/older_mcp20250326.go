@@ -852,12 +852,18 @@ func toOlder20250326CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 	case nil:
 		return out, nil
 	case *PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.PromptReference
 		if x, err = toOlder20250326PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceTemplateReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.ResourceReference
 		if x, err = toOlder20250326ResourceTemplateReferenceAsResourceReference(v, at); err != nil {
 			return out, err
@@ -874,12 +880,18 @@ func fromOlder20250326CompleteRequestParamsRef(in mcp20250326.CompleteRequestPar
 	case nil:
 		return out, nil
 	case *mcp20250326.PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x PromptReference
 		if x, err = fromOlder20250326PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.ResourceReference:
+		if v == nil {
+			return out, nil
+		}
 		var x ResourceTemplateReference
 		if x, err = fromOlder20250326ResourceTemplateReferenceAsResourceReference(v, at); err != nil {
 			return out, err
@@ -1018,26 +1030,41 @@ func toOlder20250326ContentBlockAsCallToolResultContentItem(in ContentBlock, at 
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextContent
 		if x, err = toOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.ImageContent
 		if x, err = toOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.AudioContent
 		if x, err = toOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
 	case *EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.EmbeddedResource
 		if x, err = toOlder20250326EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1054,24 +1081,36 @@ func fromOlder20250326ContentBlockAsCallToolResultContentItem(in mcp20250326.Cal
 	case nil:
 		return out, nil
 	case *mcp20250326.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x EmbeddedResource
 		if x, err = fromOlder20250326EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1088,26 +1127,41 @@ func toOlder20250326ContentBlockAsPromptMessageContent(in ContentBlock, at *conv
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextContent
 		if x, err = toOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.ImageContent
 		if x, err = toOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.AudioContent
 		if x, err = toOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
 	case *EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.EmbeddedResource
 		if x, err = toOlder20250326EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1124,24 +1178,36 @@ func fromOlder20250326ContentBlockAsPromptMessageContent(in mcp20250326.PromptMe
 	case nil:
 		return out, nil
 	case *mcp20250326.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x EmbeddedResource
 		if x, err = fromOlder20250326EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1356,26 +1422,41 @@ func toOlder20250326CreateMessageResultContent(in CreateMessageResultContent, at
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextContent
 		if x, err = toOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.ImageContent
 		if x, err = toOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.AudioContent
 		if x, err = toOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
 		return out, convFail(at, "2025-03-26 has no CreateMessageResultContentArray (an array)")
@@ -1390,18 +1471,27 @@ func fromOlder20250326CreateMessageResultContent(in mcp20250326.CreateMessageRes
 	case nil:
 		return out, nil
 	case *mcp20250326.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250326AudioContent(v, at); err != nil {
 			return out, err
@@ -1494,12 +1584,18 @@ func toOlder20250326EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextResourceContents
 		if x, err = toOlder20250326TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.BlobResourceContents
 		if x, err = toOlder20250326BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -1516,12 +1612,18 @@ func fromOlder20250326EmbeddedResourceResource(in mcp20250326.EmbeddedResourceRe
 	case nil:
 		return out, nil
 	case *mcp20250326.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20250326TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20250326BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -3654,12 +3756,18 @@ func toOlder20250326ReadResourceResultContentsItem(in ReadResourceResultContents
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextResourceContents
 		if x, err = toOlder20250326TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.BlobResourceContents
 		if x, err = toOlder20250326BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -3676,12 +3784,18 @@ func fromOlder20250326ReadResourceResultContentsItem(in mcp20250326.ReadResource
 	case nil:
 		return out, nil
 	case *mcp20250326.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20250326TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20250326BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -4177,26 +4291,41 @@ func toOlder20250326SamplingMessageContent(in SamplingMessageContent, at *convPa
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.TextContent
 		if x, err = toOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.ImageContent
 		if x, err = toOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250326.AudioContent
 		if x, err = toOlder20250326AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
 		return out, convFail(at, "2025-03-26 has no SamplingMessageContentArray (an array)")
@@ -4211,18 +4340,27 @@ func fromOlder20250326SamplingMessageContent(in mcp20250326.SamplingMessageConte
 	case nil:
 		return out, nil
 	case *mcp20250326.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250326TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250326ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250326.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250326AudioContent(v, at); err != nil {
 			return out, err

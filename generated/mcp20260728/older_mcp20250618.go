@@ -942,12 +942,18 @@ func toOlder20250618CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 	case nil:
 		return out, nil
 	case *PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.PromptReference
 		if x, err = toOlder20250618PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceTemplateReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ResourceTemplateReference
 		if x, err = toOlder20250618ResourceTemplateReference(v, at); err != nil {
 			return out, err
@@ -964,12 +970,18 @@ func fromOlder20250618CompleteRequestParamsRef(in mcp20250618.CompleteRequestPar
 	case nil:
 		return out, nil
 	case *mcp20250618.PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x PromptReference
 		if x, err = fromOlder20250618PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.ResourceTemplateReference:
+		if v == nil {
+			return out, nil
+		}
 		var x ResourceTemplateReference
 		if x, err = fromOlder20250618ResourceTemplateReference(v, at); err != nil {
 			return out, err
@@ -1107,30 +1119,45 @@ func toOlder20250618ContentBlock(in ContentBlock, at *convPath) (out mcp20250618
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.TextContent
 		if x, err = toOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ImageContent
 		if x, err = toOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.AudioContent
 		if x, err = toOlder20250618AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ResourceLink
 		if x, err = toOlder20250618ResourceLink(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.EmbeddedResource
 		if x, err = toOlder20250618EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1147,30 +1174,45 @@ func fromOlder20250618ContentBlock(in mcp20250618.ContentBlock, at *convPath) (o
 	case nil:
 		return out, nil
 	case *mcp20250618.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250618AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		var x ResourceLink
 		if x, err = fromOlder20250618ResourceLink(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x EmbeddedResource
 		if x, err = fromOlder20250618EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1385,26 +1427,41 @@ func toOlder20250618CreateMessageResultContent(in CreateMessageResultContent, at
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.TextContent
 		if x, err = toOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ImageContent
 		if x, err = toOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.AudioContent
 		if x, err = toOlder20250618AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
 		return out, convFail(at, "2025-06-18 has no CreateMessageResultContentArray (an array)")
@@ -1419,18 +1476,27 @@ func fromOlder20250618CreateMessageResultContent(in mcp20250618.CreateMessageRes
 	case nil:
 		return out, nil
 	case *mcp20250618.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250618AudioContent(v, at); err != nil {
 			return out, err
@@ -1587,12 +1653,18 @@ func toOlder20250618ElicitRequestParams(in ElicitRequestParams, at *convPath) (o
 	case nil:
 		return out, nil
 	case *ElicitRequestFormParams:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ElicitRequestParams
 		if x, err = toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(v, at); err != nil {
 			return out, err
 		}
 		return x, nil
 	case *ElicitRequestURLParams:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no ElicitRequestURLParams (mode \"url\")")
 	}
 	return out, convWrongType(in, "a branch of ElicitRequestParams")
@@ -1799,12 +1871,18 @@ func toOlder20250618EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.TextResourceContents
 		if x, err = toOlder20250618TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.BlobResourceContents
 		if x, err = toOlder20250618BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -1821,12 +1899,18 @@ func fromOlder20250618EmbeddedResourceResource(in mcp20250618.EmbeddedResourceRe
 	case nil:
 		return out, nil
 	case *mcp20250618.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20250618TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20250618BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -3486,36 +3570,60 @@ func toOlder20250618PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *
 	case nil:
 		return out, nil
 	case *StringSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.StringSchema
 		if x, err = toOlder20250618StringSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *NumberSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.NumberSchema
 		if x, err = toOlder20250618NumberSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BooleanSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.BooleanSchema
 		if x, err = toOlder20250618BooleanSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *UntitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.EnumSchema
 		if x, err = toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *TitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no TitledSingleSelectEnumSchema (type \"string\")")
 	case *UntitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no UntitledMultiSelectEnumSchema (type \"array\")")
 	case *TitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no TitledMultiSelectEnumSchema (type \"array\")")
 	case *LegacyTitledEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.EnumSchema
 		if x, err = toOlder20250618LegacyTitledEnumSchemaAsEnumSchema(v, at); err != nil {
 			return out, err
@@ -3532,24 +3640,36 @@ func fromOlder20250618PrimitiveSchemaDefinition(in mcp20250618.PrimitiveSchemaDe
 	case nil:
 		return out, nil
 	case *mcp20250618.StringSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x StringSchema
 		if x, err = fromOlder20250618StringSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.NumberSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x NumberSchema
 		if x, err = fromOlder20250618NumberSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.BooleanSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x BooleanSchema
 		if x, err = fromOlder20250618BooleanSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.EnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x UntitledSingleSelectEnumSchema
 		if x, err = fromOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(v, at); err != nil {
 			return out, err
@@ -4111,12 +4231,18 @@ func toOlder20250618ReadResourceResultContentsItem(in ReadResourceResultContents
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.TextResourceContents
 		if x, err = toOlder20250618TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.BlobResourceContents
 		if x, err = toOlder20250618BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -4133,12 +4259,18 @@ func fromOlder20250618ReadResourceResultContentsItem(in mcp20250618.ReadResource
 	case nil:
 		return out, nil
 	case *mcp20250618.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20250618TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20250618BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -4699,26 +4831,41 @@ func toOlder20250618SamplingMessageContent(in SamplingMessageContent, at *convPa
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.TextContent
 		if x, err = toOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.ImageContent
 		if x, err = toOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20250618.AudioContent
 		if x, err = toOlder20250618AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
 		return out, convFail(at, "2025-06-18 has no SamplingMessageContentArray (an array)")
@@ -4733,18 +4880,27 @@ func fromOlder20250618SamplingMessageContent(in mcp20250618.SamplingMessageConte
 	case nil:
 		return out, nil
 	case *mcp20250618.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20250618TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20250618ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20250618.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20250618AudioContent(v, at); err != nil {
 			return out, err

@@ -1077,12 +1077,18 @@ func toOlder20251125CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 	case nil:
 		return out, nil
 	case *PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.PromptReference
 		if x, err = toOlder20251125PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceTemplateReference:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ResourceTemplateReference
 		if x, err = toOlder20251125ResourceTemplateReference(v, at); err != nil {
 			return out, err
@@ -1099,12 +1105,18 @@ func fromOlder20251125CompleteRequestParamsRef(in mcp20251125.CompleteRequestPar
 	case nil:
 		return out, nil
 	case *mcp20251125.PromptReference:
+		if v == nil {
+			return out, nil
+		}
 		var x PromptReference
 		if x, err = fromOlder20251125PromptReference(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ResourceTemplateReference:
+		if v == nil {
+			return out, nil
+		}
 		var x ResourceTemplateReference
 		if x, err = fromOlder20251125ResourceTemplateReference(v, at); err != nil {
 			return out, err
@@ -1242,30 +1254,45 @@ func toOlder20251125ContentBlock(in ContentBlock, at *convPath) (out mcp20251125
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextContent
 		if x, err = toOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ImageContent
 		if x, err = toOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.AudioContent
 		if x, err = toOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ResourceLink
 		if x, err = toOlder20251125ResourceLink(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.EmbeddedResource
 		if x, err = toOlder20251125EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1282,30 +1309,45 @@ func fromOlder20251125ContentBlock(in mcp20251125.ContentBlock, at *convPath) (o
 	case nil:
 		return out, nil
 	case *mcp20251125.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ResourceLink:
+		if v == nil {
+			return out, nil
+		}
 		var x ResourceLink
 		if x, err = fromOlder20251125ResourceLink(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.EmbeddedResource:
+		if v == nil {
+			return out, nil
+		}
 		var x EmbeddedResource
 		if x, err = fromOlder20251125EmbeddedResource(v, at); err != nil {
 			return out, err
@@ -1544,30 +1586,45 @@ func toOlder20251125CreateMessageResultContent(in CreateMessageResultContent, at
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextContent
 		if x, err = toOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ImageContent
 		if x, err = toOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.AudioContent
 		if x, err = toOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolUseContent
 		if x, err = toOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolResultContent
 		if x, err = toOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
@@ -1596,30 +1653,45 @@ func fromOlder20251125CreateMessageResultContent(in mcp20251125.CreateMessageRes
 	case nil:
 		return out, nil
 	case *mcp20251125.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolUseContent
 		if x, err = fromOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolResultContent
 		if x, err = fromOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
@@ -1796,12 +1868,18 @@ func toOlder20251125ElicitRequestParams(in ElicitRequestParams, at *convPath) (o
 	case nil:
 		return out, nil
 	case *ElicitRequestFormParams:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ElicitRequestFormParams
 		if x, err = toOlder20251125ElicitRequestFormParams(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ElicitRequestURLParams:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ElicitRequestURLParams
 		if x, err = toOlder20251125ElicitRequestURLParams(v, at); err != nil {
 			return out, err
@@ -1818,12 +1896,18 @@ func fromOlder20251125ElicitRequestParams(in mcp20251125.ElicitRequestParams, at
 	case nil:
 		return out, nil
 	case *mcp20251125.ElicitRequestFormParams:
+		if v == nil {
+			return out, nil
+		}
 		var x ElicitRequestFormParams
 		if x, err = fromOlder20251125ElicitRequestFormParams(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ElicitRequestURLParams:
+		if v == nil {
+			return out, nil
+		}
 		var x ElicitRequestURLParams
 		if x, err = fromOlder20251125ElicitRequestURLParams(v, at); err != nil {
 			return out, err
@@ -2116,12 +2200,18 @@ func toOlder20251125EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextResourceContents
 		if x, err = toOlder20251125TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.BlobResourceContents
 		if x, err = toOlder20251125BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -2138,12 +2228,18 @@ func fromOlder20251125EmbeddedResourceResource(in mcp20251125.EmbeddedResourceRe
 	case nil:
 		return out, nil
 	case *mcp20251125.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20251125TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20251125BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -3467,48 +3563,72 @@ func toOlder20251125PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *
 	case nil:
 		return out, nil
 	case *StringSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.StringSchema
 		if x, err = toOlder20251125StringSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *NumberSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.NumberSchema
 		if x, err = toOlder20251125NumberSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BooleanSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.BooleanSchema
 		if x, err = toOlder20251125BooleanSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *UntitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.UntitledSingleSelectEnumSchema
 		if x, err = toOlder20251125UntitledSingleSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *TitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TitledSingleSelectEnumSchema
 		if x, err = toOlder20251125TitledSingleSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *UntitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.UntitledMultiSelectEnumSchema
 		if x, err = toOlder20251125UntitledMultiSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *TitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TitledMultiSelectEnumSchema
 		if x, err = toOlder20251125TitledMultiSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *LegacyTitledEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.LegacyTitledEnumSchema
 		if x, err = toOlder20251125LegacyTitledEnumSchema(v, at); err != nil {
 			return out, err
@@ -3525,48 +3645,72 @@ func fromOlder20251125PrimitiveSchemaDefinition(in mcp20251125.PrimitiveSchemaDe
 	case nil:
 		return out, nil
 	case *mcp20251125.StringSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x StringSchema
 		if x, err = fromOlder20251125StringSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.NumberSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x NumberSchema
 		if x, err = fromOlder20251125NumberSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.BooleanSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x BooleanSchema
 		if x, err = fromOlder20251125BooleanSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.UntitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x UntitledSingleSelectEnumSchema
 		if x, err = fromOlder20251125UntitledSingleSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.TitledSingleSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x TitledSingleSelectEnumSchema
 		if x, err = fromOlder20251125TitledSingleSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.UntitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x UntitledMultiSelectEnumSchema
 		if x, err = fromOlder20251125UntitledMultiSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.TitledMultiSelectEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x TitledMultiSelectEnumSchema
 		if x, err = fromOlder20251125TitledMultiSelectEnumSchema(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.LegacyTitledEnumSchema:
+		if v == nil {
+			return out, nil
+		}
 		var x LegacyTitledEnumSchema
 		if x, err = fromOlder20251125LegacyTitledEnumSchema(v, at); err != nil {
 			return out, err
@@ -4106,12 +4250,18 @@ func toOlder20251125ReadResourceResultContentsItem(in ReadResourceResultContents
 	case nil:
 		return out, nil
 	case *TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextResourceContents
 		if x, err = toOlder20251125TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.BlobResourceContents
 		if x, err = toOlder20251125BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -4128,12 +4278,18 @@ func fromOlder20251125ReadResourceResultContentsItem(in mcp20251125.ReadResource
 	case nil:
 		return out, nil
 	case *mcp20251125.TextResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x TextResourceContents
 		if x, err = fromOlder20251125TextResourceContents(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.BlobResourceContents:
+		if v == nil {
+			return out, nil
+		}
 		var x BlobResourceContents
 		if x, err = fromOlder20251125BlobResourceContents(v, at); err != nil {
 			return out, err
@@ -5097,30 +5253,45 @@ func toOlder20251125SamplingMessageContent(in SamplingMessageContent, at *convPa
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextContent
 		if x, err = toOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ImageContent
 		if x, err = toOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.AudioContent
 		if x, err = toOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolUseContent
 		if x, err = toOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolResultContent
 		if x, err = toOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
@@ -5149,30 +5320,45 @@ func fromOlder20251125SamplingMessageContent(in mcp20251125.SamplingMessageConte
 	case nil:
 		return out, nil
 	case *mcp20251125.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolUseContent
 		if x, err = fromOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolResultContent
 		if x, err = fromOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
@@ -5201,30 +5387,45 @@ func toOlder20251125SamplingMessageContentBlock(in SamplingMessageContentBlock, 
 	case nil:
 		return out, nil
 	case *TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.TextContent
 		if x, err = toOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ImageContent
 		if x, err = toOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.AudioContent
 		if x, err = toOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolUseContent
 		if x, err = toOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x mcp20251125.ToolResultContent
 		if x, err = toOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
@@ -5241,30 +5442,45 @@ func fromOlder20251125SamplingMessageContentBlock(in mcp20251125.SamplingMessage
 	case nil:
 		return out, nil
 	case *mcp20251125.TextContent:
+		if v == nil {
+			return out, nil
+		}
 		var x TextContent
 		if x, err = fromOlder20251125TextContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ImageContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ImageContent
 		if x, err = fromOlder20251125ImageContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.AudioContent:
+		if v == nil {
+			return out, nil
+		}
 		var x AudioContent
 		if x, err = fromOlder20251125AudioContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolUseContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolUseContent
 		if x, err = fromOlder20251125ToolUseContent(v, at); err != nil {
 			return out, err
 		}
 		return &x, nil
 	case *mcp20251125.ToolResultContent:
+		if v == nil {
+			return out, nil
+		}
 		var x ToolResultContent
 		if x, err = fromOlder20251125ToolResultContent(v, at); err != nil {
 			return out, err
