@@ -1030,9 +1030,9 @@ func (c *convEmitter) table() {
 		names = append(names, m.Name)
 	}
 	drops := c.drops()
-	doc := fmt.Sprintf("%s converts the messages of MCP revision %s (package %s, %s) to this package's types and back: the params and results of %s, and with ToOlder and FromOlder the values of the definitions both revisions declare.",
+	doc := fmt.Sprintf("%s converts the messages of MCP revision %s (package %s, %s) to this package's types and back: the params and results of %s, and with [Older.ToOlder] and [Older.FromOlder] the values of the definitions both revisions declare.",
 		c.o.Var, c.o.Revision, c.o.Package, c.o.ImportPath, strings.Join(names, ", "))
-	doc += fmt.Sprintf("\n\nA member %s does not declare goes, as JSON, to the unknown members (Extra) of its type where that type keeps them, and comes back from there; where it keeps none, the conversion fails with a *ConversionError, as it does for a union branch or an enum value %s lacks.", c.o.Revision, c.o.Revision)
+	doc += fmt.Sprintf("\n\nA member %s does not declare goes, as JSON, to the unknown members (Extra) of its type where that type keeps them, and comes back from there; where it keeps none, the conversion fails with a [ConversionError], as it does for a union branch or an enum value %s lacks.", c.o.Revision, c.o.Revision)
 	if len(drops) > 0 {
 		doc += fmt.Sprintf(" The members the runtime handles itself are dropped on the way to %s: %s.", c.o.Revision, strings.Join(drops, ", "))
 	}

@@ -8280,12 +8280,12 @@ func fromOlder20250618Error(err error) error {
 // notifications/resources/list_changed, notifications/resources/updated,
 // notifications/tools/list_changed, prompts/get, prompts/list, resources/list,
 // resources/read, resources/templates/list, roots/list, sampling/createMessage, tools/call,
-// tools/list, and with ToOlder and FromOlder the values of the definitions both revisions
-// declare.
+// tools/list, and with [Older.ToOlder] and [Older.FromOlder] the values of the definitions
+// both revisions declare.
 //
 // A member 2025-06-18 does not declare goes, as JSON, to the unknown members (Extra) of its
 // type where that type keeps them, and comes back from there; where it keeps none, the
-// conversion fails with a *ConversionError, as it does for a union branch or an enum value
+// conversion fails with a [ConversionError], as it does for a union branch or an enum value
 // 2025-06-18 lacks. The members the runtime handles itself are dropped on the way to
 // 2025-06-18: cacheScope, io.modelcontextprotocol/clientCapabilities,
 // io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/logLevel,
