@@ -4,6 +4,8 @@
 // emitters read nothing else; in particular no schema node reaches them.
 package ir
 
+import "strings"
+
 // Package is one generated Go package.
 type Package struct {
 	Name     string // Go package name
@@ -15,6 +17,12 @@ type Package struct {
 	Protocol *Protocol
 	// Validators says whether to emit Validate and the validation code.
 	Validators bool
+	// Older are the older revisions the package converts its messages to
+	// and from (--serve-older), newest first; empty without.
+	Older []*Older
+	// OlderRevisions is the exported list of their conversions
+	// (OlderRevisions), or "" without.
+	OlderRevisions string
 }
 
 // Protocol is what the dispatcher emitters need to know about a revision.
@@ -193,6 +201,23 @@ func (d *DeclInfo) GoName() string { return d.Name }
 
 // Info returns the common part of a declaration.
 func (d *DeclInfo) Info() *DeclInfo { return d }
+
+// DefName is the name of the definition the declaration comes from, or ""
+// for an inline schema. Definition is empty for a definition built by
+// merging allOf; its pointer still names it ("/$defs/CancelTaskResult").
+func (d *DeclInfo) DefName() string {
+	if d.Definition != "" {
+		return d.Definition
+	}
+	rest, ok := strings.CutPrefix(d.Pointer, "/$defs/")
+	if !ok {
+		rest, ok = strings.CutPrefix(d.Pointer, "/definitions/")
+	}
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return ""
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(rest, "~1", "/"), "~0", "~")
+}
 
 // Struct is an object schema with declared properties.
 type Struct struct {
