@@ -45,7 +45,7 @@ func main() {
 	server := flag.String("server", "./examples/everything-server", "the Go package of the server under test")
 	requirements := flag.String("requirements", "2026-07-28", "the revision whose server requirements to run (empty: no server scenarios)")
 	client := flag.String("client", "./examples/everything-client", "the Go package of the client under test")
-	clientReqs := flag.String("client-requirements", "2026-07-28", "the revisions whose client requirements to run, comma-separated (empty: no client scenarios)")
+	clientReqs := flag.String("client-requirements", "2026-07-28,2025-11-25", "the revisions whose client requirements to run, comma-separated (empty: no client scenarios)")
 	out := flag.String("out", "", "where the suite writes its results, kept (default: a temporary directory, kept only when the run fails)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
 	verbose := flag.Bool("v", false, "print the suite's own output and the server's log")

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -90,7 +91,16 @@ func (e *emitter) emitClient() *jen.File {
 	if len(c.Inputs) > 0 {
 		e.emitAnswerInput(f, c)
 	}
+	if e.clientOlder(p) {
+		e.emitClientOlder(f, p, c)
+	}
 	return f
+}
+
+// clientOlder reports whether the Client falls back to older revisions
+// through the package's conversions.
+func (e *emitter) clientOlder(p *ir.Protocol) bool {
+	return p.Modern && len(e.pkg.Older) > 0 && e.pkg.OlderRevisions != ""
 }
 
 // emitConnect writes Connect.
@@ -160,6 +170,14 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 	} else {
 		cfg = append(cfg, jen.Id("noCache").Op(":").True())
 	}
+	older := e.clientOlder(p)
+	if older {
+		body = append(body,
+			jen.List(jen.Id("older"), jen.Id("err")).Op(":=").Id("clientOlders").Call(jen.Id("d"), jen.Op("&").Id("opts")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+		cfg = append(cfg, jen.Id("older").Op(":").Id("older"))
+	}
 	body = append(body,
 		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Id("newClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Id("clientConfig").Values(cfg...)),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
@@ -170,8 +188,14 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		), jen.Nil()),
 	)
 	doc := c.Connect + " connects to the server that t reaches and returns a " + c.Client + " for it. h (nil: UnimplementedClientHandler{}) handles what the server sends."
-	if p.Modern {
-		doc += " It probes with server/discover at ProtocolVersion, as the specification says a client does (basic/versioning.mdx); a server that answers with its supported versions (or an UnsupportedProtocolVersionError that names this version) is a server of this era. A server that answers anything else is of an earlier revision, which this package does not talk to: " + c.Connect + " returns an error that says so."
+	if p.Modern && older {
+		var revs []string
+		for _, o := range e.pkg.Older {
+			revs = append(revs, o.Revision)
+		}
+		doc += fmt.Sprintf(" It probes with server/discover at ProtocolVersion, as the specification says a client does (basic/versioning.mdx): a server that answers with its supported versions (or an UnsupportedProtocolVersionError that names this version) is a server of this era. Any other answer (or none within ClientOptions.ProbeTimeout) is a server of an earlier revision: the Client then opens with initialize at %s and talks the revision the server answers with (%s) through %s, the conversions of this package. Either way the methods take and return this package's types; ProtocolVersion says which revision the server speaks.", e.pkg.Older[0].Revision, strings.Join(revs, ", "), e.pkg.OlderRevisions)
+	} else if p.Modern {
+		doc += " It probes with server/discover at ProtocolVersion, as the specification says a client does (basic/versioning.mdx); a server that answers with its supported versions (or an UnsupportedProtocolVersionError that names this version) is a server of this era. A server that answers anything else is of an earlier revision, which this package does not talk to (generate it with --serve-older to talk to one): " + c.Connect + " returns an error that says so."
 	} else {
 		doc += " It opens with the initialize handshake at ProtocolVersion (ClientOptions.ClientInfo and Capabilities are what it declares) and fails when the server answers with another version; then it sends notifications/initialized."
 	}
@@ -189,9 +213,10 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	params := []jen.Code{ctx.Clone()}
 	var body []jen.Code
 	enc := jen.Nil()
+	older := e.clientOlder(p)
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()})...)
+		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()}, older)...)
 		enc = jen.Id("b")
 	}
 	method := []jen.Code{jen.Id("name").Op(":").Id(m.Const)}
@@ -205,6 +230,17 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("call").Call(jen.Id("ctx"), jen.Id("clientMethod").Values(method...), enc),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 	)
+	if older {
+		// Through the conversions: the older revision's result, checked
+		// against its schema and converted to this package's type.
+		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
+			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ResultFromOlder").Call(jen.Id(m.Const), jen.Id("raw")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err")))),
+			jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("v").Assert(resultGoType(m)),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Qual("fmt", "Errorf").Call(jen.Lit("the conversion gave a %T"), jen.Id("v"))))),
+			jen.Return(jen.Id("r"), jen.Nil()),
+		))
+	}
 	var ret jen.Code
 	var target jen.Code // what decodes and validates
 	decode := []jen.Code{jen.Var().Id("d").Id("decoder"), jen.Id("d").Dot("initShared").Call(jen.Id("raw"))}
@@ -301,7 +337,7 @@ func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.Clie
 	enc := jen.Nil()
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		body = append(body, encodeParamsCode(m, call, nil)...)
+		body = append(body, encodeParamsCode(m, call, nil, e.clientOlder(p))...)
 		enc = jen.Id("b")
 	}
 	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
@@ -488,7 +524,7 @@ func clientOptionFields(p *ir.Protocol) []jen.Code {
 // filled), or the union or value itself, checked against the schema unless
 // the options say not to. errValues are what the method returns besides the
 // error (nil for a notification's method).
-func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code) []jen.Code {
+func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, older bool) []jen.Code {
 	ret := func(err jen.Code) jen.Code {
 		return jen.Return(append(append([]jen.Code(nil), errValues...), err)...)
 	}
@@ -507,14 +543,153 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code) [
 	default:
 		body = append(body, jen.Id("p").Op(":=").Id("params"))
 	}
-	body = append(body,
+	own := []jen.Code{
 		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipRequestValidation")).Block(
 			jen.If(jen.Id("err").Op(":=").Id("p").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
 				ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err"))),
 			),
 		),
-		jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err")))),
-	)
+		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
+	}
+	body = append(body, jen.Var().Id("b").Index().Byte(), jen.Var().Id("err").Error())
+	if older {
+		// Through the conversions: the older revision's params, checked
+		// against its schema.
+		arg := jen.Op("&").Id("p")
+		if m.Params.Union() != nil {
+			arg = jen.Id("params")
+		}
+		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
+			jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("o").Dot("ParamsToOlder").Call(jen.Id(m.Const), arg),
+		).Else().Block(own...))
+	} else {
+		body = append(body, own...)
+	}
+	body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err")))))
 	return body
+}
+
+// emitClientOlder writes what the Client needs to talk to a server of an
+// older revision through the package's conversions: the table of each
+// revision for the core (clientOlders), the one the connection uses
+// (Client.older), and the answers to the requests such a server sends
+// (ClientDispatcher.answerOlder).
+func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
+	f.Comment(commentText(fmt.Sprintf("older returns the conversions of the older revision the server speaks, or nil when it speaks %s's.", e.pkg.Revision)))
+	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("older").Params().Op("*").Id("Older").Block(
+		jen.If(jen.Id("i").Op(":=").Id("c").Dot("core").Dot("olderIndex").Call(), jen.Id("i").Op(">=").Lit(0)).Block(
+			jen.Return(jen.Id(e.pkg.OlderRevisions).Index(jen.Id("i"))),
+		),
+		jen.Return(jen.Nil()),
+	)
+
+	// The methods each older revision carries, for the core's table.
+	// (Those a server sends: its notifications, and the input requests an
+	// older server sends as requests of its own.)
+	toClient := map[string]bool{}
+	for _, m := range p.Methods {
+		if m.Direction == ir.ServerToClient && m.Notification {
+			toClient[m.Name] = true
+		}
+	}
+	for _, in := range c.Inputs {
+		toClient[in.Method] = true
+	}
+	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	var lists []jen.Code
+	for _, o := range e.pkg.Older {
+		var ms []jen.Code
+		for _, m := range o.Methods {
+			if toClient[m.Name] {
+				ms = append(ms, jen.Values(jen.Lit(m.Name), jen.Lit(m.Notification)))
+			}
+		}
+		lists = append(lists, jen.Custom(multi, ms...))
+	}
+	info := jen.Op("&").Id("opts").Dot("ClientInfo")
+	body := []jen.Code{
+		jen.Id("methods").Op(":=").Index().Index().Id("clientOlderMethod").Custom(multi, lists...),
+		jen.Id("out").Op(":=").Make(jen.Index().Id("clientOlder"), jen.Lit(0), jen.Len(jen.Id(e.pkg.OlderRevisions))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("o")).Op(":=").Range().Id(e.pkg.OlderRevisions)).Block(
+			jen.List(jen.Id("oi"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(info),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err")))),
+			jen.List(jen.Id("oc"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(jen.Op("&").Id("opts").Dot("Capabilities")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err")))),
+			jen.List(jen.Id("info"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oi")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.List(jen.Id("caps"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oc")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("clientOlder").Values(
+				jen.Id("revision").Op(":").Id("o").Dot("Revision").Call(),
+				jen.Id("clientInfo").Op(":").Id("info"),
+				jen.Id("capabilities").Op(":").Id("caps"),
+				jen.Id("methods").Op(":").Id("methods").Index(jen.Id("i")),
+				jen.Id("params").Op(":").Func().Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+					jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
+					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+					jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))),
+					jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Nil())),
+					jen.Return(jen.Id("a").Dot("AppendJSON").Call(jen.Nil())),
+				),
+				jen.Id("answer").Op(":").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+					jen.Return(jen.Id("d").Dot("answerOlder").Call(jen.Id("ctx"), jen.Id("o"), jen.Id("method"), jen.Id("raw"))),
+				),
+			)),
+		),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	}
+	f.Comment(commentText(fmt.Sprintf("clientOlders describes the older revisions of %s for a Client's core: what it declares to each, the methods each carries, and how what a server of each sends reaches the ClientHandler.", e.pkg.OlderRevisions)))
+	f.Func().Id("clientOlders").Params(jen.Id("d").Op("*").Id("ClientDispatcher"), jen.Id("opts").Op("*").Id("ClientOptions")).Params(jen.Index().Id("clientOlder"), jen.Error()).Block(body...)
+
+	// answerOlder: the requests an older server sends.
+	var cases []jen.Code
+	for _, in := range c.Inputs {
+		var stmts []jen.Code
+		args := []jen.Code{jen.Id("ctx")}
+		stmts = append(stmts,
+			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+		)
+		if in.Params != nil {
+			switch {
+			case in.Params.Union() != nil:
+				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
+			case in.Params.IsStruct():
+				stmts = append(stmts,
+					jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Op("*").Add(goType(in.Params))),
+					jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Id("p").Op("=").New(goType(in.Params))),
+				)
+			default:
+				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
+			}
+			args = append(args, jen.Id("p"))
+		} else {
+			stmts = append(stmts, jen.Id("_").Op("=").Id("v"))
+		}
+		answer := jen.Return(jen.Id("b"), jen.Nil())
+		if in.FillDefaults {
+			answer = jen.Return(jen.Id("elicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
+		}
+		stmts = append(stmts,
+			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Nil()))),
+			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
+				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err"))),
+				),
+			),
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("o").Dot("ResultToOlder").Call(jen.Id("method"), jen.Id("r")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err")))),
+			answer,
+		)
+		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
+	}
+	f.Comment(commentText("answerOlder answers a request a server of an older revision sends (elicitation/create, sampling/createMessage, roots/list) with the handler, through the revision's conversions: its params in, its result out."))
+	f.Func().Params(jen.Id("d").Op("*").Id("ClientDispatcher")).Id("answerOlder").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Op("*").Id("Older"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
+	).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+	)
 }

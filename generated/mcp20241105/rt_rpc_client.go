@@ -52,6 +52,35 @@ type clientConfig struct {
 	answerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
 	// incoming is the ClientDispatcher's table: what the server sends.
 	incoming *rpcDispatcher
+	// older are the older revisions the package converts to (newest
+	// first): a modern client falls back to one of them for a server of
+	// the initialize era.
+	older []clientOlder
+}
+
+// clientOlder is an older revision a modern client can talk to through the
+// package's conversions (mcpgen generate --serve-older), as the core needs
+// it; the generated code fills it from the revision's conversion table.
+type clientOlder struct {
+	revision string
+	// clientInfo and capabilities are ClientOptions' converted to the
+	// revision, as JSON, for its initialize.
+	clientInfo, capabilities []byte
+	// methods are the methods the revision and the package both carry,
+	// each with whether it is a notification.
+	methods []clientOlderMethod
+	// params converts the params of a notification the server sends from
+	// the revision's JSON to the package's.
+	params func(method string, raw []byte) ([]byte, error)
+	// answer answers a request the server sends (elicitation/create, ...)
+	// with the ClientHandler: the revision's params in, its result out.
+	answer func(ctx context.Context, method string, raw []byte) ([]byte, error)
+}
+
+// clientOlderMethod is a method an older revision carries.
+type clientOlderMethod struct {
+	name         string
+	notification bool
 }
 
 // clientMethod is what the core knows of a request method.
@@ -87,6 +116,7 @@ type clientCore struct {
 	mu      sync.RWMutex
 	version string          // the negotiated protocol version
 	modern  bool            // the negotiated version has per-request _meta
+	older   int             // the index in cfg.older of the negotiated revision; -1: the package's own
 	hello   json.RawMessage // the DiscoverResult or InitializeResult
 	// headers are the x-mcp-header bindings of the tools the server
 	// listed, by tool name (Streamable HTTP in the modern era).
@@ -207,7 +237,7 @@ func newClientCore(ctx context.Context, tr Transport, cfg clientConfig) (*client
 	if cfg.probeTimeout == 0 {
 		cfg.probeTimeout = defaultProbeTimeout
 	}
-	c := &clientCore{cfg: cfg, version: cfg.revision, modern: cfg.modern}
+	c := &clientCore{cfg: cfg, version: cfg.revision, modern: cfg.modern, older: -1}
 	c.in = c.incoming(cfg.incoming)
 	t, key, err := tr.open(ctx, c)
 	if err != nil {
@@ -255,6 +285,23 @@ func (c *clientCore) protocolVersion() string {
 	return v
 }
 
+// olderIndex is the index of the older revision the client talks through
+// conversions (in the package's OlderRevisions), or -1.
+func (c *clientCore) olderIndex() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.older
+}
+
+// olderRev is the older revision the client talks through conversions, or
+// nil.
+func (c *clientCore) olderRev() *clientOlder {
+	if i := c.olderIndex(); i >= 0 {
+		return &c.cfg.older[i]
+	}
+	return nil
+}
+
 // helloResult is the server's DiscoverResult or InitializeResult.
 func (c *clientCore) helloResult() json.RawMessage {
 	c.mu.RLock()
@@ -291,13 +338,22 @@ func (c *clientCore) negotiate(ctx context.Context) error {
 			c.mu.Unlock()
 			return nil
 		}
-		return fmt.Errorf("mcp: the server supports protocol versions %s; this client speaks %q", rtQuoteList(vs), c.cfg.revision)
+		// A server of both eras that does not speak this revision but
+		// an older one this package converts to.
+		if i := c.commonOlder(vs); i >= 0 {
+			return c.initializeOlder(ctx, i)
+		}
+		return fmt.Errorf("mcp: the server supports protocol versions %s; this client speaks %s", rtQuoteList(vs), rtQuoteList(c.speaks()))
 	}
 	var re *RPCError
 	if errors.As(err, &re) && modernCode(re.Code) {
 		// A modern server: surface its error (an unsupported version
-		// was retried already when the server named ours).
+		// was retried already when the server named ours), unless it
+		// names an older version this package converts to.
 		if re.Code == rtCodeUnsupportedProtocolVersion {
+			if i := c.commonOlder(unsupportedData(re)); i >= 0 {
+				return c.initializeOlder(ctx, i)
+			}
 			return fmt.Errorf("mcp: the server does not support protocol version %q (it supports %s): %w", c.cfg.revision, rtQuoteList(unsupportedData(re)), err)
 		}
 		return fmt.Errorf("mcp: server/discover: %w", err)
@@ -321,9 +377,54 @@ func modernCode(code int64) bool {
 	return false
 }
 
-// legacyFallback is called when the probe identified a legacy server.
+// legacyFallback is called when the probe identified a legacy server: the
+// client opens with initialize at the newest older revision the package
+// converts to (basic/versioning.mdx: "Anything else identifies a legacy
+// server").
 func (c *clientCore) legacyFallback(ctx context.Context, probe error) error {
-	return fmt.Errorf("mcp: the server does not speak protocol version %q: it answered server/discover with %v (it may be a server of an earlier revision, which this package does not talk to)", c.cfg.revision, probe)
+	if len(c.cfg.older) == 0 {
+		return fmt.Errorf("mcp: the server does not speak protocol version %q: it answered server/discover with %v (it may be a server of an earlier revision; generate the package with --serve-older to talk to one)", c.cfg.revision, probe)
+	}
+	if err := c.initializeOlder(ctx, 0); err != nil {
+		return fmt.Errorf("%w (server/discover was answered with %v)", err, probe)
+	}
+	return nil
+}
+
+// speaks lists the versions the client speaks, newest first.
+func (c *clientCore) speaks() []string {
+	vs := []string{c.cfg.revision}
+	for _, o := range c.cfg.older {
+		vs = append(vs, o.revision)
+	}
+	return vs
+}
+
+// commonOlder is the index of the newest older revision in vs, or -1.
+func (c *clientCore) commonOlder(vs []string) int {
+	for i, o := range c.cfg.older {
+		if slices.Contains(vs, o.revision) {
+			return i
+		}
+	}
+	return -1
+}
+
+// initializeOlder performs the initialize handshake at the older revision
+// i and accepts the version the server answers with when the package
+// converts to it (lifecycle.mdx: the server answers with a version it
+// supports; the client goes on if it supports it too).
+func (c *clientCore) initializeOlder(ctx context.Context, i int) error {
+	o := c.cfg.older[i]
+	return c.handshake(ctx, o.revision, o.clientInfo, o.capabilities, func(v string) bool {
+		for j, x := range c.cfg.older {
+			if x.revision == v {
+				c.older = j // under c.mu (handshake holds it)
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // discover sends server/discover with the request metadata of the
@@ -398,23 +499,35 @@ func unsupportedData(re *RPCError) []string {
 	return d.Supported
 }
 
-// initialize performs the initialize handshake at version: initialize,
-// then notifications/initialized. The server's answer must name a version
-// this client speaks (lifecycle.mdx: otherwise the client SHOULD
-// disconnect).
+// initialize performs the initialize handshake at the package's own
+// legacy revision: initialize, then notifications/initialized. The
+// server's answer must name that version (lifecycle.mdx: otherwise the
+// client SHOULD disconnect).
 func (c *clientCore) initialize(ctx context.Context, version string) error {
-	e := encoder{buf: make([]byte, 0, 128+len(c.cfg.clientInfo)+len(c.cfg.capabilities))}
+	if i := c.olderIndex(); i >= 0 {
+		// A new session after the old one ended: the same revision.
+		return c.initializeOlder(ctx, i)
+	}
+	return c.handshake(ctx, version, c.cfg.clientInfo, c.cfg.capabilities, func(v string) bool { return v == version })
+}
+
+// handshake sends initialize at version with clientInfo and capabilities
+// (JSON) and then notifications/initialized; accept says whether the
+// version the server answers with will do (and records what it needs,
+// under c.mu).
+func (c *clientCore) handshake(ctx context.Context, version string, clientInfo, capabilities []byte, accept func(string) bool) error {
+	e := encoder{buf: make([]byte, 0, 128+len(clientInfo)+len(capabilities))}
 	e.buf = append(e.buf, `{"protocolVersion":`...)
 	e.string(version)
 	e.buf = append(e.buf, `,"capabilities":`...)
-	if c.cfg.capabilities != nil {
-		e.buf = append(e.buf, c.cfg.capabilities...)
+	if capabilities != nil {
+		e.buf = append(e.buf, capabilities...)
 	} else {
 		e.buf = append(e.buf, "{}"...)
 	}
 	e.buf = append(e.buf, `,"clientInfo":`...)
-	if c.cfg.clientInfo != nil {
-		e.buf = append(e.buf, c.cfg.clientInfo...)
+	if clientInfo != nil {
+		e.buf = append(e.buf, clientInfo...)
 	} else {
 		e.buf = append(e.buf, `{"name":"mcpgen-client","version":"0"}`...)
 	}
@@ -424,16 +537,19 @@ func (c *clientCore) initialize(ctx context.Context, version string) error {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
 	v := rtMember(raw, "protocolVersion")
-	got, _ := headerText(v)
 	if v == nil || v[0] != '"' {
 		return fmt.Errorf("mcp: initialize: the server's result has no protocolVersion: %s", rtQuote(string(raw)))
 	}
-	if got != version {
-		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %q", got, version)
-	}
+	got, _ := headerText(v)
 	c.mu.Lock()
-	c.version, c.modern, c.hello = got, false, raw
+	ok := accept(got)
+	if ok {
+		c.version, c.modern, c.hello = got, false, raw
+	}
 	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, rtQuoteList(c.speaks()))
+	}
 	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
 	}
@@ -960,6 +1076,7 @@ func (c *clientCore) incoming(d *rpcDispatcher) *rpcDispatcher {
 			return m.call(ctx, params)
 		}}
 	}
+	c.olderMethods(in)
 	if m := in.methods["elicitation/create"]; m != nil && !m.notification {
 		in.methods["elicitation/create"] = &rpcMethod{call: func(ctx context.Context, params []byte) (rpcResult, error) {
 			res, err := m.call(ctx, params)
@@ -975,6 +1092,52 @@ func (c *clientCore) incoming(d *rpcDispatcher) *rpcDispatcher {
 		}}
 	}
 	return in
+}
+
+// olderMethods adds to the incoming table what a server of an older
+// revision sends, for when the client talks to one through the package's
+// conversions: its notifications, converted to this revision's params
+// for the table's own entry; its requests, answered by the ClientHandler
+// through the conversions; and ping. While the client talks the package's
+// own revision, each entry is the table's own (or method not found).
+func (c *clientCore) olderMethods(in *rpcDispatcher) {
+	kinds := map[string]bool{}
+	for _, o := range c.cfg.older {
+		for _, m := range o.methods {
+			kinds[m.name] = m.notification
+		}
+	}
+	if len(c.cfg.older) > 0 {
+		kinds["ping"] = false
+	}
+	for name, notification := range kinds {
+		orig := in.methods[name]
+		in.methods[name] = &rpcMethod{notification: notification, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			o := c.olderRev()
+			switch {
+			case o == nil && orig != nil:
+				return orig.call(ctx, params)
+			case o == nil:
+				return nil, errNotImplemented
+			case name == "ping":
+				return rawResult("{}"), nil
+			case notification:
+				b, err := o.params(name, params)
+				if err != nil {
+					return nil, err
+				}
+				if orig == nil {
+					return nil, nil
+				}
+				return orig.call(ctx, b)
+			}
+			b, err := o.answer(ctx, name, params)
+			if err != nil {
+				return nil, err
+			}
+			return rawResult(b), nil
+		}}
+	}
 }
 
 // elicitDefaults fills the content of an accepted form elicitation with

@@ -111,12 +111,14 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodComplete, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodComplete, err)
 	}
@@ -146,12 +148,14 @@ func (c *Client) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodSetLevel, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodSetLevel, err)
 	}
@@ -181,12 +185,14 @@ func (c *Client) Ping(ctx context.Context, params *PingRequestParams) (*EmptyRes
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodPing, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodPing, err)
 	}
@@ -216,12 +222,14 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodGetPrompt, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodGetPrompt, err)
 	}
@@ -251,12 +259,14 @@ func (c *Client) ListPrompts(ctx context.Context, params *ListPromptsRequestPara
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodListPrompts, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListPrompts, err)
 	}
@@ -286,12 +296,14 @@ func (c *Client) ListResources(ctx context.Context, params *ListResourcesRequest
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodListResources, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListResources, err)
 	}
@@ -321,12 +333,14 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodReadResource, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodReadResource, err)
 	}
@@ -356,12 +370,14 @@ func (c *Client) Subscribe(ctx context.Context, params *SubscribeRequestParams) 
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodSubscribe, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodSubscribe, err)
 	}
@@ -391,12 +407,14 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *ListResource
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodListResourceTemplates, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListResourceTemplates, err)
 	}
@@ -426,12 +444,14 @@ func (c *Client) Unsubscribe(ctx context.Context, params *UnsubscribeRequestPara
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodUnsubscribe, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodUnsubscribe, err)
 	}
@@ -461,12 +481,14 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodCallTool, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodCallTool, err)
 	}
@@ -496,12 +518,14 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsRequestParams) 
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return nil, paramsError(MethodListTools, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListTools, err)
 	}
@@ -531,12 +555,14 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return paramsError(MethodCancelledNotification, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return paramsError(MethodCancelledNotification, err)
 	}
@@ -550,12 +576,14 @@ func (c *Client) NotifyProgress(ctx context.Context, params *ProgressNotificatio
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return paramsError(MethodProgressNotification, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return paramsError(MethodProgressNotification, err)
 	}
@@ -569,12 +597,14 @@ func (c *Client) NotifyRootsListChanged(ctx context.Context, params *RootsListCh
 	if params != nil {
 		p = *params
 	}
+	var b []byte
+	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
 			return paramsError(MethodRootsListChangedNotification, err)
 		}
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
+	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return paramsError(MethodRootsListChangedNotification, err)
 	}

@@ -4,6 +4,7 @@ package mcp20260728
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -23,11 +24,14 @@ type Client struct {
 // Connect connects to the server that t reaches and returns a Client for it. h (nil:
 // UnimplementedClientHandler{}) handles what the server sends. It probes with
 // server/discover at ProtocolVersion, as the specification says a client does
-// (basic/versioning.mdx); a server that answers with its supported versions (or an
-// UnsupportedProtocolVersionError that names this version) is a server of this era. A server
-// that answers anything else is of an earlier revision, which this package does not talk to:
-// Connect returns an error that says so. ctx bounds the connection's start only; each
-// request has its own context. Close the Client when done.
+// (basic/versioning.mdx): a server that answers with its supported versions (or an
+// UnsupportedProtocolVersionError that names this version) is a server of this era. Any
+// other answer (or none within ClientOptions.ProbeTimeout) is a server of an earlier
+// revision: the Client then opens with initialize at 2025-11-25 and talks the revision the
+// server answers with (2025-11-25, 2025-06-18, 2025-03-26) through OlderRevisions, the
+// conversions of this package. Either way the methods take and return this package's types;
+// ProtocolVersion says which revision the server speaks. ctx bounds the connection's start
+// only; each request has its own context. Close the Client when done.
 func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptions) (*Client, error) {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo.Name = "mcpgen-client"
@@ -54,7 +58,11 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := newClientCore(ctx, t, clientConfig{revision: ProtocolVersion, modern: true, clientInfo: info, capabilities: caps, requestTimeout: opts.RequestTimeout, logf: opts.Logf, incoming: &d.rpc, probeTimeout: opts.ProbeTimeout, maxRounds: opts.MaxInputRounds, answerInput: d.answerInput, cache: opts.Cache, noCache: opts.NoCache, authContext: opts.AuthContext})
+	older, err := clientOlders(d, &opts)
+	if err != nil {
+		return nil, err
+	}
+	core, err := newClientCore(ctx, t, clientConfig{revision: ProtocolVersion, modern: true, clientInfo: info, capabilities: caps, requestTimeout: opts.RequestTimeout, logf: opts.Logf, incoming: &d.rpc, probeTimeout: opts.ProbeTimeout, maxRounds: opts.MaxInputRounds, answerInput: d.answerInput, cache: opts.Cache, noCache: opts.NoCache, authContext: opts.AuthContext, older: older})
 	if err != nil {
 		return nil, err
 	}
@@ -115,18 +123,35 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodComplete, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodComplete, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodComplete, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodComplete, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodComplete}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodComplete, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodComplete, err)
+		}
+		r, ok := v.(*CompleteResult)
+		if !ok {
+			return nil, resultInvalid(MethodComplete, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(CompleteResult)
 	var d decoder
@@ -160,18 +185,35 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodGetPrompt, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodGetPrompt, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodGetPrompt, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodGetPrompt, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodGetPrompt, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodGetPrompt, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodGetPrompt, err)
+		}
+		r, ok := v.(*GetPromptResult)
+		if !ok {
+			return nil, resultInvalid(MethodGetPrompt, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(GetPromptResult)
 	var d decoder
@@ -203,18 +245,35 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListPrompts, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodListPrompts, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodListPrompts, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListPrompts, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListPrompts, cacheable: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodListPrompts, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodListPrompts, err)
+		}
+		r, ok := v.(*ListPromptsResult)
+		if !ok {
+			return nil, resultInvalid(MethodListPrompts, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(ListPromptsResult)
 	var d decoder
@@ -252,18 +311,35 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListResources, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodListResources, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodListResources, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListResources, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResources, cacheable: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodListResources, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodListResources, err)
+		}
+		r, ok := v.(*ListResourcesResult)
+		if !ok {
+			return nil, resultInvalid(MethodListResources, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(ListResourcesResult)
 	var d decoder
@@ -305,18 +381,35 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodReadResource, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodReadResource, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodReadResource, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodReadResource, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodReadResource, cacheable: true, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodReadResource, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodReadResource, err)
+		}
+		r, ok := v.(*ReadResourceResult)
+		if !ok {
+			return nil, resultInvalid(MethodReadResource, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(ReadResourceResult)
 	var d decoder
@@ -355,18 +448,35 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListResourceTemplates, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodListResourceTemplates, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodListResourceTemplates, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListResourceTemplates, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListResourceTemplates, cacheable: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodListResourceTemplates, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodListResourceTemplates, err)
+		}
+		r, ok := v.(*ListResourceTemplatesResult)
+		if !ok {
+			return nil, resultInvalid(MethodListResourceTemplates, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(ListResourceTemplatesResult)
 	var d decoder
@@ -404,18 +514,35 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodDiscover, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodDiscover, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodDiscover, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodDiscover, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodDiscover, cacheable: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodDiscover, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodDiscover, err)
+		}
+		r, ok := v.(*DiscoverResult)
+		if !ok {
+			return nil, resultInvalid(MethodDiscover, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(DiscoverResult)
 	var d decoder
@@ -454,18 +581,35 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodSubscriptionsListen, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodSubscriptionsListen, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodSubscriptionsListen, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodSubscriptionsListen, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodSubscriptionsListen}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodSubscriptionsListen, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodSubscriptionsListen, err)
+		}
+		r, ok := v.(*SubscriptionsListenResult)
+		if !ok {
+			return nil, resultInvalid(MethodSubscriptionsListen, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(SubscriptionsListenResult)
 	var d decoder
@@ -499,18 +643,35 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodCallTool, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodCallTool, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodCallTool, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodCallTool, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodCallTool, inputRequired: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodCallTool, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodCallTool, err)
+		}
+		r, ok := v.(*CallToolResult)
+		if !ok {
+			return nil, resultInvalid(MethodCallTool, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(CallToolResult)
 	var d decoder
@@ -542,18 +703,35 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListTools, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodListTools, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return nil, paramsError(MethodListTools, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, paramsError(MethodListTools, err)
 	}
 	raw, err := c.core.call(ctx, clientMethod{name: MethodListTools, cacheable: true}, b)
 	if err != nil {
 		return nil, err
+	}
+	if o := c.older(); o != nil {
+		v, err := o.ResultFromOlder(MethodListTools, raw)
+		if err != nil {
+			return nil, resultInvalid(MethodListTools, err)
+		}
+		r, ok := v.(*ListToolsResult)
+		if !ok {
+			return nil, resultInvalid(MethodListTools, fmt.Errorf("the conversion gave a %T", v))
+		}
+		return r, nil
 	}
 	r := new(ListToolsResult)
 	var d decoder
@@ -587,12 +765,18 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return paramsError(MethodCancelledNotification, err)
+	var b []byte
+	var err error
+	if o := c.older(); o != nil {
+		b, err = o.ParamsToOlder(MethodCancelledNotification, &p)
+	} else {
+		if !c.opts.SkipRequestValidation {
+			if err := p.Validate(); err != nil {
+				return paramsError(MethodCancelledNotification, err)
+			}
 		}
+		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
-	b, err := p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return paramsError(MethodCancelledNotification, err)
 	}
@@ -684,4 +868,175 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return elicitDefaults(raw, b), nil
 	}
 	return nil, fmt.Errorf("mcp: the server asks for %q, which is not an input request of this revision", method)
+}
+
+// older returns the conversions of the older revision the server speaks, or nil when it
+// speaks 2026-07-28's.
+func (c *Client) older() *Older {
+	if i := c.core.olderIndex(); i >= 0 {
+		return OlderRevisions[i]
+	}
+	return nil
+}
+
+// clientOlders describes the older revisions of OlderRevisions for a Client's core: what it
+// declares to each, the methods each carries, and how what a server of each sends reaches
+// the ClientHandler.
+func clientOlders(d *ClientDispatcher, opts *ClientOptions) ([]clientOlder, error) {
+	methods := [][]clientOlderMethod{
+		{
+			{"elicitation/create", false},
+			{"notifications/cancelled", true},
+			{"notifications/message", true},
+			{"notifications/progress", true},
+			{"notifications/prompts/list_changed", true},
+			{"notifications/resources/list_changed", true},
+			{"notifications/resources/updated", true},
+			{"notifications/tools/list_changed", true},
+			{"roots/list", false},
+			{"sampling/createMessage", false},
+		},
+		{
+			{"elicitation/create", false},
+			{"notifications/cancelled", true},
+			{"notifications/message", true},
+			{"notifications/progress", true},
+			{"notifications/prompts/list_changed", true},
+			{"notifications/resources/list_changed", true},
+			{"notifications/resources/updated", true},
+			{"notifications/tools/list_changed", true},
+			{"roots/list", false},
+			{"sampling/createMessage", false},
+		},
+		{
+			{"notifications/cancelled", true},
+			{"notifications/message", true},
+			{"notifications/progress", true},
+			{"notifications/prompts/list_changed", true},
+			{"notifications/resources/list_changed", true},
+			{"notifications/resources/updated", true},
+			{"notifications/tools/list_changed", true},
+			{"roots/list", false},
+			{"sampling/createMessage", false},
+		},
+	}
+	out := make([]clientOlder, 0, len(OlderRevisions))
+	for i, o := range OlderRevisions {
+		oi, err := o.ToOlder(&opts.ClientInfo)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: Connect: ClientOptions.ClientInfo: %w", err)
+		}
+		oc, err := o.ToOlder(&opts.Capabilities)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
+		}
+		info, err := json.Marshal(oi)
+		if err != nil {
+			return nil, err
+		}
+		caps, err := json.Marshal(oc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, clientOlder{revision: o.Revision(), clientInfo: info, capabilities: caps, methods: methods[i], params: func(method string, raw []byte) ([]byte, error) {
+			v, err := o.ParamsFromOlder(method, raw)
+			if err != nil {
+				return nil, invalidParams(err)
+			}
+			a, ok := v.(interface {
+				AppendJSON([]byte) ([]byte, error)
+			})
+			if !ok {
+				return nil, nil
+			}
+			return a.AppendJSON(nil)
+		}, answer: func(ctx context.Context, method string, raw []byte) ([]byte, error) {
+			return d.answerOlder(ctx, o, method, raw)
+		}})
+	}
+	return out, nil
+}
+
+// answerOlder answers a request a server of an older revision sends (elicitation/create,
+// sampling/createMessage, roots/list) with the handler, through the revision's conversions:
+// its params in, its result out.
+func (d *ClientDispatcher) answerOlder(ctx context.Context, o *Older, method string, raw []byte) ([]byte, error) {
+	switch method {
+	case "sampling/createMessage":
+		v, err := o.ParamsFromOlder(method, raw)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		p, _ := v.(*CreateMessageRequestParams)
+		if p == nil {
+			p = new(CreateMessageRequestParams)
+		}
+		r, err := d.h.CreateMessage(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, inputError("CreateMessage", nil)
+		}
+		if !d.opts.SkipResultValidation {
+			if err := r.Validate(); err != nil {
+				return nil, invalidResult(err)
+			}
+		}
+		b, err := o.ResultToOlder(method, r)
+		if err != nil {
+			return nil, invalidResult(err)
+		}
+		return b, nil
+	case "roots/list":
+		v, err := o.ParamsFromOlder(method, raw)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		p, _ := v.(*ListRootsRequestParams)
+		if p == nil {
+			p = new(ListRootsRequestParams)
+		}
+		r, err := d.h.ListRoots(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, inputError("ListRoots", nil)
+		}
+		if !d.opts.SkipResultValidation {
+			if err := r.Validate(); err != nil {
+				return nil, invalidResult(err)
+			}
+		}
+		b, err := o.ResultToOlder(method, r)
+		if err != nil {
+			return nil, invalidResult(err)
+		}
+		return b, nil
+	case "elicitation/create":
+		v, err := o.ParamsFromOlder(method, raw)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		p, _ := v.(ElicitRequestParams)
+		r, err := d.h.Elicit(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, inputError("Elicit", nil)
+		}
+		if !d.opts.SkipResultValidation {
+			if err := r.Validate(); err != nil {
+				return nil, invalidResult(err)
+			}
+		}
+		b, err := o.ResultToOlder(method, r)
+		if err != nil {
+			return nil, invalidResult(err)
+		}
+		return elicitDefaults(raw, b), nil
+	}
+	return nil, errNotImplemented
 }
