@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/internal/legacyserver"
 )
@@ -155,6 +157,48 @@ func TestClientOlderServers(t *testing.T) {
 				if got := olderText(t, c, "poll", mcp.RequestMetaObject{}); got != "polled" {
 					t.Errorf("poll: %q", got)
 				}
+			}
+		})
+	}
+}
+
+// TestClientOlder20250326: a server of 2025-03-26 (the generated package's
+// own tool set), whose Streamable HTTP has no MCP-Protocol-Version header.
+func TestClientOlder20250326(t *testing.T) {
+	tools := &mcp20250326.Tools{}
+	mcp20250326.AddTool(tools, mcp20250326.Tool{Name: "add"},
+		func(ctx context.Context, p *mcp20250326.CallToolRequestParams, in struct{ A, B int64 }) (*mcp20250326.CallToolResult, error) {
+			return mcp20250326.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
+		})
+	d := mcp20250326.NewServerDispatcher(tools, mcp20250326.ServerOptions{ServerInfo: mcp20250326.Implementation{Name: "old", Version: "1"}})
+	hs := httptest.NewServer(mcp20250326.NewHTTPHandler(d, mcp20250326.HTTPOptions{}))
+	defer hs.Close()
+	for _, tr := range []struct {
+		name string
+		t    mcp.Transport
+	}{
+		{"stdio", &mcp.StreamTransport{Conn: servePipes(t, d.Serve)}},
+		{"http", &mcp.HTTPTransport{URL: hs.URL}},
+	} {
+		t.Run(tr.name, func(t *testing.T) {
+			c, err := mcp.Connect(context.Background(), tr.t, nil, mcp.ClientOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if v := c.ProtocolVersion(); v != "2025-03-26" {
+				t.Errorf("ProtocolVersion = %q", v)
+			}
+			res, err := c.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "add", Arguments: json.RawMessage(`{"A":2,"B":3}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc, _ := res.Content[0].(*mcp.TextContent); tc == nil || tc.Text != "5" {
+				t.Errorf("add: %+v", res.Content)
+			}
+			// 2025-03-26 has no server/discover: refused before it is sent.
+			if _, err := c.Discover(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "converting to 2025-03-26") {
+				t.Errorf("server/discover with a 2025-03-26 server: %v", err)
 			}
 		})
 	}

@@ -280,3 +280,52 @@ func TestClientLegacyMCPGoHTTP(t *testing.T) {
 	defer hs.Close()
 	legacyChecks(t, hs.URL)
 }
+
+// The 2026-07-28 client against servers that speak the handshake era: it
+// falls back to initialize and talks through its package's conversions,
+// with the same code as against a 2026-07-28 server.
+
+func fallbackChecks(t *testing.T, c *mcp.Client) {
+	t.Helper()
+	if v := c.ProtocolVersion(); v == "2026-07-28" {
+		t.Errorf("ProtocolVersion = %q, want a revision of the handshake era", v)
+	}
+	callWant(t, c, "add", `{"a":2,"b":3}`, "5")
+	callWant(t, c, "greet", `{}`, "Hello, Ada!")
+	res, err := c.ReadResource(testContext(t), &mcp.ReadResourceRequestParams{URI: "test://hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, _ := res.Contents[0].(*mcp.TextResourceContents); tc == nil || tc.Text != "hello world" {
+		t.Errorf("resources/read: %+v", res.Contents)
+	}
+}
+
+func TestClientFallbackGoSDKHTTP(t *testing.T) {
+	s := sdkservers.GoSDK()
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	defer hs.Close()
+	c, err := mcp.Connect(testContext(t), &mcp.HTTPTransport{URL: hs.URL}, nameGiver{}, clientOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	t.Logf("go-sdk with sessions: protocol version %s", c.ProtocolVersion())
+	fallbackChecks(t, c)
+}
+
+func TestClientFallbackLegacyServer(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2025-06-18"} {
+		cmd := exec.Command(legacyBin, "-version", version)
+		c, err := mcp.Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nameGiver{}, clientOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := c.ProtocolVersion(); v != version {
+			t.Errorf("ProtocolVersion = %q, want %s", v, version)
+		}
+		callWant(t, c, "echo", `{"text":"hi"}`, "hi")
+		callWant(t, c, "elicit", `{}`, "Hello, Ada!")
+		c.Close()
+	}
+}
