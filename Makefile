@@ -78,7 +78,9 @@ interop:
 # pinned by conformance/suite/package-lock.json (again only when the lock
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
-# requires plus the unscored ones, stops the server and prints a table.
+# requires plus the unscored ones, stops the server and prints a table; then
+# it runs the client scenarios of 2026-07-28 and 2025-11-25 with
+# examples/everything-client (the suite starts it once per scenario).
 SUITE = conformance/suite
 conformance:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \

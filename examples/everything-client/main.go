@@ -1,8 +1,10 @@
 // Command everything-client is an MCP client built on the generated
 // 2026-07-28 package's Client, the way any client would be: it connects
-// to a server, lists what it offers and calls it. It is the client the
-// official MCP conformance suite (@modelcontextprotocol/conformance) tests
-// in `make conformance`.
+// to a server, lists what it offers and calls it. Against a server of an
+// earlier revision the Client talks that revision through the package's
+// conversions, and this code stays the same. It is the client the official
+// MCP conformance suite (@modelcontextprotocol/conformance) tests in `make
+// conformance`.
 //
 //	everything-client [-scenario NAME] SERVER_URL
 //
