@@ -66,6 +66,7 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	p.InputKinds = inputKinds(p, defs)
 	p.Tasks = taskSupport(p)
 	p.Tools = b.buildTools(p)
+	p.Client = b.buildClient(p, defs)
 	return p
 }
 

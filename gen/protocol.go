@@ -292,6 +292,9 @@ func (b *builder) claimProtocolNames() {
 	for _, name := range append([]string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey}, glueNames...) {
 		b.reserve(name, "the generated dispatcher")
 	}
+	for _, name := range clientNames {
+		b.reserve(name, "the generated client")
+	}
 }
 
 // results works out what the protocol makes of each result struct: every

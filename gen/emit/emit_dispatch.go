@@ -235,6 +235,8 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
 		))
 	}
+	inIfc, inUnimpl := clientInputHandlers(p, s)
+	ifc, unimpl = append(ifc, inIfc...), append(unimpl, inUnimpl...)
 	must := "mustEmbed" + s.Unimplemented
 	ifc = append(ifc, jen.Id(must).Params())
 	f.Comment(commentText(fmt.Sprintf("%s handles what a %s sends to a %s. Implementations must embed %s,\nso that a method a new revision adds does not break them.", s.Handler, s.Sender, s.Receiver, s.Unimplemented)))
@@ -307,6 +309,9 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	)
 	fields = append(fields, serveOptionFields()...)
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
+	if s.Dir == ir.ServerToClient {
+		fields = append(fields, clientOptionFields(p)...)
+	}
 	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
 	f.Type().Id(s.Options).Struct(fields...)
 }

@@ -16,6 +16,7 @@ type docData struct {
 	Package, Revision, URL, SHA256, Command string
 	Pinned, Validators, Dispatcher          bool
 	Tasks                                   bool // the server side of the tasks extension
+	Client                                  bool // the typed client (client.go)
 	// Older are the older revisions the package converts to and from,
 	// newest first; OlderList says them, OlderExample is the first's
 	// variable.
@@ -30,7 +31,7 @@ func newDocData(pkg *ir.Package) docData {
 	}
 	d := docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
 		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil,
-		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil}
+		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil, Client: pkg.Protocol != nil && pkg.Protocol.Client != nil}
 	for _, o := range pkg.Older {
 		d.Older = append(d.Older, o.Revision)
 	}

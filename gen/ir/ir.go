@@ -73,6 +73,9 @@ type Protocol struct {
 	// Tools is the tool set (Tools, AddTool); nil when the revision has no
 	// tools/list and tools/call of the specification's shape.
 	Tools *ToolSupport
+	// Client is the typed client (Client, Connect); nil when the schema
+	// lacks the client's side of the protocol.
+	Client *ClientSupport
 }
 
 // TaskSupport is what the typed glue of the tasks extension needs: the

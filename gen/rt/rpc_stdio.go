@@ -246,7 +246,12 @@ func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
 				}
 			case errors.Is(r.err, errTooLong):
 				// The rest of the line was skipped: answer and go on.
-				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil))
+				resp := d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
+				if d.onBadMessage != nil {
+					d.onBadMessage(nil, resp)
+				} else {
+					c.write(resp)
+				}
 			case r.err == io.EOF:
 				end(io.EOF, nil)
 			default:
@@ -289,6 +294,10 @@ func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
 	env, errResp := d.readEnvelope(msg)
 	switch {
 	case errResp != nil:
+		if d.onBadMessage != nil {
+			d.onBadMessage(msg, errResp)
+			return nil
+		}
 		c.write(errResp)
 		return nil
 	case env.response && env.method == "":
@@ -490,9 +499,16 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			}
 			continue
 		}
-		for _, msg := range splitMessages(line) {
+		if msg, ok := singleMessage(line); ok {
+			// The common case: one message on the line.
 			if !send(serveRead{msg: msg}) {
 				return
+			}
+		} else {
+			for _, msg := range splitMessages(line) {
+				if !send(serveRead{msg: msg}) {
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -500,6 +516,26 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// singleMessage returns the one message a line holds, without the
+// whitespace around it; ok is false when the line holds none or several
+// (splitMessages then splits it).
+func singleMessage(line []byte) (msg []byte, ok bool) {
+	start, end := 0, len(line)
+	for start < end && isSpace(line[start]) {
+		start++
+	}
+	for end > start && isSpace(line[end-1]) {
+		end--
+	}
+	if start == end || (line[start] != '{' && line[start] != '[') {
+		return nil, false
+	}
+	if valueEnd(line[:end], start) != end {
+		return nil, false
+	}
+	return line[start:end], true
 }
 
 // splitMessages returns the messages on one line without the whitespace

@@ -996,6 +996,16 @@ type ClientOptions struct {
 	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
 	// minutes; a negative value, no limit but the context's.
 	RequestTimeout time.Duration
+	// ClientInfo names the client to the server (clientInfo). An empty name is "mcpgen-client".
+	ClientInfo Implementation
+	// Capabilities are the capabilities the client declares: what its ClientHandler answers.
+	Capabilities ClientCapabilities
+	// SkipRequestValidation stops the Client from checking the params of its requests against
+	// the schema before sending them.
+	SkipRequestValidation bool
+	// SkipResponseValidation stops the Client from checking the results it receives against the
+	// schema (they are still decoded).
+	SkipResponseValidation bool
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking

@@ -25,6 +25,12 @@
 // to client, SendRequest; SessionFromContext returns what the runtime keeps about that
 // client.
 //
+// Connect returns a Client: one method per request and notification a client sends
+// (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
+// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
+// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
+// in a Cache.
+//
 // The package imports only the standard library. Regenerate it with:
 //
 //	mcpgen generate --revision 2024-11-05 --out DIR --package mcp20241105

@@ -35,9 +35,12 @@ var errOutboundClosed = errors.New("mcp: the connection closed before the respon
 // outbound is the requests one side has sent and awaits responses to. The
 // zero value is ready to use.
 type outbound struct {
-	mu      sync.Mutex
-	next    int64
-	pending map[string]*outCall
+	mu   sync.Mutex
+	next int64
+	// pending is keyed by the id: this side sends integer ids only, so a
+	// response's id matches when it is the same integer (a string id never
+	// does).
+	pending map[int64]*outCall
 	// closed, once set, is what pending and later calls fail with.
 	closed error
 }
@@ -78,18 +81,17 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 		return nil, err
 	}
 	o.next++
-	id := strconv.FormatInt(o.next, 10)
-	key := idKey([]byte(id))
+	key := o.next
 	c := &outCall{done: make(chan struct{})}
 	if o.pending == nil {
-		o.pending = map[string]*outCall{}
+		o.pending = map[int64]*outCall{}
 	}
 	o.pending[key] = c
 	o.mu.Unlock()
 
 	e := encoder{buf: make([]byte, 0, 64+len(method)+len(params))}
 	e.buf = append(e.buf, `{"jsonrpc":"2.0","id":`...)
-	e.buf = append(e.buf, id...)
+	e.buf = strconv.AppendInt(e.buf, key, 10)
 	e.buf = append(e.buf, `,"method":`...)
 	e.string(method)
 	if params != nil {
@@ -107,8 +109,8 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 	}
 	var timer <-chan time.Time
 	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
+		t := getTimer(timeout)
+		defer putTimer(t)
 		timer = t.C
 	}
 	var err error
@@ -127,7 +129,7 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 		<-c.done
 		return c.result, c.err
 	}
-	cancel := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
+	cancel := strconv.AppendInt([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), key, 10)
 	cancel = append(cancel, `,"reason":`...)
 	cancel = rtAppendQuoted(cancel, reason)
 	if sendCancel == nil {
@@ -137,8 +139,31 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 	return nil, err
 }
 
+// timers are the timers of calls, reused: a call's timer is stopped and
+// its channel drained (for the timer semantics before Go 1.23, which a
+// module that says go 1.22 gets) before it goes back.
+var timers sync.Pool
+
+func getTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+func putTimer(t *time.Timer) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	timers.Put(t)
+}
+
 // forget removes a waiting call; false when it is gone already (answered).
-func (o *outbound) forget(key string, c *outCall) bool {
+func (o *outbound) forget(key int64, c *outCall) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.pending[key] != c {
@@ -173,10 +198,13 @@ func (o *outbound) deliver(msg []byte) bool {
 			d.skip()
 		}
 	}
-	if d.finish() != nil || !rtIsRequestID(id) {
+	if d.finish() != nil || len(id) == 0 || id[0] == '"' {
 		return false
 	}
-	key := idKey(id)
+	key, isInt, inRange := rtParseInt(id)
+	if !isInt || !inRange {
+		return false
+	}
 	o.mu.Lock()
 	c := o.pending[key]
 	delete(o.pending, key)
@@ -188,7 +216,9 @@ func (o *outbound) deliver(msg []byte) bool {
 	case errObj != nil:
 		c.err = decodeRPCError(errObj)
 	case result != nil:
-		c.result = append(json.RawMessage(nil), result...)
+		// msg is the reader's own buffer for this message (a line, an
+		// event, a body), not reused: the result may share it.
+		c.result = result
 	default:
 		c.err = &RPCError{Code: CodeInternalError, Message: "the peer's response has neither result nor error"}
 	}

@@ -1163,6 +1163,19 @@ type ClientHandler interface {
 	// OnToolListChanged handles the notification "notifications/tools/list_changed"
 	// ([ToolListChangedNotification]). An error is only logged: notifications have no response.
 	OnToolListChanged(ctx context.Context, params *NotificationParams) error
+	// CreateMessage answers the input request "sampling/createMessage" that a server's
+	// InputRequiredResult carries (multi round-trip requests): the Client calls it and sends the
+	// result with its retry of the request.
+	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
+	// ListRoots answers the input request "roots/list" that a server's InputRequiredResult
+	// carries (multi round-trip requests): the Client calls it and sends the result with its
+	// retry of the request.
+	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	// Elicit answers the input request "elicitation/create" that a server's InputRequiredResult
+	// carries (multi round-trip requests): the Client calls it and sends the result with its
+	// retry of the request. Members of an accepted form that the result leaves out and
+	// requestedSchema gives a default are filled with the default.
+	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
 	mustEmbedUnimplementedClientHandler()
 }
 
@@ -1203,6 +1216,18 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *Notificati
 	return nil
 }
 
+func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	return nil, errNotImplemented
+}
+
+func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
+	return nil, errNotImplemented
+}
+
+func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (*ElicitResult, error) {
+	return nil, errNotImplemented
+}
+
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
 // ClientOptions configure a ClientDispatcher.
@@ -1230,6 +1255,32 @@ type ClientOptions struct {
 	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
 	// minutes; a negative value, no limit but the context's.
 	RequestTimeout time.Duration
+	// ClientInfo names the client to the server (clientInfo). An empty name is "mcpgen-client".
+	ClientInfo Implementation
+	// Capabilities are the capabilities the client declares: what its ClientHandler answers.
+	Capabilities ClientCapabilities
+	// SkipRequestValidation stops the Client from checking the params of its requests against
+	// the schema before sending them.
+	SkipRequestValidation bool
+	// SkipResponseValidation stops the Client from checking the results it receives against the
+	// schema (they are still decoded).
+	SkipResponseValidation bool
+	// ProbeTimeout bounds the server/discover request that starts a connection: a server of an
+	// earlier revision may not answer it at all. 0 means 10 seconds.
+	ProbeTimeout time.Duration
+	// MaxInputRounds bounds how many times the Client retries one request a server answers with
+	// an InputRequiredResult. 0 means 10.
+	MaxInputRounds int
+	// Cache keeps the results the server marks cacheable (see Cache); Clients may share one. nil
+	// means a cache of the Client's own.
+	Cache *Cache
+	// NoCache turns the cache off: every request goes to the server.
+	NoCache bool
+	// AuthContext names the authorization context of the Client's requests (such as the user a
+	// token belongs to): cached results whose cacheScope is private are shared only by Clients
+	// with the same one. Empty means the HTTPTransport's Authorization header, or else a context
+	// of the Client's own.
+	AuthContext string
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking

@@ -27,6 +27,12 @@
 // (io.modelcontextprotocol/tasks): a tools/call handler answers with a task by returning
 // RunAsTask's error.
 //
+// Connect returns a Client: one method per request and notification a client sends
+// (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
+// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
+// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
+// in a Cache.
+//
 // OlderRevisions converts the messages of the older revisions this package serves
 // (2025-11-25, 2025-06-18, 2025-03-26) to its types and back; each revision's own package is
 // generated beside it. Older20251125.ParamsFromOlder decodes what a peer of that revision

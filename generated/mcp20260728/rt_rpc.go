@@ -85,6 +85,10 @@ type rpcDispatcher struct {
 	batches bool
 	// onResponse receives responses (messages with result or error), if set.
 	onResponse func(msg []byte)
+	// onBadMessage, if set, receives what serve reads that is not a
+	// message it can route (msg nil for a line too long), with the error
+	// response it would send otherwise: a client does not answer them.
+	onBadMessage func(msg, errResp []byte)
 	// logf reports handler panics and dropped notifications, if set.
 	logf func(format string, args ...any)
 	// omitUnknownID leaves the id out of an error response to a message
