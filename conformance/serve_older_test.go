@@ -463,3 +463,26 @@ func TestServeOlderHTTPTenThousand(t *testing.T) {
 		t.Errorf("the heap grew by %d bytes from 2000 to 10000 sessions opened", grow)
 	}
 }
+
+// TestServeOlderOptOut: OnlyThisRevision serves 2026-07-28 clients only;
+// without it, a GET or DELETE that names no session is 405 in both eras.
+func TestServeOlderOptOut(t *testing.T) {
+	d := mcp.NewServerDispatcher(&eraServer{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "era", Version: "1"}, OnlyThisRevision: true})
+	c := startServe(t, d)
+	c.send(initMsg("1", "2025-11-25", "{}"))
+	if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != mcp.CodeUnsupportedProtocolVersion {
+		t.Errorf("initialize with OnlyThisRevision = %s %+v, want -32022", m.Result, m.Error)
+	}
+	srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
+	defer srv.Close()
+	hc := &sessClient{t: t, url: srv.URL}
+	if m := jsonMsg(t, hc.req(http.MethodPost, initMsg("1", "2025-11-25", "{}")), http.StatusBadRequest); m.Error == nil || m.Error.Code != mcp.CodeUnsupportedProtocolVersion {
+		t.Errorf("initialize over HTTP with OnlyThisRevision = %+v", m.Error)
+	}
+
+	srv2 := httptest.NewServer(mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{}))
+	defer srv2.Close()
+	hc = &sessClient{t: t, url: srv2.URL}
+	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, hc.req(http.MethodDelete, ""), http.StatusMethodNotAllowed)
+}
