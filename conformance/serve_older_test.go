@@ -62,6 +62,19 @@ func (s *eraServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 		}
 		ir := mustJSON[mcp.InputRequiredResult](panicker{}, `{"inputRequests":{"name":{"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}},"requestState":"asked","resultType":"input_required"}`)
 		return nil, mcp.NeedInput(ir)
+	case "url", "url-id":
+		// A URL elicitation: 2025-11-25 requires an elicitationId, which
+		// 2026-07-28 dropped; "url-id" carries one in the params' unknown
+		// members, as the conversions' rules say.
+		if _, ok := p.InputResponses["open"]; ok {
+			return text("opened")
+		}
+		id := ""
+		if p.Name == "url-id" {
+			id = `,"elicitationId":"e-1"`
+		}
+		ir := mustJSON[mcp.InputRequiredResult](panicker{}, `{"inputRequests":{"open":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"`+id+`}}},"resultType":"input_required"}`)
+		return nil, mcp.NeedInput(ir)
 	case "roots":
 		if a, ok := p.InputResponses["roots"]; ok {
 			b, _ := json.Marshal(a)
@@ -485,4 +498,49 @@ func TestServeOlderOptOut(t *testing.T) {
 	hc = &sessClient{t: t, url: srv2.URL}
 	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusMethodNotAllowed)
 	wantStatus(t, hc.req(http.MethodDelete, ""), http.StatusMethodNotAllowed)
+}
+
+// TestServeOlderLosses pins what the path to an older client cannot carry:
+// each is a JSON-RPC error naming the conversion, never a silent drop.
+func TestServeOlderLosses(t *testing.T) {
+	const urlCaps = `{"elicitation":{"form":{},"url":{}}}`
+	for _, c := range []struct {
+		version, tool, want string
+	}{
+		// 2025-11-25 requires the elicitationId 2026-07-28 dropped.
+		{"2025-11-25", "url", "elicitationId"},
+		// 2025-06-18 has no URL elicitation.
+		{"2025-06-18", "url", "2025-06-18"},
+		// 2025-03-26 has no elicitation at all.
+		{"2025-03-26", "greet", "elicitation/create"},
+		// 2025-03-26 has no resource links.
+		{"2025-03-26", "link", "2025-03-26 has no ResourceLink"},
+	} {
+		t.Run(c.version+"/"+c.tool, func(t *testing.T) {
+			conn := startServe(t, newEraDispatcher(&eraServer{}))
+			conn.send(initMsg("0", c.version, urlCaps))
+			readMsg(t, conn.next())
+			conn.send(notification("notifications/initialized", ""))
+			conn.send(callMsg("1", c.tool, ""))
+			m := readMsg(t, conn.next())
+			if m.Error == nil || m.Error.Code != mcp.CodeInternalError || !strings.Contains(m.Error.Message, c.want) {
+				t.Errorf("%s for %s = %s %+v, want an internal error naming %q", c.tool, c.version, m.Result, m.Error, c.want)
+			}
+		})
+	}
+	// With the elicitationId in the params, the URL elicitation reaches a
+	// 2025-11-25 client.
+	conn := startServe(t, newEraDispatcher(&eraServer{}))
+	conn.send(initMsg("0", "2025-11-25", urlCaps))
+	readMsg(t, conn.next())
+	conn.send(notification("notifications/initialized", ""))
+	conn.send(callMsg("1", "url-id", ""))
+	req := readMsg(t, conn.next())
+	if req.Method != "elicitation/create" || !strings.Contains(string(req.Params), `"elicitationId":"e-1"`) || !strings.Contains(string(req.Params), `"mode":"url"`) {
+		t.Fatalf("want a URL elicitation/create with the elicitationId, got %+v", req)
+	}
+	conn.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"action":"accept"}}`)
+	if text, _ := toolText(t, readMsg(t, conn.next())); text != "opened" {
+		t.Errorf("url-id = %q", text)
+	}
 }
