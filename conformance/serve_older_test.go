@@ -169,6 +169,16 @@ func TestServeOlderStdio(t *testing.T) {
 			if m := readMsg(t, c.next()); string(m.Result) != "{}" {
 				t.Errorf("ping = %+v", m)
 			}
+			// Batches: 2025-03-26 has them, the later revisions do not.
+			c.send("[" + request(`"b1"`, "ping", "") + "," + callMsg(`"b2"`, "echo", "") + "]")
+			if line := c.next(); v == "2025-03-26" {
+				var ms []rpcMsg
+				if err := json.Unmarshal([]byte(line), &ms); err != nil || len(ms) != 2 || ms[0].Error != nil || ms[1].Error != nil {
+					t.Errorf("batch = %s (%v)", line, err)
+				}
+			} else if m := readMsg(t, line); m.Error == nil || m.Error.Code != mcp.CodeInvalidRequest {
+				t.Errorf("batch for %s = %s", v, line)
+			}
 			c.send(callMsg("2", "echo", `{"x":1}`))
 			if text, isErr := toolText(t, readMsg(t, c.next())); text != `echo {"x":1}` || isErr {
 				t.Errorf("echo = %q", text)
@@ -325,6 +335,14 @@ func TestServeOlderHTTP(t *testing.T) {
 
 			if text, _ := toolText(t, jsonMsg(t, c.req(http.MethodPost, callMsg("1", "echo", `{"y":2}`)), http.StatusOK)); text != `echo {"y":2}` {
 				t.Errorf("echo = %q", text)
+			}
+			if v == "2025-03-26" {
+				resp := c.req(http.MethodPost, "["+request(`"b1"`, "ping", "")+","+callMsg(`"b2"`, "echo", "")+"]")
+				b, _ := io.ReadAll(resp.Body)
+				var ms []rpcMsg
+				if err := json.Unmarshal(b, &ms); err != nil || len(ms) != 2 || ms[0].Error != nil || ms[1].Error != nil {
+					t.Errorf("batch over HTTP = %d %s (%v)", resp.StatusCode, b, err)
+				}
 			}
 			if m := jsonMsg(t, c.req(http.MethodPost, request("2", "resources/read", `{"uri":"test://a"}`)), http.StatusOK); !strings.Contains(string(m.Result), "contents of test://a") || strings.Contains(string(m.Result), "resultType") {
 				t.Errorf("resources/read = %s %+v", m.Result, m.Error)

@@ -68,7 +68,7 @@ func newOlderFront(modern *rpcDispatcher, cfg olderServe) *rpcDispatcher {
 		cfg.version = modern.versions[0]
 	}
 	f := &olderFront{olderServe: cfg, modern: modern, hello: map[string][]byte{}}
-	d := &rpcDispatcher{omitUnknownID: true, logf: modern.logf, limits: modern.limits, methods: map[string]*rpcMethod{}}
+	d := &rpcDispatcher{omitUnknownID: true, logf: modern.logf, limits: modern.limits, methods: map[string]*rpcMethod{}, batchesBySession: true}
 	var olders []*Older
 	for _, o := range cfg.olders {
 		b, err := f.initializeResult(o)
