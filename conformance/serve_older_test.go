@@ -110,6 +110,10 @@ type panicker struct{}
 func (panicker) Fatal(args ...any) { panic(args) }
 
 func (s *eraServer) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+	if p.URI == "test://missing" {
+		// 2026-07-28's resource not found (resources.mdx).
+		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "resource not found", Data: json.RawMessage(`{"uri":"test://missing"}`)}
+	}
 	return mustJSON[*mcp.ReadResourceResult](panicker{}, `{"contents":[{"uri":`+quote(p.URI)+`,"mimeType":"text/plain","text":"contents of `+p.URI+`"}],"ttlMs":0,"cacheScope":"private","resultType":"complete"}`), nil
 }
 
@@ -193,6 +197,11 @@ func TestServeOlderStdio(t *testing.T) {
 			if m := readMsg(t, c.next()); m.Error != nil || !strings.Contains(string(m.Result), `"text":"contents of test://a"`) ||
 				strings.Contains(string(m.Result), "ttlMs") || strings.Contains(string(m.Result), "resultType") || strings.Contains(string(m.Result), "serverInfo") {
 				t.Errorf("resources/read = %s %+v", m.Result, m.Error)
+			}
+			// An unknown resource: -32002, the code of the older revisions.
+			c.send(request(`"3x"`, "resources/read", `{"uri":"test://missing"}`))
+			if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != mcp.CodeResourceNotFound {
+				t.Errorf("unknown resource = %s %+v, want -32002", m.Result, m.Error)
 			}
 			c.send(request("4", "prompts/get", `{"name":"p"}`))
 			if m := readMsg(t, c.next()); m.Error != nil || !strings.Contains(string(m.Result), `"text":"prompt p"`) {
