@@ -200,7 +200,7 @@ func TestServeOlderStdio(t *testing.T) {
 			}
 			// An unknown resource: -32002, the code of the older revisions.
 			c.send(request(`"3x"`, "resources/read", `{"uri":"test://missing"}`))
-			if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != mcp.CodeResourceNotFound {
+			if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != -32002 { // the older revisions' resource not found
 				t.Errorf("unknown resource = %s %+v, want -32002", m.Result, m.Error)
 			}
 			c.send(request("4", "prompts/get", `{"name":"p"}`))
