@@ -61,12 +61,16 @@ type legResult struct {
 	ElicitMessage   string   `json:"elicitMessage"` // what the elicitation handler was asked
 	ElicitFields    []string `json:"elicitFields"`  // the requested schema's properties, sorted
 	ElicitText      string   `json:"elicitText"`    // tools/call test_elicitation after the answer
+	Errors          []string `json:"errors"`        // steps that failed (the TypeScript driver)
 }
 
 // checkLeg fails the test unless r is what the everything-server's
 // handlers produce, negotiated at wantVersion.
 func checkLeg(t *testing.T, r legResult, wantVersion string) {
 	t.Helper()
+	for _, e := range r.Errors {
+		t.Errorf("client: %s", e)
+	}
 	if r.ProtocolVersion != wantVersion {
 		t.Errorf("protocol version %q, want %q", r.ProtocolVersion, wantVersion)
 	}
