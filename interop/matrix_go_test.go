@@ -107,7 +107,7 @@ func goSDKLeg(t *testing.T, pin, transport string) legResult {
 		t.Fatalf("Connect: %v", err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	var res legResult
+	res := legResult{Transport: transport, SessionID: cs.ID()}
 	if ir := cs.InitializeResult(); ir != nil {
 		res.ProtocolVersion = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -181,12 +181,25 @@ func goSDKCall(t *testing.T, ctx context.Context, cs *sdk.ClientSession, p *sdk.
 	return tc.Text
 }
 
+// mcpGoLegs are the mcp-go legs: the default (server/discover first), and
+// one more than the issue asks, pinned to 2025-11-25 (WithProtocolVersion:
+// initialize only).
+var mcpGoLegs = []struct{ name, pin, want string }{
+	{"default", "", "2026-07-28"},
+	{"pin-2025-11-25", "2025-11-25", "2025-11-25"},
+}
+
 func TestMatrixMCPGo(t *testing.T) {
-	for _, transport := range []string{"stdio", "http"} {
-		t.Run("default/"+transport, func(t *testing.T) {
-			t.Parallel()
-			checkLeg(t, mcpGoLeg(t, transport), "2026-07-28")
-		})
+	for _, leg := range mcpGoLegs {
+		for _, transport := range []string{"stdio", "http"} {
+			t.Run(leg.name+"/"+transport, func(t *testing.T) {
+				if leg.pin != "" {
+					needLegacyServing(t)
+				}
+				t.Parallel()
+				checkLeg(t, mcpGoLeg(t, leg.pin, transport), leg.want)
+			})
+		}
 	}
 }
 
@@ -198,7 +211,7 @@ func (e mcpGoElicitor) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (
 	return &mcpgo.ElicitationResult{ElicitationResponse: mcpgo.ElicitationResponse{Action: mcpgo.ElicitationResponseActionAccept, Content: elicitAnswer}}, nil
 }
 
-func mcpGoLeg(t *testing.T, transport string) legResult {
+func mcpGoLeg(t *testing.T, pin, transport string) legResult {
 	ctx := testContext(t)
 	rec := new(recorder)
 	var tr mcpgotransport.Interface
@@ -215,7 +228,11 @@ func mcpGoLeg(t *testing.T, transport string) legResult {
 		}
 		tr = h
 	}
-	c := mcpgoclient.NewClient(tr, mcpgoclient.WithElicitationHandler(mcpGoElicitor{rec}))
+	opts := []mcpgoclient.ClientOption{mcpgoclient.WithElicitationHandler(mcpGoElicitor{rec})}
+	if pin != "" {
+		opts = append(opts, mcpgoclient.WithProtocolVersion(pin))
+	}
+	c := mcpgoclient.NewClient(tr, opts...)
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -239,7 +256,7 @@ func mcpGoLeg(t *testing.T, transport string) legResult {
 	if err != nil {
 		t.Fatalf("Initialize: %v", err)
 	}
-	res := legResult{ProtocolVersion: ir.ProtocolVersion, ServerName: ir.ServerInfo.Name}
+	res := legResult{ProtocolVersion: ir.ProtocolVersion, ServerName: ir.ServerInfo.Name, Transport: transport, SessionID: c.GetSessionId()}
 
 	tools, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
 	if err != nil {

@@ -62,6 +62,8 @@ type legResult struct {
 	ElicitFields    []string `json:"elicitFields"`  // the requested schema's properties, sorted
 	ElicitText      string   `json:"elicitText"`    // tools/call test_elicitation after the answer
 	Errors          []string `json:"errors"`        // steps that failed (the TypeScript driver)
+	Transport       string   `json:"transport"`     // stdio or http
+	SessionID       string   `json:"sessionId"`     // the Mcp-Session-Id the client holds (HTTP)
 }
 
 // checkLeg fails the test unless r is what the everything-server's
@@ -73,6 +75,14 @@ func checkLeg(t *testing.T, r legResult, wantVersion string) {
 	}
 	if r.ProtocolVersion != wantVersion {
 		t.Errorf("protocol version %q, want %q", r.ProtocolVersion, wantVersion)
+	}
+	// Over HTTP, the handshake era has sessions (Mcp-Session-Id, given
+	// in the initialize response); 2026-07-28 has none.
+	switch {
+	case r.Transport == "http" && wantVersion < "2026-07-28" && r.SessionID == "":
+		t.Errorf("no session id over HTTP at %s", wantVersion)
+	case wantVersion >= "2026-07-28" && r.SessionID != "":
+		t.Errorf("session id %q at %s, which has no sessions", r.SessionID, wantVersion)
 	}
 	if r.ServerName != everythingName {
 		t.Errorf("server name %q, want %q", r.ServerName, everythingName)

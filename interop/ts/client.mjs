@@ -40,7 +40,7 @@ for (let i = 0; i < argv.length; i += 2) {
 if (mode !== 'default' && mode !== 'auto') usage(`unknown mode ${mode}`);
 if ((stdio === undefined) === (http === undefined)) usage('give exactly one of --stdio and --http');
 
-const res = { errors: [], logs: [], logLevels: [] };
+const res = { errors: [], logs: [], logLevels: [], transport: stdio !== undefined ? 'stdio' : 'http' };
 const options = { capabilities: { elicitation: { form: {} } } };
 if (mode === 'auto') options.versionNegotiation = { mode: 'auto' };
 const client = new Client({ name: 'interop-matrix-ts', version: '1.0.0' }, options);
@@ -81,6 +81,7 @@ await step('connect', async () => {
 if (connected) {
   res.protocolVersion = client.getNegotiatedProtocolVersion();
   res.serverName = client.getServerVersion()?.name;
+  res.sessionId = transport.sessionId ?? '';
   const modern = (res.protocolVersion ?? '') >= '2026-07-28';
   await step('tools/list', async () => {
     res.tools = (await client.listTools()).tools.map((t) => t.name);
