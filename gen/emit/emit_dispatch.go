@@ -386,6 +386,16 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 		body = append(body, tasksAttach(p, s)...)
+		if e.serveOlder(p) {
+			body = append(body, jen.Id("d").Dot("rpc").Dot("older").Op("=").Id("newOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("olderServe").Values(
+				jen.Id("version").Op(":").Id("ProtocolVersion"),
+				jen.Id("olders").Op(":").Id(e.pkg.OlderRevisions),
+				jen.Id("capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
+				jen.Id("serverInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
+				jen.Id("instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
+				jen.Id("inputParams").Op(":").Id("olderInputParams"),
+			)))
+		}
 	}
 	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h; a nil h is %s{}.", s.Constructor, s.Unimplemented)))
