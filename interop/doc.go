@@ -19,9 +19,7 @@
 // @modelcontextprotocol/client 2.4.0 in its default and auto modes
 // (ts/client.mjs, run on the Node binary that ts/package-lock.json pins;
 // make interop-deps installs both), over stdio and over Streamable HTTP
-// (one server process for every HTTP leg). The legs whose clients open with
-// initialize need the build tag interop_legacy until the server answers
-// the handshake era (legacy_pending_test.go).
+// (one server process for every HTTP leg).
 //
 // It is a separate module so that the main module does not depend on the
 // SDK. The server is built from this module's tool directive, which the

@@ -29,9 +29,6 @@ func TestMatrixGoSDK(t *testing.T) {
 	for _, leg := range goSDKLegs {
 		for _, transport := range []string{"stdio", "http"} {
 			t.Run(leg.name+"/"+transport, func(t *testing.T) {
-				if leg.pin != "" {
-					needLegacyServing(t)
-				}
 				t.Parallel()
 				checkLeg(t, goSDKLeg(t, leg.pin, transport), leg.want)
 			})
@@ -88,6 +85,8 @@ func goSDKLeg(t *testing.T, pin, transport string) legResult {
 	case "http":
 		tr = &sdk.StreamableClientTransport{Endpoint: sharedEverythingURL(t), MaxRetries: -1}
 	}
+	wire := new(wireLog)
+	tr = recordingTransport{Transport: tr, log: wire}
 	rec := new(recorder)
 	client := sdk.NewClient(&sdk.Implementation{Name: "interop-matrix-go-sdk", Version: "1.0.0"}, &sdk.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
@@ -157,6 +156,18 @@ func goSDKLeg(t *testing.T, pin, transport string) legResult {
 	// request from the server (before).
 	res.ElicitText = goSDKCall(t, ctx, cs, &sdk.CallToolParams{Name: elicitTool, Arguments: map[string]any{"message": elicitMessage}})
 	rec.fill(ctx, &res)
+	sent, recv := wire.messages()
+	res.Wire = true
+	for _, m := range sent {
+		if m.Method != "" {
+			res.ClientMethods = append(res.ClientMethods, m.Method)
+		}
+	}
+	for _, m := range recv {
+		if m.Method != "" && m.ID != nil {
+			res.ServerRequests = append(res.ServerRequests, m.Method)
+		}
+	}
 	return res
 }
 
@@ -193,9 +204,6 @@ func TestMatrixMCPGo(t *testing.T) {
 	for _, leg := range mcpGoLegs {
 		for _, transport := range []string{"stdio", "http"} {
 			t.Run(leg.name+"/"+transport, func(t *testing.T) {
-				if leg.pin != "" {
-					needLegacyServing(t)
-				}
 				t.Parallel()
 				checkLeg(t, mcpGoLeg(t, leg.pin, transport), leg.want)
 			})
@@ -321,14 +329,4 @@ func mcpGoCall(t *testing.T, ctx context.Context, c *mcpgoclient.Client, name st
 		t.Errorf("CallTool %s: isError: %s", name, tc.Text)
 	}
 	return tc.Text
-}
-
-// needLegacyServing skips legs whose clients open with initialize until
-// the everything-server answers them (issue 10, branch era); see
-// legacyServing.
-func needLegacyServing(t *testing.T) {
-	t.Helper()
-	if !legacyServing {
-		t.Skip("examples/everything-server does not answer initialize yet (issue 10)")
-	}
 }

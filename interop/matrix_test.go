@@ -64,6 +64,13 @@ type legResult struct {
 	Errors          []string `json:"errors"`        // steps that failed (the TypeScript driver)
 	Transport       string   `json:"transport"`     // stdio or http
 	SessionID       string   `json:"sessionId"`     // the Mcp-Session-Id the client holds (HTTP)
+	// The wire, where the driver can see it (go-sdk, TypeScript; not
+	// mcp-go, whose transport interface a wrapper would narrow): the
+	// methods of the requests and notifications the client sent, and of
+	// the requests the server sent to the client, in order.
+	Wire           bool     `json:"wire"`
+	ClientMethods  []string `json:"clientMethods"`
+	ServerRequests []string `json:"serverRequests"`
 }
 
 // checkLeg fails the test unless r is what the everything-server's
@@ -125,9 +132,57 @@ func checkLeg(t *testing.T, r legResult, wantVersion string) {
 			t.Errorf("%s: %q, want it to contain %q", elicitTool, r.ElicitText, want)
 		}
 	}
+	if r.Wire {
+		checkWire(t, r, wantVersion)
+	}
 	if t.Failed() {
 		b, _ := json.MarshalIndent(r, "", "  ")
 		t.Logf("received:\n%s", b)
+	}
+}
+
+// checkWire checks that the leg took its era's path: before 2026-07-28,
+// the handshake, logging/setLevel, and the elicitation as a request from
+// the server (elicitation/create) in the middle of the one tools/call; in
+// 2026-07-28, neither of the removed methods, no request from the server,
+// and the elicitation as an input-required result that the client
+// answered by calling the tool again.
+func checkWire(t *testing.T, r legResult, wantVersion string) {
+	t.Helper()
+	count := func(list []string, m string) int {
+		n := 0
+		for _, x := range list {
+			if x == m {
+				n++
+			}
+		}
+		return n
+	}
+	calls := count(r.ClientMethods, "tools/call")
+	if wantVersion < "2026-07-28" {
+		for _, m := range []string{"initialize", "notifications/initialized", "logging/setLevel"} {
+			if count(r.ClientMethods, m) != 1 {
+				t.Errorf("the client sent %s %d times, want once (%q)", m, count(r.ClientMethods, m), r.ClientMethods)
+			}
+		}
+		if !slices.Equal(r.ServerRequests, []string{"elicitation/create"}) {
+			t.Errorf("the server's requests %q, want one elicitation/create", r.ServerRequests)
+		}
+		if calls != 3 {
+			t.Errorf("the client sent tools/call %d times, want 3 (one per tool)", calls)
+		}
+		return
+	}
+	for _, m := range []string{"initialize", "logging/setLevel", "ping"} {
+		if slices.Contains(r.ClientMethods, m) {
+			t.Errorf("the client sent %s at %s (%q)", m, wantVersion, r.ClientMethods)
+		}
+	}
+	if len(r.ServerRequests) != 0 {
+		t.Errorf("the server sent requests %q at %s, which has none", r.ServerRequests, wantVersion)
+	}
+	if calls != 4 {
+		t.Errorf("the client sent tools/call %d times, want 4 (the elicitation tool twice)", calls)
 	}
 }
 

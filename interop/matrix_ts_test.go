@@ -36,9 +36,6 @@ func TestMatrixTypeScript(t *testing.T) {
 	for _, leg := range tsLegs {
 		for _, transport := range []string{"stdio", "http"} {
 			t.Run(leg.mode+"/"+transport, func(t *testing.T) {
-				if leg.want < "2026-07-28" {
-					needLegacyServing(t)
-				}
 				t.Parallel()
 				checkLeg(t, tsLeg(t, leg.mode, transport), leg.want)
 			})

@@ -73,10 +73,26 @@ const transport = stdio !== undefined
   ? new StdioClientTransport({ command: stdio, stderr: 'inherit' })
   : new StreamableHTTPClientTransport(new URL(http));
 
+// The wire: what the client sends, and (once connected) the requests the
+// server sends it.
+res.wire = true;
+res.clientMethods = [];
+res.serverRequests = [];
+const send = transport.send.bind(transport);
+transport.send = (message, opts) => {
+  if (message.method !== undefined) res.clientMethods.push(message.method);
+  return send(message, opts);
+};
+
 let connected = false;
 await step('connect', async () => {
   await client.connect(transport);
   connected = true;
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message.method !== undefined && message.id !== undefined) res.serverRequests.push(message.method);
+    return onmessage(message, extra);
+  };
 });
 if (connected) {
   res.protocolVersion = client.getNegotiatedProtocolVersion();
