@@ -3,6 +3,7 @@ package interop
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os/exec"
 	"sync"
 	"testing"
@@ -77,16 +78,17 @@ func (r *recorder) fill(ctx context.Context, res *legResult) {
 
 func goSDKLeg(t *testing.T, pin, transport string) legResult {
 	ctx := testContext(t)
+	// The wire: over stdio, a wrapper of the SDK's connection; over HTTP,
+	// below the SDK (see httpWire).
+	wire, hwire := new(wireLog), new(httpWire)
 	var tr sdk.Transport
 	switch transport {
 	case "stdio":
 		cmd, _ := stdioCommand(t, ctx)
-		tr = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		tr = recordingTransport{Transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, log: wire}
 	case "http":
-		tr = &sdk.StreamableClientTransport{Endpoint: sharedEverythingURL(t), MaxRetries: -1}
+		tr = &sdk.StreamableClientTransport{Endpoint: sharedEverythingURL(t), MaxRetries: -1, HTTPClient: &http.Client{Transport: hwire}}
 	}
-	wire := new(wireLog)
-	tr = recordingTransport{Transport: tr, log: wire}
 	rec := new(recorder)
 	client := sdk.NewClient(&sdk.Implementation{Name: "interop-matrix-go-sdk", Version: "1.0.0"}, &sdk.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
@@ -156,6 +158,10 @@ func goSDKLeg(t *testing.T, pin, transport string) legResult {
 	// request from the server (before).
 	res.ElicitText = goSDKCall(t, ctx, cs, &sdk.CallToolParams{Name: elicitTool, Arguments: map[string]any{"message": elicitMessage}})
 	rec.fill(ctx, &res)
+	if transport == "http" {
+		hwire.fill(&res)
+		return res
+	}
 	sent, recv := wire.messages()
 	res.Wire = true
 	for _, m := range sent {
@@ -222,6 +228,7 @@ func (e mcpGoElicitor) Elicit(_ context.Context, req mcpgo.ElicitationRequest) (
 func mcpGoLeg(t *testing.T, pin, transport string) legResult {
 	ctx := testContext(t)
 	rec := new(recorder)
+	hwire := new(httpWire) // the wire over HTTP; over stdio it is not recorded
 	var tr mcpgotransport.Interface
 	switch transport {
 	case "stdio":
@@ -230,7 +237,7 @@ func mcpGoLeg(t *testing.T, pin, transport string) legResult {
 			func(context.Context, string, []string, []string) (*exec.Cmd, error) { return cmd, nil }))
 		tr = stdio
 	case "http":
-		h, err := mcpgotransport.NewStreamableHTTP(sharedEverythingURL(t))
+		h, err := mcpgotransport.NewStreamableHTTP(sharedEverythingURL(t), mcpgotransport.WithHTTPBasicClient(&http.Client{Transport: hwire}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,6 +313,9 @@ func mcpGoLeg(t *testing.T, pin, transport string) legResult {
 	res.LoggingText = mcpGoCall(t, ctx, c, loggingTool, map[string]any{})
 	res.ElicitText = mcpGoCall(t, ctx, c, elicitTool, map[string]any{"message": elicitMessage})
 	rec.fill(ctx, &res)
+	if transport == "http" {
+		hwire.fill(&res)
+	}
 	return res
 }
 

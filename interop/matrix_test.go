@@ -71,6 +71,9 @@ type legResult struct {
 	Wire           bool     `json:"wire"`
 	ClientMethods  []string `json:"clientMethods"`
 	ServerRequests []string `json:"serverRequests"`
+	// Over HTTP (Go clients): "method=MCP-Protocol-Version header" for
+	// each request the client POSTed.
+	HeaderVersions []string `json:"headerVersions"`
 }
 
 // checkLeg fails the test unless r is what the everything-server's
@@ -159,6 +162,15 @@ func checkWire(t *testing.T, r legResult, wantVersion string) {
 		return n
 	}
 	calls := count(r.ClientMethods, "tools/call")
+	// Every request after the first carries the negotiated version in
+	// MCP-Protocol-Version (2025-06-18 and later: MUST; 2026-07-28: every
+	// request, the first included).
+	for i, hv := range r.HeaderVersions {
+		method, version, _ := strings.Cut(hv, "=")
+		if (i > 0 || wantVersion >= "2026-07-28") && version != wantVersion {
+			t.Errorf("%s went with MCP-Protocol-Version %q, want %s", method, version, wantVersion)
+		}
+	}
 	if wantVersion < "2026-07-28" {
 		for _, m := range []string{"initialize", "notifications/initialized", "logging/setLevel"} {
 			if count(r.ClientMethods, m) != 1 {
