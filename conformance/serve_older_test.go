@@ -3,6 +3,11 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +23,7 @@ import (
 // eraServer is a 2026-07-28 handler set written the way any server is.
 type eraServer struct {
 	mcp.UnimplementedServerHandler
-	// started receives the name of each tool call that starts.
+	// started receives a value when the tool "wait" starts.
 	started chan string
 }
 
@@ -31,13 +36,18 @@ func mustJSON[T any](t interface{ Fatal(...any) }, s string) T {
 }
 
 func (s *eraServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if s.started != nil {
+	if s.started != nil && p.Name == "wait" {
 		s.started <- p.Name
 	}
 	text := func(t string) (*mcp.CallToolResult, error) { return mcp.TextResult(t), nil }
 	switch p.Name {
 	case "echo":
 		return text("echo " + string(p.Arguments))
+	case "meta":
+		// What the runtime fills from the session: the handler sees a
+		// request as a 2026-07-28 client would have sent it.
+		b, _ := json.Marshal(p.Meta)
+		return text(string(b))
 	case "greet":
 		// Asks for the user's name the 2026-07-28 way.
 		if a, ok := p.InputResponses["name"]; ok {
@@ -149,6 +159,12 @@ func TestServeOlderStdio(t *testing.T) {
 			c.send(callMsg("2", "echo", `{"x":1}`))
 			if text, isErr := toolText(t, readMsg(t, c.next())); text != `echo {"x":1}` || isErr {
 				t.Errorf("echo = %q", text)
+			}
+			c.send(callMsg(`"2m"`, "meta", ""))
+			if text, _ := toolText(t, readMsg(t, c.next())); !strings.Contains(text, `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`) ||
+				!strings.Contains(text, `"io.modelcontextprotocol/clientInfo":{"name":"session-test","version":"1.0.0"}`) ||
+				!strings.Contains(text, `"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}`) {
+				t.Errorf("the handler's _meta = %s", text)
 			}
 			c.send(request("3", "resources/read", `{"uri":"test://a"}`))
 			if m := readMsg(t, c.next()); m.Error != nil || !strings.Contains(string(m.Result), `"text":"contents of test://a"`) ||
@@ -273,5 +289,177 @@ func TestServeOlderModernUntouched(t *testing.T) {
 	c.send(callMsg("2", "echo", ""))
 	if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != mcp.CodeInvalidParams {
 		t.Errorf("tools/call without _meta before initialize = %s %+v", m.Result, m.Error)
+	}
+}
+
+// startEraHTTP serves a 2026-07-28 handler set over HTTP and opens a
+// session as a client of version.
+func startEraHTTP(t *testing.T, s *eraServer, version string, opts mcp.HTTPOptions) (*sessClient, *mcp.ServerDispatcher) {
+	t.Helper()
+	d := newEraDispatcher(s)
+	srv := httptest.NewServer(mcp.NewHTTPHandler(d, opts))
+	t.Cleanup(srv.Close)
+	c := &sessClient{t: t, url: srv.URL, version: version}
+	c.open()
+	return c, d
+}
+
+func TestServeOlderHTTP(t *testing.T) {
+	for _, v := range olderVersions {
+		t.Run(v, func(t *testing.T) {
+			s := &eraServer{started: make(chan string, 8)}
+			c, d := startEraHTTP(t, s, v, mcp.HTTPOptions{})
+
+			if text, _ := toolText(t, jsonMsg(t, c.req(http.MethodPost, callMsg("1", "echo", `{"y":2}`)), http.StatusOK)); text != `echo {"y":2}` {
+				t.Errorf("echo = %q", text)
+			}
+			if m := jsonMsg(t, c.req(http.MethodPost, request("2", "resources/read", `{"uri":"test://a"}`)), http.StatusOK); !strings.Contains(string(m.Result), "contents of test://a") || strings.Contains(string(m.Result), "resultType") {
+				t.Errorf("resources/read = %s %+v", m.Result, m.Error)
+			}
+			if m := jsonMsg(t, c.req(http.MethodPost, request("3", "prompts/get", `{"name":"q"}`)), http.StatusOK); !strings.Contains(string(m.Result), "prompt q") {
+				t.Errorf("prompts/get = %s %+v", m.Result, m.Error)
+			}
+
+			// logging/setLevel filters the log messages of later requests.
+			jsonMsg(t, c.req(http.MethodPost, request("4", "logging/setLevel", `{"level":"error"}`)), http.StatusOK)
+			st := newSSE(t, c.req(http.MethodPost, callMsg("5", "log", "")))
+			var levels []string
+			for {
+				m, _ := st.msg()
+				if string(m.ID) == "5" {
+					break
+				}
+				var p struct{ Level string }
+				json.Unmarshal(m.Params, &p)
+				levels = append(levels, m.Method+":"+p.Level)
+			}
+			if strings.Join(levels, " ") != "notifications/message:error" {
+				t.Errorf("messages at level error: %q", levels)
+			}
+
+			// NeedInput: the elicitation goes out on the response stream as
+			// elicitation/create; 2025-03-26 has none, and says so.
+			resp := c.req(http.MethodPost, callMsg("6", "greet", ""))
+			if v == "2025-03-26" {
+				m := jsonMsg(t, resp, http.StatusOK)
+				if m.Error == nil || m.Error.Code != mcp.CodeInternalError || !strings.Contains(m.Error.Message, "elicitation/create") {
+					t.Errorf("greet for 2025-03-26 = %s %+v, want an internal error naming elicitation/create", m.Result, m.Error)
+				}
+			} else {
+				st = newSSE(t, resp)
+				req, _ := st.msg()
+				if req.Method != "elicitation/create" || req.ID == nil {
+					t.Fatalf("want elicitation/create on the response stream, got %+v", req)
+				}
+				wantStatus(t, c.req(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"action":"accept","content":{"name":"Bo"}}}`), http.StatusAccepted)
+				if res, _ := st.msg(); string(res.ID) != "6" {
+					t.Errorf("want the response to 6, got %+v", res)
+				} else if text, _ := toolText(t, res); text != "Hello, Bo! state=asked" {
+					t.Errorf("greet = %q", text)
+				}
+			}
+
+			// Subscriptions: the update comes on the session's GET stream.
+			jsonMsg(t, c.req(http.MethodPost, request("7", "resources/subscribe", `{"uri":"test://w"}`)), http.StatusOK)
+			get := newSSE(t, c.req(http.MethodGet, ""))
+			if n := d.NotifyResourceUpdated("test://w"); n != 1 {
+				t.Errorf("NotifyResourceUpdated reached %d sessions", n)
+			}
+			if m, _ := get.msg(); m.Method != "notifications/resources/updated" || !strings.Contains(string(m.Params), "test://w") {
+				t.Errorf("on the GET stream: %+v", m)
+			}
+
+			// Cancellation: the request's POST ends without a response.
+			got := make(chan string, 1)
+			go func() {
+				r, _ := http.NewRequest(http.MethodPost, c.url, strings.NewReader(callMsg("8", "wait", "")))
+				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Accept", "application/json, text/event-stream")
+				r.Header.Set("Mcp-Session-Id", c.sid)
+				resp, err := http.DefaultClient.Do(r)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				got <- strconv.Itoa(resp.StatusCode) + " " + string(b)
+			}()
+			<-s.started
+			wantStatus(t, c.req(http.MethodPost, notification("notifications/cancelled", `{"requestId":8}`)), http.StatusAccepted)
+			select {
+			case r := <-got:
+				if strings.Contains(r, "jsonrpc") || !strings.HasPrefix(r, "200") {
+					t.Errorf("the cancelled request's POST got %q, want 200 and no message", r)
+				}
+			case <-time.After(wait):
+				t.Fatal("the cancelled request's POST was not answered")
+			}
+
+			// A 2026-07-28 request at the same endpoint is served as such.
+			r := c.req(http.MethodPost, request("9", "tools/call", `{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`),
+				"Mcp-Session-Id", "", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "echo")
+			if m := jsonMsg(t, r, http.StatusOK); !strings.Contains(string(m.Result), `"resultType":"complete"`) {
+				t.Errorf("modern request = %s %+v", m.Result, m.Error)
+			}
+
+			// DELETE ends the session; an unknown or ended one is 404.
+			wantStatus(t, c.req(http.MethodDelete, ""), http.StatusNoContent)
+			wantStatus(t, c.req(http.MethodPost, request("10", "ping", "")), http.StatusNotFound)
+			c.sid = "not-a-session"
+			wantStatus(t, c.req(http.MethodPost, request("11", "ping", "")), http.StatusNotFound)
+		})
+	}
+}
+
+// TestServeOlderHTTPTenThousand: a client that opens sessions at the front
+// door and never closes them cannot grow the server past MaxSessions.
+func TestServeOlderHTTPTenThousand(t *testing.T) {
+	h := mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{MaxSessions: 500})
+	post := func(body, sid string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			r.Header.Set("Mcp-Session-Id", sid)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	ids := make([]string, 0, 10000)
+	var at2000 uint64
+	for i := range 10000 {
+		if i == 2000 {
+			at2000 = heap()
+		}
+		w := post(initMsg(strconv.Itoa(i), olderVersions[i%3], "{}"), "")
+		if w.Code != http.StatusOK {
+			t.Fatalf("initialize %d: %d %s", i, w.Code, w.Body)
+		}
+		ids = append(ids, w.Header().Get("Mcp-Session-Id"))
+	}
+	at10000 := heap()
+	live := 0
+	for _, id := range ids {
+		if post(request("1", "ping", ""), id).Code == http.StatusOK {
+			live++
+		}
+	}
+	if live != 500 {
+		t.Errorf("%d of 10000 sessions answer; want MaxSessions, 500", live)
+	}
+	if code := post(request("1", "ping", ""), ids[0]).Code; code != http.StatusNotFound {
+		t.Errorf("the first (evicted) session answers %d, want 404", code)
+	}
+	if grow := int64(at10000) - int64(at2000); grow > 2<<20 {
+		t.Errorf("the heap grew by %d bytes from 2000 to 10000 sessions opened", grow)
 	}
 }

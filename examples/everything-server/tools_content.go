@@ -86,4 +86,3 @@ func callWithLogging(ctx context.Context, _ *server, _ *mcp.CallToolRequestParam
 	}
 	return toolResult(text("Logging test completed")), nil
 }
-

@@ -523,6 +523,11 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
+//
+// The same connection serves a client of OlderRevisions (the initialize era): an initialize
+// without this revision's per-request _meta opens that client's session, and its later
+// requests go through the conversions to d's handlers (see the README, "Serving every
+// revision").
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
