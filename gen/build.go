@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -32,7 +33,20 @@ type Options struct {
 	// Strict turns warnings (unknown keywords, unknown formats, dropped
 	// union branches) into errors.
 	Strict bool
+	// Formats says whether the validators check "format" (FormatsAssert,
+	// the default, and what the MCP revisions mean) or leave it as an
+	// annotation (FormatsAnnotate, as draft 2020-12 does by default).
+	Formats Formats
 }
+
+// Formats is what the validators make of the "format" keyword.
+type Formats string
+
+// The values of Options.Formats; "" is FormatsAssert.
+const (
+	FormatsAssert   Formats = "assert"
+	FormatsAnnotate Formats = "annotate"
+)
 
 // ExternalType is an existing Go type: import path and name.
 type ExternalType = ir.ExternalType
@@ -70,6 +84,13 @@ type builder struct {
 	shared map[string]string         // enum key -> Go name of an enum several properties repeat
 	opaque map[*schema.Schema]bool   // definitions kept as raw JSON (free-form recursive JSON)
 	canon  map[string]*schema.Schema // canonical text -> first definition with it
+	// sources maps a schema merged from others (allOf, $ref with
+	// siblings, a union branch with the union's other keywords) to the
+	// schemas it stands for: the merge decides the Go type, the sources
+	// how the value is validated.
+	sources map[*schema.Schema][]*schema.Schema
+	// complexMemo remembers complexKeywords.
+	complexMemo map[*schema.Schema]bool
 
 	// The IR made so far: the declarations in the order they were made,
 	// and what each schema node became.
@@ -94,6 +115,8 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		shared:       map[string]string{},
 		opaque:       map[*schema.Schema]bool{},
 		canon:        map[string]*schema.Schema{},
+		sources:      map[*schema.Schema][]*schema.Schema{},
+		complexMemo:  map[*schema.Schema]bool{},
 		intern:       newInterner(),
 		methodConsts: map[string]string{},
 		building:     map[*schema.Schema]bool{},
@@ -171,6 +194,7 @@ func (b *builder) build() *ir.Package {
 	if b.withDispatcher() {
 		protocol = b.buildProtocol()
 	}
+	b.markInexact()
 	if protocol != nil && b.opts.NoValidators {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
@@ -376,7 +400,19 @@ func (b *builder) nameForPointer(ptr string) string {
 				name += n
 			}
 		case "items":
-			name += "Item"
+			if i+1 < len(parts) && isIndex(parts[i+1]) {
+				i++
+				name += "Item" + parts[i] // draft-07 tuple position
+			} else {
+				name += "Item"
+			}
+		case "prefixItems":
+			if i+1 < len(parts) {
+				i++
+				name += "Item" + parts[i]
+			}
+		case "additionalItems":
+			name += "Rest"
 		case "additionalProperties":
 			name += "Value"
 		case "anyOf", "oneOf", "allOf":
@@ -413,21 +449,54 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	if (s.Ref != nil) || len(s.AllOf) > 0 {
 		m, err := b.flatten(s)
 		if err != nil {
-			b.errorf(s.Pointer, "%v", err)
-			return &ir.Type{Kind: ir.TRaw}
+			return b.rawFallback(s, err.Error())
 		}
 		return b.typeOf(m, name)
 	}
 	if s.IsEmpty() {
 		return &ir.Type{Kind: ir.TRaw}
 	}
+	// Keywords a Go value cannot be checked by directly: Validate checks
+	// the value's JSON encoding against the schema (whole). Where the Go
+	// type would be an interface, an enum or a multi-kind value, the
+	// value is kept as raw JSON instead.
+	whole := b.wholeCheck(s)
+	simple := func() *ir.Type {
+		if whole != nil {
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: whole}}
+		}
+		return nil
+	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
+		if len(s.AnyOf) > 0 && len(s.OneOf) > 0 {
+			// Both lists must hold: no one sum type says that.
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
+		if t := simple(); t != nil {
+			return t
+		}
 		return b.unionType(s, name)
 	}
 	if s.Const != nil {
+		if t := simple(); t != nil {
+			return t
+		}
+		if !constFitsTypes(s) || hasOtherConstraints(s, true) {
+			// "type" rules out the constant (or a kind it takes): raw
+			// JSON says so exactly.
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
 		return b.constType(s)
 	}
 	if s.Enum != nil {
+		if t := simple(); t != nil {
+			return t
+		}
+		if hasOtherConstraints(s, false) {
+			// An enum type checks its values only; the rest of the
+			// schema (a pattern, a bound) is for raw JSON to check.
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
 		return b.enumType(s, name)
 	}
 	if len(s.Types) == 0 {
@@ -437,9 +506,115 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	if len(s.Types) > 1 {
+		if t := simple(); t != nil {
+			return t
+		}
 		return b.kindsType(s, name, nil)
 	}
-	return b.singleType(s, s.Types[0], name)
+	t := b.singleType(s, s.Types[0], name)
+	if whole == nil {
+		return t
+	}
+	switch t.Kind {
+	case ir.TString, ir.TInt, ir.TFloat, ir.TBool, ir.TSlice, ir.TMap:
+		t.C.Whole = whole
+	case ir.TDecl:
+		switch d := t.Decl.(type) {
+		case *ir.Struct:
+			d.Whole = whole
+		case *ir.Tuple:
+			d.Whole = whole
+		default:
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: whole}}
+		}
+	}
+	return t
+}
+
+// hasOtherConstraints reports whether s constrains values beyond "type"
+// and its const (isConst) or its enum.
+func hasOtherConstraints(s *schema.Schema, isConst bool) bool {
+	c := *s
+	c.Types = nil
+	if isConst {
+		c.Const = nil
+	} else {
+		c.Enum = nil
+	}
+	return hasConstraints(&c)
+}
+
+// constFitsTypes reports whether s's "type" (if any) allows its const,
+// so that the const alone decides the Go type.
+func constFitsTypes(s *schema.Schema) bool {
+	if s.Types == nil {
+		return true
+	}
+	switch c := s.Const; c.Kind {
+	case schema.Null:
+		return s.HasType("null")
+	case schema.Bool:
+		return s.HasType("boolean")
+	case schema.String:
+		return s.HasType("string")
+	case schema.Number:
+		return s.HasType("number") || s.HasType("integer") && schema.IsInteger(c.Num)
+	case schema.Array:
+		return s.HasType("array")
+	}
+	return s.HasType("object")
+}
+
+// rawFallback keeps a value whose schema cannot be one Go type (an allOf
+// whose parts mcpgen cannot merge) as raw JSON, validated as such.
+func (b *builder) rawFallback(s *schema.Schema, why string) *ir.Type {
+	b.warnf(s.Pointer, "%s; it is kept as raw JSON (json.RawMessage) and validated as such", why)
+	return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+}
+
+// wholeCheck returns the check Validate runs on a value's JSON encoding
+// when its schema uses keywords the typed checks do not cover (not, if,
+// contains, unevaluatedProperties, ...), or nil.
+func (b *builder) wholeCheck(s *schema.Schema) *ir.Check {
+	if !b.complexKeywords(s) {
+		return nil
+	}
+	return b.check(s)
+}
+
+// complexKeywords reports whether s, or a schema merged into it (allOf,
+// $ref with siblings), has a keyword the typed checks do not cover. The
+// alternatives of anyOf and oneOf do not count: each branch is a Go type
+// of its own.
+func (b *builder) complexKeywords(s *schema.Schema) bool {
+	if v, ok := b.complexMemo[s]; ok {
+		return v
+	}
+	b.complexMemo[s] = false // a cycle adds nothing
+	v := false
+	if srcs, ok := b.sources[s]; ok {
+		for _, src := range srcs {
+			v = v || b.complexKeywords(src)
+		}
+	} else if !s.IsBool {
+		v = s.Not != nil || s.If != nil || s.MultipleOf != nil || s.PatternProperties != nil ||
+			s.PropertyNames != nil || s.MinProperties != nil || s.MaxProperties != nil ||
+			s.Dependencies != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil ||
+			s.Contains != nil || s.UniqueItems
+		if s.Ref != nil && hasConstraints(s) {
+			v = v || b.complexKeywords(s.Ref)
+		}
+		for _, p := range s.AllOf {
+			v = v || b.complexKeywords(p)
+		}
+	}
+	b.complexMemo[s] = v
+	return v
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 func (b *builder) isDef(s *schema.Schema) bool {
@@ -461,6 +636,9 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	case "null":
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	case "array":
+		if s.PrefixItems != nil {
+			return b.tupleType(s, name)
+		}
 		elem := &ir.Type{Kind: ir.TRaw}
 		if s.Items != nil {
 			elem = b.typeOf(s.Items, name+"Item")
@@ -483,7 +661,7 @@ var knownFormats = []string{"uri", "iri", "uri-reference", "iri-reference", "uri
 	"uuid", "json-pointer", "relative-json-pointer", "regex"}
 
 func (b *builder) format(s *schema.Schema) string {
-	if s.Format == "" {
+	if s.Format == "" || b.opts.Formats == FormatsAnnotate {
 		return ""
 	}
 	if !slices.Contains(knownFormats, s.Format) {
@@ -497,6 +675,11 @@ func (b *builder) format(s *schema.Schema) string {
 // properties, a map when it only constrains its members' values, raw JSON
 // when it allows anything.
 func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
+	if len(s.Properties) == 0 && len(s.Required) == 0 && s.PatternProperties != nil {
+		// Members the patterns take and members they leave to
+		// additionalProperties can be of different types: raw JSON.
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+	}
 	if len(s.Properties) == 0 && len(s.Required) == 0 {
 		ap := s.AdditionalProperties
 		if ap == nil || (ap.IsBool && ap.BoolValue) || (!ap.IsBool && ap.IsEmpty()) {
@@ -578,6 +761,10 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	ap := s.AdditionalProperties
 	switch {
+	case s.PatternProperties != nil:
+		// Members the patterns take are kept as they are, like those
+		// additionalProperties takes; the validators tell them apart.
+		st.Extra = &ir.Extra{Name: "Extra", Value: &ir.Type{Kind: ir.TRaw}}
 	case ap != nil && ap.IsFalse():
 		st.Extra = nil
 	case ap == nil || (ap.IsBool && ap.BoolValue) || ap.IsEmpty():

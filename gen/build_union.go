@@ -16,10 +16,6 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	}
 	branches, oneOf := s.AnyOf, false
 	if len(s.OneOf) > 0 {
-		if len(s.AnyOf) > 0 {
-			b.errorf(s.Pointer, "anyOf and oneOf on one schema are not supported; move one into allOf")
-			return &ir.Type{Kind: ir.TRaw}
-		}
 		branches, oneOf = s.OneOf, true
 	}
 	// Keywords next to anyOf apply to every branch.
@@ -28,10 +24,9 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	if hasConstraints(&rest) {
 		var merged []*schema.Schema
 		for _, br := range branches {
-			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)})
+			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)}, []*schema.Schema{br, &rest})
 			if err != nil {
-				b.errorf(s.Pointer, "%v", err)
-				return &ir.Type{Kind: ir.TRaw}
+				return b.rawFallback(s, err.Error())
 			}
 			merged = append(merged, m)
 		}
@@ -131,7 +126,7 @@ func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 			return nil, false
 		}
 		f, err := b.deref(br, 0)
-		if err != nil || f.Types == nil || f.Enum != nil || f.Const != nil || len(f.AnyOf)+len(f.OneOf) > 0 {
+		if err != nil || f.Types == nil || f.Enum != nil || f.Const != nil || len(f.AnyOf)+len(f.OneOf) > 0 || b.complexKeywords(f) {
 			return nil, false
 		}
 		for _, t := range f.Types {
@@ -242,6 +237,8 @@ func kindsOf(t *ir.Type, seen map[ir.Decl]bool) []ir.Kind {
 	switch d := t.Decl.(type) {
 	case *ir.Struct:
 		return []ir.Kind{ir.KObject}
+	case *ir.Tuple:
+		return []ir.Kind{ir.KArray}
 	case *ir.Enum:
 		if d.Base == ir.KInt {
 			return []ir.Kind{ir.KInt}

@@ -172,7 +172,7 @@ func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) 
 		if u := t.Union(); u != nil {
 			return []jen.Code{holderOf(u, expr).Dot("encodeJSON").Call(jen.Id("e"))}
 		}
-		if t.IsStruct() && !addressable {
+		if t.PointerMethods() && !addressable {
 			x := "x" + strconv.Itoa(depth)
 			return []jen.Code{jen.Block(
 				jen.Id(x).Op(":=").Add(expr),

@@ -20,6 +20,9 @@ func (e *emitter) validateValue(t *ir.Type, expr *jen.Statement) []jen.Code {
 
 func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []jen.Code {
 	i, k, x, m := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "x"+strconv.Itoa(depth), "m"+strconv.Itoa(depth)
+	if t.C.Whole != nil {
+		return e.wholeCheck(t.C.Whole, encodeValueN(t, expr, false, depth))
+	}
 	switch t.Kind {
 	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
 		return e.scalarChecks(t, expr)
@@ -105,7 +108,9 @@ func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 				return true
 			}
 		}
-		return d.Extra != nil && hasChecks(d.Extra.Value)
+		return d.Whole != nil || d.Extra != nil && hasChecks(d.Extra.Value)
+	case *ir.Tuple:
+		return true
 	case *ir.Enum, *ir.Union:
 		return true
 	case *ir.Kinds:
@@ -122,6 +127,9 @@ func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 
 // typeHasChecks reports whether a value of type t can break the schema.
 func (e *emitter) typeHasChecks(t *ir.Type, seen map[ir.Decl]bool) bool {
+	if t.C.Whole != nil {
+		return true
+	}
 	switch t.Kind {
 	case ir.TDecl:
 		return e.needsValidate(t.Decl, seen)
@@ -190,7 +198,11 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
 		}
 		if c.Pattern != nil {
 			v := e.pattern(*c.Pattern)
-			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(*c.Pattern)))
+			text := c.PatternText
+			if text == "" {
+				text = *c.Pattern
+			}
+			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(text)))
 		}
 	}
 	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
