@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -91,6 +92,8 @@ type builder struct {
 	sources map[*schema.Schema][]*schema.Schema
 	// complexMemo remembers complexKeywords.
 	complexMemo map[*schema.Schema]bool
+	// mergeDepth counts the allOf merges in progress.
+	mergeDepth int
 
 	// The IR made so far: the declarations in the order they were made,
 	// and what each schema node became.
@@ -492,9 +495,10 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		if t := simple(); t != nil {
 			return t
 		}
-		if hasOtherConstraints(s, false) {
+		if hasOtherConstraints(s, false) || len(s.Enum) == 0 {
 			// An enum type checks its values only; the rest of the
-			// schema (a pattern, a bound) is for raw JSON to check.
+			// schema (a pattern, a bound) is for raw JSON to check, and
+			// so is an empty enum (no value is valid).
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
 		return b.enumType(s, name)
@@ -529,6 +533,15 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 	}
 	return t
+}
+
+// int64Of returns the integer a number's text is, if an int64 holds it.
+func int64Of(num string) (int64, bool) {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 // hasOtherConstraints reports whether s constrains values beyond "type"
@@ -597,11 +610,12 @@ func (b *builder) complexKeywords(s *schema.Schema) bool {
 			v = v || b.complexKeywords(src)
 		}
 	} else if !s.IsBool {
-		v = s.Not != nil || s.If != nil || s.MultipleOf != nil || s.PatternProperties != nil ||
+		v = s.Not != nil || s.If != nil || s.PatternProperties != nil ||
 			s.PropertyNames != nil || s.MinProperties != nil || s.MaxProperties != nil ||
 			s.Dependencies != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil ||
 			s.Contains != nil || s.UniqueItems
-		if s.Ref != nil && hasConstraints(s) {
+		if s.Ref != nil {
+			// A $ref among the sources of a merge was merged in.
 			v = v || b.complexKeywords(s.Ref)
 		}
 		for _, p := range s.AllOf {
@@ -652,7 +666,7 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 }
 
 func numConstraints(s *schema.Schema) ir.Constraints {
-	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum}
+	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum, MultipleOf: s.MultipleOf}
 }
 
 // formats the generated runtime can check.
@@ -759,6 +773,14 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 			addField(r, orTrue(s.AdditionalProperties), true, s.Pointer+"/required")
 		}
 	}
+	// A required member whose struct holds this one by value again (a
+	// required $ref to itself) cannot be a Go value field; no finite
+	// document has one anyway, and raw JSON says so.
+	for _, f := range st.Fields {
+		if f.Required && f.Name != "" && holdsByValue(f.Type, st, map[*ir.Struct]bool{}) {
+			f.Type = &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(propSchema(s, f.JSONName))}}
+		}
+	}
 	ap := s.AdditionalProperties
 	switch {
 	case s.PatternProperties != nil:
@@ -774,6 +796,32 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.memberNames(st)
 	return t
+}
+
+// holdsByValue reports whether a value of type t holds a struct target
+// by value: t is target, or a struct with a required field that does.
+func holdsByValue(t *ir.Type, target *ir.Struct, seen map[*ir.Struct]bool) bool {
+	r := t.Resolve()
+	if r.Kind != ir.TDecl {
+		return false
+	}
+	st, ok := r.Decl.(*ir.Struct)
+	if !ok {
+		return false
+	}
+	if st == target {
+		return true
+	}
+	if seen[st] {
+		return false
+	}
+	seen[st] = true
+	for _, f := range st.Fields {
+		if f.Required && f.Name != "" && f.Type != nil && holdsByValue(f.Type, target, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // structMethods are the methods every generated struct has.
@@ -879,11 +927,15 @@ func (b *builder) constType(s *schema.Schema) *ir.Type {
 	case schema.Bool:
 		t.Kind = ir.TBool
 	case schema.Number:
-		if schema.IsInteger(c.Num) {
+		if _, ok := int64Of(c.Num); ok {
 			t.Kind = ir.TInt
-		} else {
-			t.Kind = ir.TFloat
+			break
 		}
+		// A number an int64 does not hold exactly (0.5, 1e30): float64
+		// rounding would let near numbers pass, so raw JSON compares
+		// the text exactly.
+		t.Kind = ir.TRaw
+		t.C = ir.Constraints{Raw: b.check(s)}
 	default:
 		t.Kind = ir.TRaw
 		t.C.Raw = b.check(s)
@@ -898,7 +950,8 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 	allStrings, allInts := true, true
 	for _, v := range s.Enum {
 		allStrings = allStrings && v.Kind == schema.String
-		allInts = allInts && v.Kind == schema.Number && schema.IsInteger(v.Num)
+		_, isInt64 := int64Of(v.Num)
+		allInts = allInts && v.Kind == schema.Number && isInt64
 	}
 	typeOK := func(want ...string) bool {
 		if s.Types == nil {
@@ -940,12 +993,7 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 		if base == ir.KString && v.Str == "" {
 			word = "Empty" // the empty string is a value like any other
 		} else if base == ir.KString {
-			w, err := propertyGoName(v.Str)
-			if err != nil {
-				b.errorf(s.Pointer+"/enum", "enum value %v", err)
-				continue
-			}
-			word = w
+			word = enumWord(v.Str)
 		} else {
 			word = strings.ReplaceAll(v.Num, "-", "Minus")
 		}

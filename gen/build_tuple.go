@@ -12,14 +12,19 @@ import (
 // for the elements after them. A position below minItems is a value; a
 // later one is optional like an optional member (a pointer, or nil).
 func (b *builder) tupleType(s *schema.Schema, name string) *ir.Type {
-	if t, ok := b.intern.typeAt(s.Pointer); ok && s.Pointer != "" {
-		return t
+	// The node may already be another type (a multi-kind value whose
+	// array kind this is): only a tuple made for it is this type.
+	interned, taken := b.intern.typeAt(s.Pointer)
+	if taken && s.Pointer != "" && interned.Kind == ir.TDecl {
+		if _, ok := interned.Decl.(*ir.Tuple); ok {
+			return interned
+		}
 	}
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
 	tu := &ir.Tuple{
-		DeclInfo:    ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name},
+		DeclInfo:    ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer}, // defType names the definition
 		RestKeyword: s.ItemsKeyword,
 		MinItems:    s.MinItems,
 		MaxItems:    s.MaxItems,
@@ -28,7 +33,7 @@ func (b *builder) tupleType(s *schema.Schema, name string) *ir.Type {
 		tu.RestKeyword = "items"
 	}
 	t := &ir.Type{Kind: ir.TDecl, Decl: tu}
-	if s.Pointer != "" {
+	if s.Pointer != "" && !taken {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(tu)

@@ -17,6 +17,16 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	branches, oneOf := s.AnyOf, false
 	if len(s.OneOf) > 0 {
 		branches, oneOf = s.OneOf, true
+		// Two equal branches of a oneOf both match or both fail: a sum
+		// type would keep one of them and lose that. Raw JSON keeps it.
+		seen := map[string]bool{}
+		for _, br := range branches {
+			c := canonical(br)
+			if seen[c] {
+				return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+			}
+			seen[c] = true
+		}
 	}
 	// Keywords next to anyOf apply to every branch.
 	rest := *s
@@ -32,6 +42,23 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 		}
 		branches = merged
 	}
+	// A branch no value matches (false, or types that rule each other
+	// out) changes nothing: it is left out. A branch every value matches
+	// is no sum type: raw JSON says what the schema says.
+	var live []*schema.Schema
+	for _, br := range branches {
+		switch {
+		case br.IsFalse():
+		case br.IsBool:
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		default:
+			live = append(live, br)
+		}
+	}
+	if len(live) == 0 {
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+	}
+	branches = live
 	if !oneOf {
 		if flat, ok := b.flatKinds(branches); ok {
 			return b.kindsType(s, name, flat)
@@ -88,8 +115,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 	}
 	f, err := b.deref(br, 0)
 	if err != nil {
-		b.errorf(br.Pointer, "%v", err)
-		return nil
+		f = br // typeOf keeps it as raw JSON, with a warning
 	}
 	suffix := kindSuffix(f.Types)
 	switch {
@@ -193,6 +219,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 		if ks.kind != ir.KNull {
 			only := *ks.s
 			only.Types = []string{ks.kind.String()}
+			only.Name = "" // the alternative's type is not the definition's
 			alt.Type = b.singleType(&only, ks.kind.String(), name+alt.Name)
 		}
 		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {

@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -99,7 +100,12 @@ func (b *builder) deref(s *schema.Schema, depth int) (*schema.Schema, error) {
 // the shortcuts (anything, nothing), each group of keywords is merged by
 // its own function.
 func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Schema, error) {
-	if depth > 50 {
+	// depth counts this merge's own nesting; mergeDepth all the merges
+	// in progress (a recursive schema can start a new one through
+	// flatten, forever).
+	b.mergeDepth++
+	defer func() { b.mergeDepth-- }()
+	if depth > 50 || b.mergeDepth > 200 {
 		return nil, fmt.Errorf("allOf at %s nests too deep to merge", at)
 	}
 	// Intersecting with "anything" changes nothing: keep the other side as
@@ -319,14 +325,58 @@ func (m *merger) constEnum() error {
 	return nil
 }
 
-// bounds keeps the tighter of each numeric bound.
+// bounds keeps the tighter of each numeric bound, and the least common
+// multiple of two multipleOf.
 func (m *merger) bounds() error {
 	x, y := m.x, m.y
 	m.out.Minimum = numMax(x.Minimum, y.Minimum)
 	m.out.ExclusiveMinimum = numMax(x.ExclusiveMinimum, y.ExclusiveMinimum)
 	m.out.Maximum = numMin(x.Maximum, y.Maximum)
 	m.out.ExclusiveMaximum = numMin(x.ExclusiveMaximum, y.ExclusiveMaximum)
+	m.out.MultipleOf = pick1(x.MultipleOf, y.MultipleOf)
+	if x.MultipleOf != nil && y.MultipleOf != nil {
+		l := lcmRat(*x.MultipleOf, *y.MultipleOf)
+		m.out.MultipleOf = &l
+	}
 	return nil
+}
+
+// lcmRat is the least common multiple of two positive numbers (as text):
+// a value is a multiple of both exactly when it is a multiple of it. For
+// fractions in lowest terms, lcm(a/b, c/d) = lcm(a, c) / gcd(b, d).
+func lcmRat(x, y string) string {
+	a, _ := new(big.Rat).SetString(x)
+	c, _ := new(big.Rat).SetString(y)
+	if a.Cmp(c) == 0 {
+		return x
+	}
+	g := new(big.Int).GCD(nil, nil, a.Num(), c.Num())
+	l := new(big.Int).Mul(a.Num(), c.Num())
+	l.Div(l, g)
+	den := new(big.Int).GCD(nil, nil, a.Denom(), c.Denom())
+	r := new(big.Rat).SetFrac(l, den)
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	// A terminating decimal: both denominators divide a power of ten.
+	return r.FloatString(decimals(r))
+}
+
+// decimals is the number of decimal places r needs (its denominator
+// divides a power of ten).
+func decimals(r *big.Rat) int {
+	d := new(big.Int).Set(r.Denom())
+	ten := big.NewInt(10)
+	n := 0
+	for d.Cmp(big.NewInt(1)) != 0 && n < 400 {
+		g := new(big.Int).GCD(nil, nil, d, ten)
+		if g.Cmp(big.NewInt(1)) == 0 {
+			break
+		}
+		d.Div(d, g)
+		n++
+	}
+	return n
 }
 
 // strings merges the string keywords: lengths, pattern and format (two
@@ -602,7 +652,9 @@ func (b *builder) findCanonical() {
 // word (ignoring descriptions), or nil. The inline copy then uses the
 // definition's type instead of declaring another.
 func (b *builder) sameAsDef(s *schema.Schema) *schema.Schema {
-	if s.Name != "" {
+	if _, merged := b.sources[s]; s.Name != "" || merged {
+		// A merged schema's canonical text leaves out what the merge
+		// leaves to its sources (not, if, ...): it is never a copy.
 		return nil
 	}
 	return b.canon[canonical(s)]

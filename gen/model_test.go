@@ -37,7 +37,7 @@ var schemaFieldRoles = map[string]fieldRole{
 	"MinItems": constraint, "MaxItems": constraint, "MinLength": constraint, "MaxLength": constraint,
 	"Pattern": constraint, "Format": constraint,
 	"PatternProperties": constraint, "PrefixItems": constraint, "ItemsKeyword": annotation,
-	"MultipleOf": checked, "Not": checked, "If": checked, "Then": withIf, "Else": withIf,
+	"MultipleOf": constraint, "Not": checked, "If": checked, "Then": withIf, "Else": withIf,
 	"PropertyNames": checked, "MinProperties": checked, "MaxProperties": checked, "Dependencies": checked,
 	"UnevaluatedProperties": checked, "Contains": checked, "MinContains": withContains, "MaxContains": withContains,
 	"UniqueItems": checked, "UnevaluatedItems": checked,

@@ -72,21 +72,25 @@ func (e *emitter) emitTupleDecode(tu *ir.Tuple) {
 		}
 	}
 	cases = append(cases, jen.Default().Block(rest...))
-	body := []jen.Code{
-		jen.Op("*").Id("v").Op("=").Id(tu.Name).Values(),
-		jen.Id("off").Op(":=").Id("d").Dot("pos"),
-		jen.If(jen.Op("!").Id("d").Dot("array").Call()).Block(jen.Return()),
-		jen.Id("n").Op(":=").Lit(0),
-		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(
-			jen.Switch(jen.Id("n")).Block(cases...),
-		),
-	}
 	required := 0
 	for _, f := range tu.Items {
 		if f.Required {
 			required++
 		}
 	}
+	body := []jen.Code{jen.Op("*").Id("v").Op("=").Id(tu.Name).Values()}
+	if required > 0 {
+		// off is where the array starts: the pointer of a minItems
+		// violation.
+		body = append(body, jen.Id("d").Dot("peek").Call(), jen.Id("off").Op(":=").Id("d").Dot("pos"))
+	}
+	body = append(body,
+		jen.If(jen.Op("!").Id("d").Dot("array").Call()).Block(jen.Return()),
+		jen.Id("n").Op(":=").Lit(0),
+		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(
+			jen.Switch(jen.Id("n")).Block(cases...),
+		),
+	)
 	if required > 0 {
 		// Positions the Go type requires were absent: the array is too
 		// short for minItems.

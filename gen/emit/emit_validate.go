@@ -149,7 +149,7 @@ func scalarHasChecks(t *ir.Type) bool {
 	c := t.C
 	return c.Format != "" || c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil ||
 		c.ExclusiveMaximum != nil || c.MinLength != nil || c.MaxLength != nil || c.Pattern != nil ||
-		c.Const != nil || c.Enum != nil
+		c.Const != nil || c.Enum != nil || c.MultipleOf != nil
 }
 
 // formatFuncs maps a format to its runtime checker.
@@ -204,6 +204,13 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
 			}
 			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(text)))
 		}
+	}
+	if c.MultipleOf != nil && (t.Kind == ir.TInt || t.Kind == ir.TFloat) {
+		fn := "rtMultipleOfInt"
+		if t.Kind == ir.TFloat {
+			fn = "rtMultipleOfFloat"
+		}
+		add(jen.Op("!").Id(fn).Call(x, jen.Lit(*c.MultipleOf)), "multipleOf", jen.Lit("must be a multiple of "+*c.MultipleOf+", got ").Op("+").Add(show()))
 	}
 	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
 		for _, b := range []struct {

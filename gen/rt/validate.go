@@ -269,3 +269,25 @@ func rtUniqueItems(d *decoder) (i, j int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// floatExact reads a number like floatBounds, and checks multipleOf on
+// the number's text where the float64 would hide a violation: a number
+// with more digits than a float64 keeps can round onto a multiple
+// (12345678901234567890 is not a multiple of 7; its float64 is). The
+// violations the float64 shows are left to Validate.
+func (d *decoder) floatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf string) float64 {
+	d.peek()
+	off := d.pos
+	s := d.sub()
+	text, ok := s.number()
+	f := d.floatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum)
+	if ok && !d.failed() && !rtMultipleOf(text, multipleOf) && rtMultipleOfFloat(f, multipleOf) {
+		d.violate(off, "multipleOf", "must be a multiple of "+multipleOf+", got "+rtQuoteNum(text))
+	}
+	return f
+}
+
+// floatExactPtr is floatExact into a new variable.
+func (d *decoder) floatExactPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf string) *float64 {
+	return d.floatSlot(d.floatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf))
+}

@@ -195,12 +195,13 @@ func DocumentValue(d Draft, cases []*Case) any {
 
 // gen makes one case.
 type gen struct {
-	r     *rand.Rand
-	draft Draft
-	c     *Case
-	made  map[string]bool // helpers made so far
-	self  string          // the helper being made
-	nodes int             // schema nodes made so far, to keep the case small
+	r      *rand.Rand
+	draft  Draft
+	c      *Case
+	made   map[string]bool // helpers made so far
+	self   string          // the helper being made
+	branch bool            // the schema being made is a branch of anyOf or oneOf
+	nodes  int             // schema nodes made so far, to keep the case small
 }
 
 // New makes a case called name from the random source r.
@@ -276,9 +277,15 @@ func (g *gen) schema(depth int, self string) any {
 		return s
 	}
 	// A type, most of the time: typed schemas get Go types of their own.
+	// (The branches of anyOf and oneOf get one more often: mcpgen names an
+	// inline branch by its type, and refuses one without; issue 13.)
 	var types []string
+	typeChance := 0.6
+	if g.branch {
+		typeChance, g.branch = 0.9, false
+	}
 	switch {
-	case g.chance(0.6):
+	case g.chance(typeChance):
 		types = []string{pick(g.r, jsonTypes)}
 		s.Set("type", types[0])
 	case g.chance(0.15):
@@ -600,20 +607,22 @@ func (g *gen) constEnum(s *Obj) {
 }
 
 func (g *gen) applicator(s *Obj, depth int, self string) {
-	list := func() []any {
+	list := func(branches bool) []any {
 		var out []any
 		for range 1 + g.r.IntN(3) {
+			g.branch = branches
 			out = append(out, g.inPlace(depth, self))
+			g.branch = false
 		}
 		return out
 	}
 	switch g.r.IntN(7) {
 	case 0:
-		s.Set("allOf", list())
+		s.Set("allOf", list(false))
 	case 1:
-		s.Set("anyOf", list())
+		s.Set("anyOf", list(true))
 	case 2:
-		s.Set("oneOf", list())
+		s.Set("oneOf", list(true))
 	case 3:
 		s.Set("not", g.inPlace(depth, self))
 	case 4:
@@ -629,9 +638,9 @@ func (g *gen) applicator(s *Obj, depth int, self string) {
 			s.Set("$ref", r.(*Obj).Vals["$ref"])
 			return
 		}
-		s.Set("allOf", list())
+		s.Set("allOf", list(false))
 	default:
-		s.Set("anyOf", list())
+		s.Set("anyOf", list(true))
 	}
 }
 
