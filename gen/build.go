@@ -640,7 +640,14 @@ func (b *builder) isDef(s *schema.Schema) bool {
 func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	switch typ {
 	case "string":
-		return &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern}}
+		t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength}}
+		if s.Pattern != nil {
+			// Go's spelling of the ECMA-262 pattern (the loader checked
+			// that there is one).
+			src, _, _ := schema.GoPattern(*s.Pattern)
+			t.C.Pattern, t.C.PatternText = &src, *s.Pattern
+		}
+		return t
 	case "integer":
 		return &ir.Type{Kind: ir.TInt, C: numConstraints(s)}
 	case "number":

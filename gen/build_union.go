@@ -22,7 +22,10 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 		seen := map[string]bool{}
 		for _, br := range branches {
 			c := canonical(br)
-			if seen[c] {
+			// A branch with a keyword mcpgen cannot enforce may pass
+			// where it should fail, and count as a second match: only
+			// the raw checks count such a branch as "maybe".
+			if seen[c] || checkInexact(b.check(br), map[*ir.Check]bool{}) {
 				return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 			}
 			seen[c] = true
@@ -438,4 +441,23 @@ func findTag(cases []*ir.TagCase, v string) *ir.TagCase {
 		}
 	}
 	return nil
+}
+
+// checkInexact reports whether c, or a check below it, has a keyword the
+// validators cannot enforce (markInexact works this out for the whole
+// graph once it is built).
+func checkInexact(c *ir.Check, seen map[*ir.Check]bool) bool {
+	if c == nil || seen[c] {
+		return false
+	}
+	seen[c] = true
+	if c.Inexact || c.UnknownPatterns {
+		return true
+	}
+	for _, x := range c.Children() {
+		if checkInexact(x, seen) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
@@ -140,7 +142,9 @@ func (b *builder) checkedFormat(f string) string {
 }
 
 // markInexact spreads Inexact from every check to the checks that contain
-// it, to a fixed point (the graph has cycles through $ref).
+// it, to a fixed point (the graph has cycles through $ref), and warns
+// about each keyword that negates an inexact check and is therefore not
+// enforced (so that the validators never reject more than the schema).
 func (b *builder) markInexact() {
 	for changed := true; changed; {
 		changed = false
@@ -153,6 +157,42 @@ func (b *builder) markInexact() {
 					c.Inexact, changed = true, true
 					break
 				}
+			}
+		}
+	}
+	warned := map[string]bool{}
+	warn := func(ptr, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if !warned[ptr+msg] {
+			warned[ptr+msg] = true
+			b.warnf(ptr, "%s", msg)
+		}
+	}
+	var checks []*ir.Check
+	for _, c := range b.intern.checks {
+		checks = append(checks, c)
+	}
+	slices.SortFunc(checks, func(x, y *ir.Check) int { return strings.Compare(x.Pointer, y.Pointer) })
+	for _, c := range checks {
+		const why = "uses a keyword mcpgen cannot enforce"
+		if c.Not != nil && c.Not.Inexact {
+			warn(c.Pointer+"/not", "\"not\" is not enforced: its schema %s", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then != nil && c.Else != nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; a value it matches must be valid against \"then\" or \"else\"", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then != nil && c.Else == nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; \"then\" is not enforced", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then == nil && c.Else != nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; \"else\" applies only to values it rejects for certain", why)
+		}
+		if c.Contains != nil && c.Contains.Inexact && c.MaxContains != nil {
+			warn(c.Pointer+"/maxContains", "\"maxContains\" is not enforced: the schema of \"contains\" %s", why)
+		}
+		for i, br := range c.OneOf {
+			if br.Inexact {
+				warn(fmt.Sprintf("%s/oneOf/%d", c.Pointer, i), "this branch %s: it does not count as a second match of \"oneOf\"", why)
 			}
 		}
 	}

@@ -33,23 +33,27 @@ func tupleDoc(tu *ir.Tuple) string {
 			required++
 		}
 	}
-	s := fmt.Sprintf("It is a JSON array: Item0 to Item%d are its first elements", len(tu.Items)-1)
-	if len(tu.Items) == 1 {
-		s = "It is a JSON array: Item0 is its first element"
+	var names string
+	switch n := len(tu.Items); n {
+	case 1:
+		names = "Item0 is its first element"
+	case 2:
+		names = "Item0 and Item1 are its first elements"
+	default:
+		names = fmt.Sprintf("Item0 to Item%d are its first elements", n-1)
 	}
+	s := "It is a JSON array; " + names + "."
 	switch {
 	case required == len(tu.Items):
 	case required == 0:
-		s += "; each may be absent (nil), and then so are the ones after it"
+		s += " Each may be absent (nil), and then so is every later one."
 	default:
-		s += fmt.Sprintf("; the ones after Item%d may be absent (nil), and then so are the ones after them", required-1)
+		s += fmt.Sprintf(" The ones after Item%d may be absent (nil), and then so is every later one.", required-1)
 	}
 	if tu.RestType != nil {
-		s += ", and Rest holds the elements after them."
-	} else {
-		s += ", and no element may follow them."
+		return s + " Rest holds the elements after them."
 	}
-	return s
+	return s + " No element may follow them."
 }
 
 // emitTupleDecode reads the array: position n into its field, the rest

@@ -680,7 +680,15 @@ func mergeViolations(decodeErr, validateErr error) error {
 				// Both found it (a required union member that was absent).
 				covered = true
 			case w.Keyword == "required":
-				// A missing member: the object itself was decoded.
+				// A missing member: the object itself was decoded, and
+				// what validation says of the member's zero value is no
+				// news.
+				if m, ok := rtMissingMember(w.Message); ok {
+					p := w.Pointer + "/" + rtEscapePointer(m)
+					if v.Pointer == p || strings.HasPrefix(v.Pointer, p+"/") {
+						covered = true
+					}
+				}
 			case v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/"):
 				covered = true
 			}
@@ -690,6 +698,20 @@ func mergeViolations(decodeErr, validateErr error) error {
 		}
 	}
 	return all
+}
+
+// rtMissingMember returns the member a "required" violation's message
+// names ("missing required member \"name\"").
+func rtMissingMember(msg string) (string, bool) {
+	q, ok := strings.CutPrefix(msg, "missing required member ")
+	if !ok {
+		return "", false
+	}
+	var name string
+	if json.Unmarshal([]byte(q), &name) != nil {
+		return "", false
+	}
+	return name, true
 }
 
 // external decodes a value of a type mcpgen did not generate (mapped to an

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--formats assert|annotate] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -60,6 +60,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
+	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
 	}
@@ -71,7 +72,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 		}
 		cfg = c
 	}
-	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher)
+	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher, *formats)
 	return fl, false, err
 }
 
@@ -83,7 +84,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
 			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
-		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher {
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || custom.Formats == gen.FormatsAnnotate {
 			return nil, &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
 		}
 		dir := fl.out
@@ -188,8 +189,12 @@ func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, en
 		opts = gen.PinnedOptions(*src.Pin)
 		opts.Package = j.pkg
 	}
+	if src.Pin != nil && custom.Formats == gen.FormatsAnnotate {
+		return nil, &usageError{fmt.Sprintf("revision %s asserts its formats (uri, byte, ...: the MCP contract); --formats annotate is for other schemas", j.revision)}
+	}
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
+	opts.Formats = custom.Formats
 	opts.Strict = strict
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
