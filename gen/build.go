@@ -464,6 +464,9 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	// type would be an interface, an enum or a multi-kind value, the
 	// value is kept as raw JSON instead.
 	whole := b.wholeCheck(s)
+	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) {
+		whole = nil // a map checks them (objectType)
+	}
 	simple := func() *ir.Type {
 		if whole != nil {
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: whole}}
@@ -696,6 +699,13 @@ func (b *builder) format(s *schema.Schema) string {
 // properties, a map when it only constrains its members' values, raw JSON
 // when it allows anything.
 func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
+	if pp := mapPattern(s); pp != nil {
+		// Every member matches one pattern, and has its schema: a map
+		// whose keys Validate checks.
+		src, _, _ := schema.GoPattern(pp.Pattern)
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(pp.Schema, name+"Value"),
+			C: ir.Constraints{KeyPattern: &src, KeyPatternText: pp.Pattern, MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
+	}
 	if len(s.Properties) == 0 && len(s.Required) == 0 && s.PatternProperties != nil {
 		// Members the patterns take and members they leave to
 		// additionalProperties can be of different types: raw JSON.
@@ -709,9 +719,35 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 		if ap.IsFalse() {
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
-		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, name+"Value")}
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, name+"Value"), C: ir.Constraints{MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
 	}
 	return b.structType(s, name)
+}
+
+// mapPattern returns the one pattern of an object schema that allows no
+// other member (no properties, one patternProperties entry Go's regexp
+// can match, additionalProperties false), or nil.
+func mapPattern(s *schema.Schema) *schema.PatternProperty {
+	if len(s.Properties) > 0 || len(s.Required) > 0 || len(s.PatternProperties) != 1 ||
+		s.PatternProperties[0].Unsupported || s.AdditionalProperties == nil || !s.AdditionalProperties.IsFalse() {
+		return nil
+	}
+	return s.PatternProperties[0]
+}
+
+// mapKeywordsTyped reports whether the keywords of s that complexKeywords
+// counts are all ones a map type checks itself: patternProperties (the
+// one of mapPattern), minProperties and maxProperties.
+func (b *builder) mapKeywordsTyped(s *schema.Schema) bool {
+	if _, merged := b.sources[s]; merged || s.Ref != nil || s.AllOf != nil || len(s.Properties) > 0 || len(s.Required) > 0 {
+		return false
+	}
+	if s.PatternProperties != nil && mapPattern(s) == nil {
+		return false
+	}
+	rest := *s
+	rest.PatternProperties, rest.MinProperties, rest.MaxProperties = nil, nil, nil
+	return !b.complexKeywords(&rest)
 }
 
 func (b *builder) structType(s *schema.Schema, name string) *ir.Type {

@@ -62,17 +62,40 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 		}
 		return out
 	case ir.TMap:
+		var out []jen.Code
+		n := jen.Len(expr)
+		if t.C.MinProperties != nil && *t.C.MinProperties > 0 {
+			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("minProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *t.C.MinProperties))),
+			))
+		}
+		if t.C.MaxProperties != nil {
+			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("maxProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *t.C.MaxProperties))),
+			))
+		}
 		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
+		vars := jen.List(jen.Id(k), jen.Id(x))
 		if len(inner) == 0 {
-			return nil
+			vars = jen.Id(k) // only the key is checked
+		}
+		if t.C.KeyPattern != nil {
+			// The one pattern takes every member; a key it does not
+			// match is left to additionalProperties: false.
+			inner = append([]jen.Code{jen.If(jen.Op("!").Id(e.pattern(*t.C.KeyPattern)).Dot("MatchString").Call(jen.Id(k))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+			)}, inner...)
+		}
+		if len(inner) == 0 {
+			return out
 		}
 		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
 		loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id(m), jen.Id(k)))
-		return []jen.Code{jen.Block(
+		return append(out, jen.Block(
 			jen.Id("start").Op(":=").Id("s").Dot("mark").Call(),
-			jen.For(jen.List(jen.Id(k), jen.Id(x)).Op(":=").Range().Add(expr)).Block(loop...),
+			jen.For(vars.Op(":=").Range().Add(expr)).Block(loop...),
 			jen.Id("s").Dot("sortSince").Call(jen.Id("start")),
-		)}
+		))
 	}
 	return nil
 }
@@ -136,7 +159,7 @@ func (e *emitter) typeHasChecks(t *ir.Type, seen map[ir.Decl]bool) bool {
 	case ir.TSlice:
 		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem, seen)
 	case ir.TMap:
-		return e.typeHasChecks(t.Elem, seen)
+		return t.C.KeyPattern != nil || t.C.MinProperties != nil || t.C.MaxProperties != nil || e.typeHasChecks(t.Elem, seen)
 	case ir.TRaw:
 		return t.C.Raw != nil
 	case ir.TExternal:

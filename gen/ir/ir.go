@@ -460,6 +460,12 @@ type Constraints struct {
 	PatternText                        string  // the pattern as the schema writes it, for messages
 	MultipleOf                         *string
 	MinItems, MaxItems                 *int64
+	// The keys and the number of members of a map (TMap): KeyPattern is
+	// the Go regexp every key must match (patternProperties with
+	// additionalProperties false), KeyPatternText as the schema writes it.
+	KeyPattern                   *string
+	KeyPatternText               string
+	MinProperties, MaxProperties *int64
 	// Enum restricts a value that is not a named enum (integer enums of
 	// mixed kinds, enums on raw values).
 	Enum []*Value
