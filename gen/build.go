@@ -38,6 +38,11 @@ type Options struct {
 	// the default, and what the MCP revisions mean) or leave it as an
 	// annotation (FormatsAnnotate, as draft 2020-12 does by default).
 	Formats Formats
+	// Older are older revisions to convert to and from (--serve-older):
+	// the package gets the conversions between its types and each one's
+	// (the older packages themselves are generated on their own, with
+	// their Options).
+	Older []Older
 }
 
 // Formats is what the validators make of the "format" keyword.
@@ -202,7 +207,7 @@ func (b *builder) build() *ir.Package {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
 	}
-	return &ir.Package{
+	pkg := &ir.Package{
 		Name:       b.opts.Package,
 		Revision:   b.opts.Revision,
 		Source:     b.opts.Source,
@@ -210,6 +215,10 @@ func (b *builder) build() *ir.Package {
 		Protocol:   protocol,
 		Validators: !b.opts.NoValidators,
 	}
+	if len(b.errs) == 0 {
+		b.buildOlder(pkg)
+	}
+	return pkg
 }
 
 // claim reserves a Go name for the schema node at ptr. A second claim is
@@ -260,11 +269,11 @@ func (b *builder) reserve(name, what string) {
 // and, when there will be a dispatcher, its names.
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
-	// The names of the tasks extension's and the tool set's runtime are
-	// claimed with any dispatcher, before the protocol is built and it is
-	// known whether the revision can carry them: a schema cannot take
-	// them either way.
-	names, err := runtimeNames(dispatcher, dispatcher, dispatcher)
+	// The names of the tasks extension's, the tool set's and the
+	// conversions' runtime are claimed with any dispatcher, before the
+	// protocol is built and it is known whether the revision can carry
+	// them: a schema cannot take them either way.
+	names, err := runtimeNames(dispatcher, dispatcher, dispatcher, dispatcher)
 	if err != nil {
 		b.errorf("", "reading the runtime: %v", err)
 		return
@@ -278,6 +287,7 @@ func (b *builder) reserveOwnNames() {
 	if dispatcher {
 		b.claimProtocolNames()
 	}
+	b.reserveOlderNames()
 }
 
 // withDispatcher reports whether the package gets a dispatcher: the

@@ -28,7 +28,7 @@ func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnost
 		return nil, warns, err
 	}
 	p := pkg.Protocol
-	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil)
+	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil, len(pkg.Older) > 0)
 	if err != nil {
 		return nil, warns, err
 	}
@@ -55,6 +55,13 @@ func strictErrors(warns []*schema.Diagnostic) error {
 func PinnedOptions(p schema.Pin) Options {
 	return Options{Package: p.Package(), Revision: p.Revision,
 		Source: ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
+}
+
+// PinnedServeOlder says which pinned revisions `mcpgen generate --all`
+// gives conversions to older revisions (each generated beside it), and to
+// which: the newest serves the clients of the three before it.
+var PinnedServeOlder = map[string][]string{
+	"2026-07-28": {"2025-11-25", "2025-06-18", "2025-03-26"},
 }
 
 // Files is generated output: file name -> contents.

@@ -16,6 +16,12 @@ type docData struct {
 	Package, Revision, URL, SHA256, Command string
 	Pinned, Validators, Dispatcher          bool
 	Tasks                                   bool // the server side of the tasks extension
+	Client                                  bool // the typed client (client.go)
+	// Older are the older revisions the package converts to and from,
+	// newest first; OlderList says them, OlderExample is the first's
+	// variable.
+	Older                   []string
+	OlderList, OlderExample string
 }
 
 func newDocData(pkg *ir.Package) docData {
@@ -23,9 +29,18 @@ func newDocData(pkg *ir.Package) docData {
 	if !pkg.Source.Pinned {
 		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
 	}
-	return docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
+	d := docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
 		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil,
-		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil}
+		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil, Client: pkg.Protocol != nil && pkg.Protocol.Client != nil}
+	for _, o := range pkg.Older {
+		d.Older = append(d.Older, o.Revision)
+	}
+	if len(pkg.Older) > 0 {
+		d.OlderList = strings.Join(d.Older, ", ")
+		d.OlderExample = pkg.Older[0].Var
+		d.Command += " --serve-older " + strings.Join(d.Older, ",")
+	}
+	return d
 }
 
 // docFile is doc.go: the package comment and ProtocolVersion.
