@@ -25,7 +25,7 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 	}
 	switch t.Kind {
 	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
-		return e.scalarChecks(t, expr)
+		return e.scalarChecks(t, expr, false)
 	case ir.TRaw:
 		if t.C.Raw == nil {
 			return nil
@@ -188,10 +188,15 @@ var formatFuncs = map[string]string{
 }
 
 // scalarChecks checks a string, number or boolean against its constraints.
-func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
+// In a raw check (raw), s may be quiet: the message is built only when s
+// records violations.
+func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Code {
 	c := t.C
 	var out []jen.Code
 	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
+		if raw {
+			cond = jen.Parens(cond).Op("&&").Id("s").Dot("loud").Call()
+		}
 		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)))
 	}
 	show := func() *jen.Statement {

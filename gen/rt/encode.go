@@ -4,6 +4,7 @@ package rt
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -13,6 +14,23 @@ import (
 type encoder struct {
 	buf []byte
 	err error
+	// keys is where maps' keys are sorted (rtSortedKeys): an encoder
+	// that is reused (Validate's) sorts without allocating.
+	keys []string
+}
+
+// rtSortedKeys appends the keys of m to e.keys, sorted, and returns them
+// with the length of e.keys before; the caller sets e.keys back to that
+// length when it is done with them. A map nested in one of the values
+// appends after them, so the slice returned stays valid.
+func rtSortedKeys[V any](e *encoder, m map[string]V) ([]string, int) {
+	n := len(e.keys)
+	for k := range m {
+		e.keys = append(e.keys, k)
+	}
+	keys := e.keys[n:]
+	slices.Sort(keys)
+	return keys, n
 }
 
 // EncodeError is a Go value that has no JSON form: a NaN or infinite

@@ -2374,7 +2374,9 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2396,7 +2398,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2419,7 +2423,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2441,7 +2447,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2464,7 +2472,9 @@ func rawCheck4(d *decoder, s *vstate) {
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2487,7 +2497,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2509,7 +2521,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2531,7 +2545,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2554,7 +2570,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2577,7 +2595,9 @@ func rawCheck9(d *decoder, s *vstate) {
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2599,7 +2619,9 @@ func rawCheck10(d *decoder, s *vstate) {
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2622,7 +2644,9 @@ func rawCheck11(d *decoder, s *vstate) {
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2645,7 +2669,9 @@ func rawCheck12(d *decoder, s *vstate) {
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2667,7 +2693,9 @@ func rawCheck13(d *decoder, s *vstate) {
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2689,7 +2717,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2712,7 +2742,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2734,7 +2766,9 @@ func rawCheck16(d *decoder, s *vstate) {
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2757,7 +2791,9 @@ func rawCheck17(d *decoder, s *vstate) {
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2780,7 +2816,9 @@ func rawCheck18(d *decoder, s *vstate) {
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2803,7 +2841,9 @@ func rawCheck19(d *decoder, s *vstate) {
 func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2825,7 +2865,9 @@ func rawCheck20(d *decoder, s *vstate) {
 func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2848,7 +2890,9 @@ func rawCheck21(d *decoder, s *vstate) {
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2871,7 +2915,9 @@ func rawCheck22(d *decoder, s *vstate) {
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2894,7 +2940,9 @@ func rawCheck23(d *decoder, s *vstate) {
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2917,7 +2965,9 @@ func rawCheck24(d *decoder, s *vstate) {
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}

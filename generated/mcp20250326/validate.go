@@ -2316,7 +2316,9 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2338,7 +2340,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2361,7 +2365,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2383,7 +2389,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2406,7 +2414,9 @@ func rawCheck4(d *decoder, s *vstate) {
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2429,7 +2439,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2451,7 +2463,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2473,7 +2487,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2496,7 +2512,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2519,7 +2537,9 @@ func rawCheck9(d *decoder, s *vstate) {
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2541,7 +2561,9 @@ func rawCheck10(d *decoder, s *vstate) {
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2564,7 +2586,9 @@ func rawCheck11(d *decoder, s *vstate) {
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2587,7 +2611,9 @@ func rawCheck12(d *decoder, s *vstate) {
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2609,7 +2635,9 @@ func rawCheck13(d *decoder, s *vstate) {
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2631,7 +2659,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2654,7 +2684,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2676,7 +2708,9 @@ func rawCheck16(d *decoder, s *vstate) {
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2699,7 +2733,9 @@ func rawCheck17(d *decoder, s *vstate) {
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2722,7 +2758,9 @@ func rawCheck18(d *decoder, s *vstate) {
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2745,7 +2783,9 @@ func rawCheck19(d *decoder, s *vstate) {
 func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2767,7 +2807,9 @@ func rawCheck20(d *decoder, s *vstate) {
 func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2790,7 +2832,9 @@ func rawCheck21(d *decoder, s *vstate) {
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2813,7 +2857,9 @@ func rawCheck22(d *decoder, s *vstate) {
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2836,7 +2882,9 @@ func rawCheck23(d *decoder, s *vstate) {
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2859,7 +2907,9 @@ func rawCheck24(d *decoder, s *vstate) {
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}

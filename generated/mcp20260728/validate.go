@@ -3732,7 +3732,9 @@ func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3754,7 +3756,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3776,7 +3780,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3798,7 +3804,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3823,7 +3831,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		n := 0
 		if c == '{' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck14(&sd, vs)
 			if vs.release() {
 				n++
@@ -3831,7 +3839,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if c == '[' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck15(&sd, vs)
 			if vs.release() {
 				n++
@@ -3839,7 +3847,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck16(&sd, vs)
 			if vs.release() {
 				n++
@@ -3856,7 +3864,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3867,7 +3877,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3889,7 +3901,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3911,7 +3925,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3969,7 +3985,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3991,7 +4009,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !((c == '"') || (rtIsNumberStart(c) && d.peekInteger()) || (c == 't' || c == 'f')) {
-		s.add("type", "expected string or integer or boolean, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string or integer or boolean, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
