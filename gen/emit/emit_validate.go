@@ -103,14 +103,14 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 // rawCall checks raw bytes expr against sc with a direct call of its raw
 // check (a call through a func value would make the decoder escape).
 //
-//	if b := expr; b == nil { s.add(...) } else { var d decoder; d.initShared(b); rawCheckN(&d, s); d.rawDone(s) }
+//	if b := expr; b == nil { s.add(...) } else { var d decoder; s.reader(&d, b); rawCheckN(&d, s); d.rawDone(s) }
 func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 	name := e.raw.need(sc)
 	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
 		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
 	).Else().Block(
 		jen.Var().Id("d").Id("decoder"),
-		jen.Id("d").Dot("initShared").Call(jen.Id("b")),
+		jen.Id("s").Dot("reader").Call(jen.Op("&").Id("d"), jen.Id("b")),
 		jen.Id(name).Call(jen.Op("&").Id("d"), jen.Id("s")),
 		jen.Id("d").Dot("rawDone").Call(jen.Id("s")),
 	)}

@@ -101,7 +101,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -123,7 +123,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck2(&d, s)
 			d.rawDone(s)
 		}
@@ -205,7 +205,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck3(&d, s)
 					d.rawDone(s)
 				}
@@ -350,7 +350,7 @@ func (v *CompleteResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -410,7 +410,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
@@ -452,7 +452,7 @@ func (v *CreateMessageResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
@@ -594,7 +594,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -715,7 +715,7 @@ func (v *InitializeResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -757,7 +757,7 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -835,7 +835,7 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
@@ -949,7 +949,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
@@ -989,7 +989,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
@@ -1038,7 +1038,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
@@ -1114,7 +1114,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
@@ -1163,7 +1163,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
@@ -1303,7 +1303,7 @@ func (v *NotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
@@ -1343,7 +1343,7 @@ func (v *PaginatedResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
@@ -1493,7 +1493,7 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
@@ -1593,7 +1593,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
@@ -1785,7 +1785,7 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
@@ -1907,7 +1907,7 @@ func (v *Result) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
@@ -1976,7 +1976,7 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
@@ -2039,7 +2039,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck23(&d, s)
 					d.rawDone(s)
 				}
@@ -2288,7 +2288,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck24(&d, s)
 					d.rawDone(s)
 				}
@@ -2329,7 +2329,7 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck25(&d, s)
 			d.rawDone(s)
 		}

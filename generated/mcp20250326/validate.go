@@ -108,7 +108,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -130,7 +130,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck2(&d, s)
 			d.rawDone(s)
 		}
@@ -212,7 +212,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck3(&d, s)
 					d.rawDone(s)
 				}
@@ -357,7 +357,7 @@ func (v *CompleteResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -417,7 +417,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
@@ -459,7 +459,7 @@ func (v *CreateMessageResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
@@ -572,7 +572,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -664,7 +664,7 @@ func (v *InitializeResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -706,7 +706,7 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -846,7 +846,7 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
@@ -960,7 +960,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
@@ -1000,7 +1000,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
@@ -1049,7 +1049,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
@@ -1125,7 +1125,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
@@ -1174,7 +1174,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
@@ -1314,7 +1314,7 @@ func (v *NotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
@@ -1354,7 +1354,7 @@ func (v *PaginatedResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
@@ -1504,7 +1504,7 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
@@ -1604,7 +1604,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
@@ -1767,7 +1767,7 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
@@ -1860,7 +1860,7 @@ func (v *Result) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
@@ -1929,7 +1929,7 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
@@ -1992,7 +1992,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck23(&d, s)
 					d.rawDone(s)
 				}
@@ -2230,7 +2230,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck24(&d, s)
 					d.rawDone(s)
 				}
@@ -2271,7 +2271,7 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck25(&d, s)
 			d.rawDone(s)
 		}

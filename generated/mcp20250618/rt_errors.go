@@ -106,6 +106,9 @@ type vstate struct {
 	// value's JSON (Struct.Whole in the generator); it keeps its buffer
 	// from one use to the next.
 	enc encoder
+	// scratch is where the decoders of Validate unescape strings
+	// (reader); it keeps its room from one use to the next.
+	scratch []byte
 }
 
 // encoder returns the state's encoder, emptied.
@@ -121,8 +124,14 @@ func (s *vstate) encoded(d *decoder) bool {
 		s.add("type", "has no JSON form: "+s.enc.err.Error())
 		return false
 	}
-	d.initShared(s.enc.buf)
+	s.reader(d, s.enc.buf)
 	return true
+}
+
+// reader starts d on JSON that Validate only reads: its strings are
+// unescaped into s's scratch space, which Validate reuses.
+func (s *vstate) reader(d *decoder, b []byte) {
+	d.data, d.scratch, d.grow = b, s.scratch[:0], &s.scratch
 }
 
 var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
@@ -157,6 +166,12 @@ func (s *vstate) release() bool {
 		s.enc.buf = nil // do not keep a huge buffer in the pool
 	}
 	clear(s.enc.keys[:cap(s.enc.keys)]) // keep no strings of the value alive
+	if cap(s.scratch) > 1<<20 {
+		s.scratch = nil
+	}
+	if cap(s.enc.scratch) > 1<<20 {
+		s.enc.scratch = nil
+	}
 	vstatePool.Put(s)
 	return ok
 }

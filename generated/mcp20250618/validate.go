@@ -47,7 +47,7 @@ func (v *AudioContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -90,7 +90,7 @@ func (v *BlobResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck2(&d, s)
 			d.rawDone(s)
 		}
@@ -150,7 +150,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -172,7 +172,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -193,7 +193,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
@@ -251,7 +251,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck6(&d, s)
 					d.rawDone(s)
 				}
@@ -414,7 +414,7 @@ func (v *CompleteResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -489,7 +489,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -531,7 +531,7 @@ func (v *CreateMessageResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -642,7 +642,7 @@ func (v *ElicitResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
@@ -716,7 +716,7 @@ func (v *EmbeddedResource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
@@ -792,7 +792,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
@@ -823,7 +823,7 @@ func (v *ImageContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
@@ -896,7 +896,7 @@ func (v *InitializeResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
@@ -938,7 +938,7 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
@@ -1016,7 +1016,7 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
@@ -1130,7 +1130,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
@@ -1179,7 +1179,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
@@ -1228,7 +1228,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
@@ -1304,7 +1304,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
@@ -1353,7 +1353,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
@@ -1493,7 +1493,7 @@ func (v *NotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
@@ -1563,7 +1563,7 @@ func (v *PaginatedResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck23(&d, s)
 			d.rawDone(s)
 		}
@@ -1695,7 +1695,7 @@ func (v *Prompt) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck24(&d, s)
 			d.rawDone(s)
 		}
@@ -1741,7 +1741,7 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck25(&d, s)
 			d.rawDone(s)
 		}
@@ -1826,7 +1826,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck26(&d, s)
 			d.rawDone(s)
 		}
@@ -1935,7 +1935,7 @@ func (v *Resource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck27(&d, s)
 			d.rawDone(s)
 		}
@@ -1969,7 +1969,7 @@ func (v *ResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck28(&d, s)
 			d.rawDone(s)
 		}
@@ -1998,7 +1998,7 @@ func (v *ResourceLink) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
@@ -2047,7 +2047,7 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck30(&d, s)
 			d.rawDone(s)
 		}
@@ -2069,7 +2069,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck31(&d, s)
 			d.rawDone(s)
 		}
@@ -2152,7 +2152,7 @@ func (v *Result) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck32(&d, s)
 			d.rawDone(s)
 		}
@@ -2189,7 +2189,7 @@ func (v *Root) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck33(&d, s)
 			d.rawDone(s)
 		}
@@ -2233,7 +2233,7 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck34(&d, s)
 			d.rawDone(s)
 		}
@@ -2296,7 +2296,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck35(&d, s)
 					d.rawDone(s)
 				}
@@ -2504,7 +2504,7 @@ func (v *TextContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck36(&d, s)
 			d.rawDone(s)
 		}
@@ -2531,7 +2531,7 @@ func (v *TextResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck37(&d, s)
 			d.rawDone(s)
 		}
@@ -2560,7 +2560,7 @@ func (v *Tool) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck38(&d, s)
 			d.rawDone(s)
 		}
@@ -2605,7 +2605,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck39(&d, s)
 					d.rawDone(s)
 				}
@@ -2646,7 +2646,7 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck40(&d, s)
 			d.rawDone(s)
 		}
@@ -2672,7 +2672,7 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck41(&d, s)
 					d.rawDone(s)
 				}

@@ -193,7 +193,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -1502,7 +1502,7 @@ func (v JSONObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck2(&d, s)
 		d.rawDone(s)
 	}
@@ -1552,7 +1552,7 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -1581,7 +1581,7 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -1638,7 +1638,7 @@ func (v JSONValue) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck5(&d, s)
 		d.rawDone(s)
 	}
@@ -2085,7 +2085,7 @@ func (v MetaObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck6(&d, s)
 		d.rawDone(s)
 	}
@@ -2228,7 +2228,7 @@ func (v *Notification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -2659,7 +2659,7 @@ func (v *Request) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -3648,7 +3648,7 @@ func (v *ToolUseContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}

@@ -35,6 +35,11 @@ type decoder struct {
 	key     string // name of the member just read by member()
 	keyPos  int    // offset of that name's opening quote
 	scratch []byte // room for unescaped strings
+	// grow is set while Validate reads JSON (vstate.reader), whose strings
+	// are only looked at: sub decoders use the rest of the scratch space,
+	// and a bigger one is kept in *grow for the next Validate, so that
+	// reading allocates nothing once it is big enough.
+	grow *[]byte
 	// oneOfConflict is set when a oneOf union matched more than one branch.
 	oneOfConflict bool
 	// allowDup lets skip accept duplicate member names (splitting a batch
@@ -350,7 +355,12 @@ func (d *decoder) strSlow(start int) (string, bool) {
 	}
 	need := end - start
 	if cap(d.scratch)-len(d.scratch) < need {
-		d.scratch = make([]byte, 0, max(need, 512))
+		if d.grow != nil {
+			*d.grow = make([]byte, 0, max(need, 512, 2*cap(*d.grow)))
+			d.scratch = *d.grow
+		} else {
+			d.scratch = make([]byte, 0, max(need, 512))
+		}
 	}
 	out := d.scratch[len(d.scratch):len(d.scratch)]
 	i := start
@@ -868,6 +878,9 @@ func (d *decoder) skip() {
 // sub returns a decoder for trying one branch of a union at the current
 // position: it shares the data but keeps its own violations.
 func (d *decoder) sub() decoder {
+	if d.grow != nil {
+		return decoder{data: d.data, pos: d.pos, depth: d.depth, grow: d.grow, scratch: d.scratch[len(d.scratch):len(d.scratch)]}
+	}
 	return decoder{data: d.data, pos: d.pos, depth: d.depth}
 }
 

@@ -19,6 +19,8 @@ type encoder struct {
 	// keys is where maps' keys are sorted (rtSortedKeys): an encoder
 	// that is reused (Validate's) sorts without allocating.
 	keys []string
+	// scratch is the room validJSON unescapes member names in.
+	scratch []byte
 }
 
 // rtSortedKeys appends the keys of m to e.keys, sorted, and returns them
@@ -171,12 +173,21 @@ func (e *encoder) raw(b []byte) {
 		e.null()
 		return
 	}
-	if !rtValidJSON(b) {
+	if !e.validJSON(b) {
 		e.fail("raw value is not valid JSON: " + rtQuote(string(b)))
 		e.null()
 		return
 	}
 	e.buf = append(e.buf, b...)
+}
+
+// validJSON is rtValidJSON with the encoder's scratch space for the
+// member names it unescapes (to find duplicates), so that an encoder that
+// is reused (Validate's) allocates nothing for them.
+func (e *encoder) validJSON(b []byte) bool {
+	d := decoder{data: b, scratch: e.scratch[:0], grow: &e.scratch}
+	d.skip()
+	return d.finish() == nil
 }
 
 // rtValidJSON reports whether b is exactly one valid JSON value (by the
