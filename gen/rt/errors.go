@@ -106,7 +106,7 @@ type vstate struct {
 	enc encoder
 	// scratch is where the decoders of Validate unescape strings
 	// (reader); it keeps its room from one use to the next.
-	scratch []byte
+	scratch rtScratch
 }
 
 // encoder returns the state's encoder, emptied.
@@ -129,7 +129,7 @@ func (s *vstate) encoded(d *decoder) bool {
 // reader starts d on JSON that Validate only reads: its strings are
 // unescaped into s's scratch space, which Validate reuses.
 func (s *vstate) reader(d *decoder, b []byte) {
-	d.data, d.scratch, d.grow = b, s.scratch[:0], &s.scratch
+	d.data, d.scratch, d.grow = b, s.scratch.start(), &s.scratch
 }
 
 var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
@@ -164,11 +164,11 @@ func (s *vstate) release() bool {
 		s.enc.buf = nil // do not keep a huge buffer in the pool
 	}
 	clear(s.enc.keys[:cap(s.enc.keys)]) // keep no strings of the value alive
-	if cap(s.scratch) > 1<<20 {
-		s.scratch = nil
+	if cap(s.scratch.buf)+s.scratch.short > 1<<20 {
+		s.scratch = rtScratch{}
 	}
-	if cap(s.enc.scratch) > 1<<20 {
-		s.enc.scratch = nil
+	if cap(s.enc.scratch.buf)+s.enc.scratch.short > 1<<20 {
+		s.enc.scratch = rtScratch{}
 	}
 	vstatePool.Put(s)
 	return ok

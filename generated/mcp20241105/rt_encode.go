@@ -20,7 +20,7 @@ type encoder struct {
 	// that is reused (Validate's) sorts without allocating.
 	keys []string
 	// scratch is the room validJSON unescapes member names in.
-	scratch []byte
+	scratch rtScratch
 }
 
 // rtSortedKeys appends the keys of m to e.keys, sorted, and returns them
@@ -185,7 +185,7 @@ func (e *encoder) raw(b []byte) {
 // member names it unescapes (to find duplicates), so that an encoder that
 // is reused (Validate's) allocates nothing for them.
 func (e *encoder) validJSON(b []byte) bool {
-	d := decoder{data: b, scratch: e.scratch[:0], grow: &e.scratch}
+	d := decoder{data: b, scratch: e.scratch.start(), grow: &e.scratch}
 	d.skip()
 	return d.finish() == nil
 }

@@ -392,7 +392,7 @@ func rtJSONEqual(a, b []byte) bool {
 // rtEqScratch is where rtEqualAt unescapes the strings and member names of
 // each side; it comes from a pool, so that comparing allocates nothing
 // once the pool's buffers are big enough.
-type rtEqScratch struct{ a, b []byte }
+type rtEqScratch struct{ a, b rtScratch }
 
 var rtEqPool = sync.Pool{New: func() any { return new(rtEqScratch) }}
 
@@ -421,10 +421,10 @@ func rtMembers(b []byte) (map[string][]byte, bool) {
 // nothing.
 func rtEqualValue(a, b *decoder) bool {
 	sc := rtEqPool.Get().(*rtEqScratch)
-	eq, pa, pb := rtEqualAt(a.data, b.data, a.pos, b.pos, sc.a[:0], sc.b[:0], sc)
+	eq, pa, pb := rtEqualAt(a.data, b.data, a.pos, b.pos, sc.a.start(), sc.b.start(), sc)
 	a.pos, b.pos = pa, pb
-	if cap(sc.a) > 1<<20 || cap(sc.b) > 1<<20 {
-		sc.a, sc.b = nil, nil
+	if cap(sc.a.buf)+sc.a.short > 1<<20 || cap(sc.b.buf)+sc.b.short > 1<<20 {
+		*sc = rtEqScratch{}
 	}
 	rtEqPool.Put(sc)
 	return eq
