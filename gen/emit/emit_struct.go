@@ -331,8 +331,10 @@ func (e *emitter) emitStructEncode(st *ir.Struct) {
 		} else {
 			x := jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k"))
 			inner := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id("k"))}, encodeValue(st.Extra.Value, x, false)...)
-			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(
-				jen.Qual("maps", "Keys").Call(jen.Id("v").Dot(st.Extra.Name)))).Block(inner...))
+			body = append(body, jen.Block(
+				jen.List(jen.Id("ks"), jen.Id("n")).Op(":=").Id("rtSortedKeys").Call(jen.Id("e"), jen.Id("v").Dot(st.Extra.Name)),
+				jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("ks")).Block(inner...),
+				jen.Id("e").Dot("keys").Op("=").Id("e").Dot("keys").Index(jen.Empty(), jen.Id("n"))))
 		}
 	}
 	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')))
@@ -356,6 +358,11 @@ func derefScalar(f *ir.Field, lv *jen.Statement) *jen.Statement {
 
 func (e *emitter) emitStructValidate(st *ir.Struct) {
 	if !e.pkg.Validators {
+		return
+	}
+	if st.Whole != nil {
+		body := e.wholeCheck(st.Whole, []jen.Code{jen.Id("v").Dot("encodeJSON").Call(jen.Id("e"))})
+		e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
 		return
 	}
 	var body []jen.Code

@@ -20,9 +20,12 @@ func (e *emitter) validateValue(t *ir.Type, expr *jen.Statement) []jen.Code {
 
 func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []jen.Code {
 	i, k, x, m := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "x"+strconv.Itoa(depth), "m"+strconv.Itoa(depth)
+	if t.C.Whole != nil {
+		return e.wholeCheck(t.C.Whole, encodeValueN(t, expr, false, depth))
+	}
 	switch t.Kind {
 	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
-		return e.scalarChecks(t, expr)
+		return e.scalarChecks(t, expr, false)
 	case ir.TRaw:
 		if t.C.Raw == nil {
 			return nil
@@ -59,17 +62,40 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 		}
 		return out
 	case ir.TMap:
+		var out []jen.Code
+		n := jen.Len(expr)
+		if t.C.MinProperties != nil && *t.C.MinProperties > 0 {
+			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("minProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *t.C.MinProperties))),
+			))
+		}
+		if t.C.MaxProperties != nil {
+			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("maxProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *t.C.MaxProperties))),
+			))
+		}
 		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
+		vars := jen.List(jen.Id(k), jen.Id(x))
 		if len(inner) == 0 {
-			return nil
+			vars = jen.Id(k) // only the key is checked
+		}
+		if t.C.KeyPattern != nil {
+			// The one pattern takes every member; a key it does not
+			// match is left to additionalProperties: false.
+			inner = append([]jen.Code{jen.If(jen.Op("!").Id(e.pattern(*t.C.KeyPattern)).Dot("MatchString").Call(jen.Id(k))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+			)}, inner...)
+		}
+		if len(inner) == 0 {
+			return out
 		}
 		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
 		loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id(m), jen.Id(k)))
-		return []jen.Code{jen.Block(
+		return append(out, jen.Block(
 			jen.Id("start").Op(":=").Id("s").Dot("mark").Call(),
-			jen.For(jen.List(jen.Id(k), jen.Id(x)).Op(":=").Range().Add(expr)).Block(loop...),
+			jen.For(vars.Op(":=").Range().Add(expr)).Block(loop...),
 			jen.Id("s").Dot("sortSince").Call(jen.Id("start")),
-		)}
+		))
 	}
 	return nil
 }
@@ -77,14 +103,14 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 // rawCall checks raw bytes expr against sc with a direct call of its raw
 // check (a call through a func value would make the decoder escape).
 //
-//	if b := expr; b == nil { s.add(...) } else { var d decoder; d.initShared(b); rawCheckN(&d, s); d.rawDone(s) }
+//	if b := expr; b == nil { s.add(...) } else { var d decoder; s.reader(&d, b); rawCheckN(&d, s); d.rawDone(s) }
 func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 	name := e.raw.need(sc)
 	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
 		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
 	).Else().Block(
 		jen.Var().Id("d").Id("decoder"),
-		jen.Id("d").Dot("initShared").Call(jen.Id("b")),
+		jen.Id("s").Dot("reader").Call(jen.Op("&").Id("d"), jen.Id("b")),
 		jen.Id(name).Call(jen.Op("&").Id("d"), jen.Id("s")),
 		jen.Id("d").Dot("rawDone").Call(jen.Id("s")),
 	)}
@@ -105,7 +131,9 @@ func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 				return true
 			}
 		}
-		return d.Extra != nil && hasChecks(d.Extra.Value)
+		return d.Whole != nil || d.Extra != nil && hasChecks(d.Extra.Value)
+	case *ir.Tuple:
+		return true
 	case *ir.Enum, *ir.Union:
 		return true
 	case *ir.Kinds:
@@ -122,13 +150,16 @@ func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 
 // typeHasChecks reports whether a value of type t can break the schema.
 func (e *emitter) typeHasChecks(t *ir.Type, seen map[ir.Decl]bool) bool {
+	if t.C.Whole != nil {
+		return true
+	}
 	switch t.Kind {
 	case ir.TDecl:
 		return e.needsValidate(t.Decl, seen)
 	case ir.TSlice:
 		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem, seen)
 	case ir.TMap:
-		return e.typeHasChecks(t.Elem, seen)
+		return t.C.KeyPattern != nil || t.C.MinProperties != nil || t.C.MaxProperties != nil || e.typeHasChecks(t.Elem, seen)
 	case ir.TRaw:
 		return t.C.Raw != nil
 	case ir.TExternal:
@@ -141,7 +172,7 @@ func scalarHasChecks(t *ir.Type) bool {
 	c := t.C
 	return c.Format != "" || c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil ||
 		c.ExclusiveMaximum != nil || c.MinLength != nil || c.MaxLength != nil || c.Pattern != nil ||
-		c.Const != nil || c.Enum != nil
+		c.Const != nil || c.Enum != nil || c.MultipleOf != nil
 }
 
 // formatFuncs maps a format to its runtime checker.
@@ -157,10 +188,15 @@ var formatFuncs = map[string]string{
 }
 
 // scalarChecks checks a string, number or boolean against its constraints.
-func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
+// In a raw check (raw), s may be quiet: the message is built only when s
+// records violations.
+func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Code {
 	c := t.C
 	var out []jen.Code
 	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
+		if raw {
+			cond = jen.Parens(cond).Op("&&").Id("s").Dot("loud").Call()
+		}
 		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)))
 	}
 	show := func() *jen.Statement {
@@ -190,8 +226,19 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
 		}
 		if c.Pattern != nil {
 			v := e.pattern(*c.Pattern)
-			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(*c.Pattern)))
+			text := c.PatternText
+			if text == "" {
+				text = *c.Pattern
+			}
+			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(text)))
 		}
+	}
+	if c.MultipleOf != nil && (t.Kind == ir.TInt || t.Kind == ir.TFloat) {
+		fn := "rtMultipleOfInt"
+		if t.Kind == ir.TFloat {
+			fn = "rtMultipleOfFloat"
+		}
+		add(jen.Op("!").Id(fn).Call(x, jen.Lit(*c.MultipleOf)), "multipleOf", jen.Lit("must be a multiple of "+*c.MultipleOf+", got ").Op("+").Add(show()))
 	}
 	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
 		for _, b := range []struct {

@@ -47,7 +47,7 @@ func (v *AudioContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -90,7 +90,7 @@ func (v *BlobResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck2(&d, s)
 			d.rawDone(s)
 		}
@@ -150,7 +150,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -172,7 +172,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -193,7 +193,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
@@ -251,7 +251,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck6(&d, s)
 					d.rawDone(s)
 				}
@@ -414,7 +414,7 @@ func (v *CompleteResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -489,7 +489,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -531,7 +531,7 @@ func (v *CreateMessageResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -642,7 +642,7 @@ func (v *ElicitResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
@@ -716,7 +716,7 @@ func (v *EmbeddedResource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
@@ -792,7 +792,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
@@ -823,7 +823,7 @@ func (v *ImageContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
@@ -896,7 +896,7 @@ func (v *InitializeResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
@@ -938,7 +938,7 @@ func (v *InitializedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
@@ -1016,7 +1016,7 @@ func (v *JSONRPCNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
@@ -1130,7 +1130,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
@@ -1179,7 +1179,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
@@ -1228,7 +1228,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
@@ -1304,7 +1304,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
@@ -1353,7 +1353,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
@@ -1493,7 +1493,7 @@ func (v *NotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
@@ -1563,7 +1563,7 @@ func (v *PaginatedResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck23(&d, s)
 			d.rawDone(s)
 		}
@@ -1695,7 +1695,7 @@ func (v *Prompt) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck24(&d, s)
 			d.rawDone(s)
 		}
@@ -1741,7 +1741,7 @@ func (v *PromptListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck25(&d, s)
 			d.rawDone(s)
 		}
@@ -1826,7 +1826,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck26(&d, s)
 			d.rawDone(s)
 		}
@@ -1935,7 +1935,7 @@ func (v *Resource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck27(&d, s)
 			d.rawDone(s)
 		}
@@ -1969,7 +1969,7 @@ func (v *ResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck28(&d, s)
 			d.rawDone(s)
 		}
@@ -1998,7 +1998,7 @@ func (v *ResourceLink) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
@@ -2047,7 +2047,7 @@ func (v *ResourceListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck30(&d, s)
 			d.rawDone(s)
 		}
@@ -2069,7 +2069,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck31(&d, s)
 			d.rawDone(s)
 		}
@@ -2152,7 +2152,7 @@ func (v *Result) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck32(&d, s)
 			d.rawDone(s)
 		}
@@ -2189,7 +2189,7 @@ func (v *Root) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck33(&d, s)
 			d.rawDone(s)
 		}
@@ -2233,7 +2233,7 @@ func (v *RootsListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck34(&d, s)
 			d.rawDone(s)
 		}
@@ -2296,7 +2296,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck35(&d, s)
 					d.rawDone(s)
 				}
@@ -2504,7 +2504,7 @@ func (v *TextContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck36(&d, s)
 			d.rawDone(s)
 		}
@@ -2531,7 +2531,7 @@ func (v *TextResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck37(&d, s)
 			d.rawDone(s)
 		}
@@ -2560,7 +2560,7 @@ func (v *Tool) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck38(&d, s)
 			d.rawDone(s)
 		}
@@ -2605,7 +2605,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck39(&d, s)
 					d.rawDone(s)
 				}
@@ -2646,7 +2646,7 @@ func (v *ToolListChangedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck40(&d, s)
 			d.rawDone(s)
 		}
@@ -2672,7 +2672,7 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck41(&d, s)
 					d.rawDone(s)
 				}
@@ -2720,7 +2720,9 @@ func (v *UnsubscribeRequestParams) validate(s *vstate) {
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2730,10 +2732,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck42(d, s)
-			}
+			rawCheck42(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2746,7 +2745,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2756,10 +2757,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck43(d, s)
-			}
+			rawCheck43(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2772,7 +2770,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2782,10 +2782,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck44(d, s)
-			}
+			rawCheck44(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2797,7 +2794,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2807,10 +2806,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck45(d, s)
-			}
+			rawCheck45(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2823,7 +2819,9 @@ func rawCheck4(d *decoder, s *vstate) {
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2833,10 +2831,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck46(d, s)
-			}
+			rawCheck46(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2849,7 +2844,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2859,10 +2856,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2874,7 +2868,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2884,10 +2880,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck47(d, s)
-			}
+			rawCheck47(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2900,7 +2893,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2910,10 +2905,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2926,7 +2918,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2936,10 +2930,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck48(d, s)
-			}
+			rawCheck48(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2951,7 +2942,9 @@ func rawCheck9(d *decoder, s *vstate) {
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2961,10 +2954,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck49(d, s)
-			}
+			rawCheck49(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2976,7 +2966,9 @@ func rawCheck10(d *decoder, s *vstate) {
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -2986,10 +2978,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck50(d, s)
-			}
+			rawCheck50(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3001,7 +2990,9 @@ func rawCheck11(d *decoder, s *vstate) {
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3011,10 +3002,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck51(d, s)
-			}
+			rawCheck51(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3026,7 +3014,9 @@ func rawCheck12(d *decoder, s *vstate) {
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3036,10 +3026,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck52(d, s)
-			}
+			rawCheck52(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3051,7 +3038,9 @@ func rawCheck13(d *decoder, s *vstate) {
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3061,10 +3050,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck53(d, s)
-			}
+			rawCheck53(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3077,7 +3063,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3087,10 +3075,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck54(d, s)
-			}
+			rawCheck54(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3103,7 +3088,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3113,10 +3100,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck55(d, s)
-			}
+			rawCheck55(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3128,7 +3112,9 @@ func rawCheck16(d *decoder, s *vstate) {
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3138,10 +3124,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck56(d, s)
-			}
+			rawCheck56(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3154,7 +3137,9 @@ func rawCheck17(d *decoder, s *vstate) {
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3164,10 +3149,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck57(d, s)
-			}
+			rawCheck57(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3180,7 +3162,9 @@ func rawCheck18(d *decoder, s *vstate) {
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3190,10 +3174,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck58(d, s)
-			}
+			rawCheck58(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3205,7 +3186,9 @@ func rawCheck19(d *decoder, s *vstate) {
 func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3215,10 +3198,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck59(d, s)
-			}
+			rawCheck59(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3230,7 +3210,9 @@ func rawCheck20(d *decoder, s *vstate) {
 func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3240,10 +3222,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck60(d, s)
-			}
+			rawCheck60(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3256,7 +3235,9 @@ func rawCheck21(d *decoder, s *vstate) {
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3266,10 +3247,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck61(d, s)
-			}
+			rawCheck61(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3281,7 +3259,9 @@ func rawCheck22(d *decoder, s *vstate) {
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3291,10 +3271,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck62(d, s)
-			}
+			rawCheck62(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3306,7 +3283,9 @@ func rawCheck23(d *decoder, s *vstate) {
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3316,10 +3295,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck63(d, s)
-			}
+			rawCheck63(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3332,7 +3308,9 @@ func rawCheck24(d *decoder, s *vstate) {
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3342,10 +3320,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck64(d, s)
-			}
+			rawCheck64(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3358,7 +3333,9 @@ func rawCheck25(d *decoder, s *vstate) {
 func rawCheck26(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3368,10 +3345,7 @@ func rawCheck26(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck65(d, s)
-			}
+			rawCheck65(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3383,7 +3357,9 @@ func rawCheck26(d *decoder, s *vstate) {
 func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3393,10 +3369,7 @@ func rawCheck27(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck66(d, s)
-			}
+			rawCheck66(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3408,7 +3381,9 @@ func rawCheck27(d *decoder, s *vstate) {
 func rawCheck28(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3418,10 +3393,7 @@ func rawCheck28(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck67(d, s)
-			}
+			rawCheck67(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3433,7 +3405,9 @@ func rawCheck28(d *decoder, s *vstate) {
 func rawCheck29(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3443,10 +3417,7 @@ func rawCheck29(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck68(d, s)
-			}
+			rawCheck68(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3459,7 +3430,9 @@ func rawCheck29(d *decoder, s *vstate) {
 func rawCheck30(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3469,10 +3442,7 @@ func rawCheck30(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck69(d, s)
-			}
+			rawCheck69(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3484,7 +3454,9 @@ func rawCheck30(d *decoder, s *vstate) {
 func rawCheck31(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3494,10 +3466,7 @@ func rawCheck31(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck70(d, s)
-			}
+			rawCheck70(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3509,7 +3478,9 @@ func rawCheck31(d *decoder, s *vstate) {
 func rawCheck32(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3519,10 +3490,7 @@ func rawCheck32(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck71(d, s)
-			}
+			rawCheck71(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3534,7 +3502,9 @@ func rawCheck32(d *decoder, s *vstate) {
 func rawCheck33(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3544,10 +3514,7 @@ func rawCheck33(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck72(d, s)
-			}
+			rawCheck72(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3560,7 +3527,9 @@ func rawCheck33(d *decoder, s *vstate) {
 func rawCheck34(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3570,10 +3539,7 @@ func rawCheck34(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck73(d, s)
-			}
+			rawCheck73(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3586,7 +3552,9 @@ func rawCheck34(d *decoder, s *vstate) {
 func rawCheck35(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3596,10 +3564,7 @@ func rawCheck35(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -3611,7 +3576,9 @@ func rawCheck35(d *decoder, s *vstate) {
 func rawCheck36(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3621,10 +3588,7 @@ func rawCheck36(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck74(d, s)
-			}
+			rawCheck74(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3637,7 +3601,9 @@ func rawCheck36(d *decoder, s *vstate) {
 func rawCheck37(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3647,10 +3613,7 @@ func rawCheck37(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck75(d, s)
-			}
+			rawCheck75(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3662,7 +3625,9 @@ func rawCheck37(d *decoder, s *vstate) {
 func rawCheck38(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3672,10 +3637,7 @@ func rawCheck38(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck76(d, s)
-			}
+			rawCheck76(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3688,7 +3650,9 @@ func rawCheck38(d *decoder, s *vstate) {
 func rawCheck39(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3698,10 +3662,7 @@ func rawCheck39(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -3714,7 +3675,9 @@ func rawCheck39(d *decoder, s *vstate) {
 func rawCheck40(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3724,10 +3687,7 @@ func rawCheck40(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck77(d, s)
-			}
+			rawCheck77(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3740,7 +3700,9 @@ func rawCheck40(d *decoder, s *vstate) {
 func rawCheck41(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3750,10 +3712,7 @@ func rawCheck41(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:

@@ -47,7 +47,7 @@ func (v *AudioContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -90,7 +90,7 @@ func (v *BlobResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck2(&d, s)
 			d.rawDone(s)
 		}
@@ -162,7 +162,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -199,7 +199,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -220,7 +220,7 @@ func (v *CallToolResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck5(&d, s)
 			d.rawDone(s)
 		}
@@ -268,7 +268,7 @@ func (v *CancelTaskResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
@@ -335,7 +335,7 @@ func (v *CancelledNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -366,7 +366,7 @@ func (v *ClientCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck8(&d, s)
 					d.rawDone(s)
 				}
@@ -664,7 +664,7 @@ func (v *CompleteResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -751,7 +751,7 @@ func (v *CreateMessageRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck10(&d, s)
 			d.rawDone(s)
 		}
@@ -822,7 +822,7 @@ func (v *CreateMessageResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck11(&d, s)
 			d.rawDone(s)
 		}
@@ -887,7 +887,7 @@ func (v *CreateTaskResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck12(&d, s)
 			d.rawDone(s)
 		}
@@ -1064,7 +1064,7 @@ func (v *ElicitResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck13(&d, s)
 			d.rawDone(s)
 		}
@@ -1157,7 +1157,7 @@ func (v *EmbeddedResource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck14(&d, s)
 			d.rawDone(s)
 		}
@@ -1282,7 +1282,7 @@ func (v *GetPromptResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck15(&d, s)
 			d.rawDone(s)
 		}
@@ -1339,7 +1339,7 @@ func (v *GetTaskPayloadResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck16(&d, s)
 			d.rawDone(s)
 		}
@@ -1387,7 +1387,7 @@ func (v *GetTaskResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
@@ -1477,7 +1477,7 @@ func (v *ImageContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck17(&d, s)
 			d.rawDone(s)
 		}
@@ -1599,7 +1599,7 @@ func (v *InitializeResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck18(&d, s)
 			d.rawDone(s)
 		}
@@ -1676,7 +1676,7 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck19(&d, s)
 			d.rawDone(s)
 		}
@@ -1705,7 +1705,7 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck20(&d, s)
 			d.rawDone(s)
 		}
@@ -1795,7 +1795,7 @@ func (v *ListPromptsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck21(&d, s)
 			d.rawDone(s)
 		}
@@ -1848,7 +1848,7 @@ func (v *ListResourceTemplatesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck22(&d, s)
 			d.rawDone(s)
 		}
@@ -1901,7 +1901,7 @@ func (v *ListResourcesResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck23(&d, s)
 			d.rawDone(s)
 		}
@@ -1954,7 +1954,7 @@ func (v *ListRootsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck24(&d, s)
 			d.rawDone(s)
 		}
@@ -2007,7 +2007,7 @@ func (v *ListTasksResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck25(&d, s)
 			d.rawDone(s)
 		}
@@ -2060,7 +2060,7 @@ func (v *ListToolsResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck26(&d, s)
 			d.rawDone(s)
 		}
@@ -2121,7 +2121,7 @@ func (v *LoggingMessageNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck27(&d, s)
 			d.rawDone(s)
 		}
@@ -2212,7 +2212,7 @@ func (v *Notification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck28(&d, s)
 			d.rawDone(s)
 		}
@@ -2234,7 +2234,7 @@ func (v *NotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
@@ -2338,7 +2338,7 @@ func (v *PaginatedResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck30(&d, s)
 			d.rawDone(s)
 		}
@@ -2412,7 +2412,7 @@ func (v *ProgressNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck31(&d, s)
 			d.rawDone(s)
 		}
@@ -2459,7 +2459,7 @@ func (v *Prompt) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck32(&d, s)
 			d.rawDone(s)
 		}
@@ -2604,7 +2604,7 @@ func (v *ReadResourceResult) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck33(&d, s)
 			d.rawDone(s)
 		}
@@ -2659,7 +2659,7 @@ func (v *Request) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck34(&d, s)
 			d.rawDone(s)
 		}
@@ -2729,7 +2729,7 @@ func (v *Resource) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck35(&d, s)
 			d.rawDone(s)
 		}
@@ -2772,7 +2772,7 @@ func (v *ResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck36(&d, s)
 			d.rawDone(s)
 		}
@@ -2801,7 +2801,7 @@ func (v *ResourceLink) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck37(&d, s)
 			d.rawDone(s)
 		}
@@ -2896,7 +2896,7 @@ func (v *ResourceTemplate) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck38(&d, s)
 			d.rawDone(s)
 		}
@@ -2971,7 +2971,7 @@ func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck39(&d, s)
 			d.rawDone(s)
 		}
@@ -3000,7 +3000,7 @@ func (v *Result) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck6(&d, s)
 			d.rawDone(s)
 		}
@@ -3037,7 +3037,7 @@ func (v *Root) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck40(&d, s)
 			d.rawDone(s)
 		}
@@ -3081,7 +3081,7 @@ func (v *SamplingMessage) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck41(&d, s)
 			d.rawDone(s)
 		}
@@ -3165,7 +3165,7 @@ func (v *ServerCapabilities) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck42(&d, s)
 					d.rawDone(s)
 				}
@@ -3587,7 +3587,7 @@ func (v *TaskStatusNotificationParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck29(&d, s)
 			d.rawDone(s)
 		}
@@ -3621,7 +3621,7 @@ func (v *TextContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck43(&d, s)
 			d.rawDone(s)
 		}
@@ -3648,7 +3648,7 @@ func (v *TextResourceContents) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck44(&d, s)
 			d.rawDone(s)
 		}
@@ -3722,7 +3722,7 @@ func (v *Tool) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck45(&d, s)
 			d.rawDone(s)
 		}
@@ -3841,7 +3841,7 @@ func (v *ToolInputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck46(&d, s)
 					d.rawDone(s)
 				}
@@ -3886,7 +3886,7 @@ func (v *ToolOutputSchema) validate(s *vstate) {
 					s.add("type", "no value")
 				} else {
 					var d decoder
-					d.initShared(b)
+					s.reader(&d, b)
 					rawCheck47(&d, s)
 					d.rawDone(s)
 				}
@@ -3912,7 +3912,7 @@ func (v *ToolResultContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck48(&d, s)
 			d.rawDone(s)
 		}
@@ -3933,7 +3933,7 @@ func (v *ToolResultContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck49(&d, s)
 			d.rawDone(s)
 		}
@@ -3955,7 +3955,7 @@ func (v *ToolUseContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck50(&d, s)
 			d.rawDone(s)
 		}
@@ -3967,7 +3967,7 @@ func (v *ToolUseContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck51(&d, s)
 			d.rawDone(s)
 		}
@@ -4125,7 +4125,9 @@ func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4135,10 +4137,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck52(d, s)
-			}
+			rawCheck52(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4150,7 +4149,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4160,10 +4161,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck53(d, s)
-			}
+			rawCheck53(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4176,7 +4174,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4186,10 +4186,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck54(d, s)
-			}
+			rawCheck54(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4201,7 +4198,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4211,10 +4210,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck55(d, s)
-			}
+			rawCheck55(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4227,7 +4223,9 @@ func rawCheck4(d *decoder, s *vstate) {
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4237,10 +4235,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck56(d, s)
-			}
+			rawCheck56(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4252,7 +4247,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4262,10 +4259,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck57(d, s)
-			}
+			rawCheck57(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4278,7 +4272,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4288,10 +4284,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck58(d, s)
-			}
+			rawCheck58(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4304,7 +4297,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4314,10 +4309,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -4329,7 +4321,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4339,10 +4333,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck59(d, s)
-			}
+			rawCheck59(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4355,7 +4346,9 @@ func rawCheck9(d *decoder, s *vstate) {
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4365,10 +4358,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -4380,7 +4370,9 @@ func rawCheck10(d *decoder, s *vstate) {
 func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4390,10 +4382,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck60(d, s)
-			}
+			rawCheck60(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4405,7 +4394,9 @@ func rawCheck11(d *decoder, s *vstate) {
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4415,10 +4406,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck61(d, s)
-			}
+			rawCheck61(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4430,7 +4418,9 @@ func rawCheck12(d *decoder, s *vstate) {
 func rawCheck13(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4440,10 +4430,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck62(d, s)
-			}
+			rawCheck62(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4455,7 +4442,9 @@ func rawCheck13(d *decoder, s *vstate) {
 func rawCheck14(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4465,10 +4454,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck63(d, s)
-			}
+			rawCheck63(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4480,7 +4466,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4490,10 +4478,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck64(d, s)
-			}
+			rawCheck64(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4505,7 +4490,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4515,10 +4502,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck65(d, s)
-			}
+			rawCheck65(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4530,7 +4514,9 @@ func rawCheck16(d *decoder, s *vstate) {
 func rawCheck17(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4540,10 +4526,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck66(d, s)
-			}
+			rawCheck66(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4555,7 +4538,9 @@ func rawCheck17(d *decoder, s *vstate) {
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4565,10 +4550,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck67(d, s)
-			}
+			rawCheck67(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4580,7 +4562,9 @@ func rawCheck18(d *decoder, s *vstate) {
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4590,10 +4574,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck68(d, s)
-			}
+			rawCheck68(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4605,7 +4586,9 @@ func rawCheck19(d *decoder, s *vstate) {
 func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4615,10 +4598,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck69(d, s)
-			}
+			rawCheck69(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4630,7 +4610,9 @@ func rawCheck20(d *decoder, s *vstate) {
 func rawCheck21(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4640,10 +4622,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck70(d, s)
-			}
+			rawCheck70(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4656,7 +4635,9 @@ func rawCheck21(d *decoder, s *vstate) {
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4666,10 +4647,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck71(d, s)
-			}
+			rawCheck71(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4681,7 +4659,9 @@ func rawCheck22(d *decoder, s *vstate) {
 func rawCheck23(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4691,10 +4671,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck72(d, s)
-			}
+			rawCheck72(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4706,7 +4683,9 @@ func rawCheck23(d *decoder, s *vstate) {
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4716,10 +4695,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck73(d, s)
-			}
+			rawCheck73(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4731,7 +4707,9 @@ func rawCheck24(d *decoder, s *vstate) {
 func rawCheck25(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4741,10 +4719,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck74(d, s)
-			}
+			rawCheck74(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4756,7 +4731,9 @@ func rawCheck25(d *decoder, s *vstate) {
 func rawCheck26(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4766,10 +4743,7 @@ func rawCheck26(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck75(d, s)
-			}
+			rawCheck75(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4782,7 +4756,9 @@ func rawCheck26(d *decoder, s *vstate) {
 func rawCheck27(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4792,10 +4768,7 @@ func rawCheck27(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck76(d, s)
-			}
+			rawCheck76(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4807,7 +4780,9 @@ func rawCheck27(d *decoder, s *vstate) {
 func rawCheck28(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4817,10 +4792,7 @@ func rawCheck28(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck77(d, s)
-			}
+			rawCheck77(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4832,7 +4804,9 @@ func rawCheck28(d *decoder, s *vstate) {
 func rawCheck29(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4842,10 +4816,7 @@ func rawCheck29(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck78(d, s)
-			}
+			rawCheck78(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4857,7 +4828,9 @@ func rawCheck29(d *decoder, s *vstate) {
 func rawCheck30(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4867,10 +4840,7 @@ func rawCheck30(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck79(d, s)
-			}
+			rawCheck79(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4883,7 +4853,9 @@ func rawCheck30(d *decoder, s *vstate) {
 func rawCheck31(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4893,10 +4865,7 @@ func rawCheck31(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck80(d, s)
-			}
+			rawCheck80(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4908,7 +4877,9 @@ func rawCheck31(d *decoder, s *vstate) {
 func rawCheck32(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4918,10 +4889,7 @@ func rawCheck32(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck81(d, s)
-			}
+			rawCheck81(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4933,7 +4901,9 @@ func rawCheck32(d *decoder, s *vstate) {
 func rawCheck33(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4943,10 +4913,7 @@ func rawCheck33(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck82(d, s)
-			}
+			rawCheck82(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4958,7 +4925,9 @@ func rawCheck33(d *decoder, s *vstate) {
 func rawCheck34(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4968,10 +4937,7 @@ func rawCheck34(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck83(d, s)
-			}
+			rawCheck83(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4983,7 +4949,9 @@ func rawCheck34(d *decoder, s *vstate) {
 func rawCheck35(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4993,10 +4961,7 @@ func rawCheck35(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck84(d, s)
-			}
+			rawCheck84(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5008,7 +4973,9 @@ func rawCheck35(d *decoder, s *vstate) {
 func rawCheck36(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5018,10 +4985,7 @@ func rawCheck36(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck85(d, s)
-			}
+			rawCheck85(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5033,7 +4997,9 @@ func rawCheck36(d *decoder, s *vstate) {
 func rawCheck37(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5043,10 +5009,7 @@ func rawCheck37(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck86(d, s)
-			}
+			rawCheck86(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5058,7 +5021,9 @@ func rawCheck37(d *decoder, s *vstate) {
 func rawCheck38(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5068,10 +5033,7 @@ func rawCheck38(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck87(d, s)
-			}
+			rawCheck87(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5084,7 +5046,9 @@ func rawCheck38(d *decoder, s *vstate) {
 func rawCheck39(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5094,10 +5058,7 @@ func rawCheck39(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck88(d, s)
-			}
+			rawCheck88(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5109,7 +5070,9 @@ func rawCheck39(d *decoder, s *vstate) {
 func rawCheck40(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5119,10 +5082,7 @@ func rawCheck40(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck89(d, s)
-			}
+			rawCheck89(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5134,7 +5094,9 @@ func rawCheck40(d *decoder, s *vstate) {
 func rawCheck41(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5144,10 +5106,7 @@ func rawCheck41(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck90(d, s)
-			}
+			rawCheck90(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5160,7 +5119,9 @@ func rawCheck41(d *decoder, s *vstate) {
 func rawCheck42(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5170,10 +5131,7 @@ func rawCheck42(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5185,7 +5143,9 @@ func rawCheck42(d *decoder, s *vstate) {
 func rawCheck43(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5195,10 +5155,7 @@ func rawCheck43(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck91(d, s)
-			}
+			rawCheck91(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5210,7 +5167,9 @@ func rawCheck43(d *decoder, s *vstate) {
 func rawCheck44(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5220,10 +5179,7 @@ func rawCheck44(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck92(d, s)
-			}
+			rawCheck92(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5235,7 +5191,9 @@ func rawCheck44(d *decoder, s *vstate) {
 func rawCheck45(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5245,10 +5203,7 @@ func rawCheck45(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck93(d, s)
-			}
+			rawCheck93(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5261,7 +5216,9 @@ func rawCheck45(d *decoder, s *vstate) {
 func rawCheck46(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5271,10 +5228,7 @@ func rawCheck46(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5287,7 +5241,9 @@ func rawCheck46(d *decoder, s *vstate) {
 func rawCheck47(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5297,10 +5253,7 @@ func rawCheck47(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5312,7 +5265,9 @@ func rawCheck47(d *decoder, s *vstate) {
 func rawCheck48(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5322,10 +5277,7 @@ func rawCheck48(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck94(d, s)
-			}
+			rawCheck94(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5338,7 +5290,9 @@ func rawCheck48(d *decoder, s *vstate) {
 func rawCheck49(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5348,10 +5302,7 @@ func rawCheck49(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck95(d, s)
-			}
+			rawCheck95(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5363,7 +5314,9 @@ func rawCheck49(d *decoder, s *vstate) {
 func rawCheck50(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5373,10 +5326,7 @@ func rawCheck50(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck96(d, s)
-			}
+			rawCheck96(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5388,7 +5338,9 @@ func rawCheck50(d *decoder, s *vstate) {
 func rawCheck51(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -5398,10 +5350,7 @@ func rawCheck51(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck97(d, s)
-			}
+			rawCheck97(d, s)
 			s.at(m, k)
 		}
 	default:

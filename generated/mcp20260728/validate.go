@@ -193,7 +193,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -1502,7 +1502,7 @@ func (v JSONObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck2(&d, s)
 		d.rawDone(s)
 	}
@@ -1552,7 +1552,7 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -1581,7 +1581,7 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -1638,7 +1638,7 @@ func (v JSONValue) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck5(&d, s)
 		d.rawDone(s)
 	}
@@ -2085,7 +2085,7 @@ func (v MetaObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck6(&d, s)
 		d.rawDone(s)
 	}
@@ -2228,7 +2228,7 @@ func (v *Notification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -2659,7 +2659,7 @@ func (v *Request) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -3648,7 +3648,7 @@ func (v *ToolUseContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -3732,7 +3732,9 @@ func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3742,10 +3744,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck10(d, s)
-			}
+			rawCheck10(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3757,7 +3756,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3767,10 +3768,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck11(d, s)
-			}
+			rawCheck11(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3782,7 +3780,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3792,10 +3792,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck12(d, s)
-			}
+			rawCheck12(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3807,7 +3804,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3817,10 +3816,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck13(d, s)
-			}
+			rawCheck13(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3835,7 +3831,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		n := 0
 		if c == '{' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck14(&sd, vs)
 			if vs.release() {
 				n++
@@ -3843,7 +3839,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if c == '[' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck15(&sd, vs)
 			if vs.release() {
 				n++
@@ -3851,7 +3847,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck16(&sd, vs)
 			if vs.release() {
 				n++
@@ -3868,7 +3864,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3879,7 +3877,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3889,10 +3889,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck17(d, s)
-			}
+			rawCheck17(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3904,7 +3901,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3914,10 +3913,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck18(d, s)
-			}
+			rawCheck18(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3929,7 +3925,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3939,10 +3937,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck19(d, s)
-			}
+			rawCheck19(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3990,7 +3985,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -4012,7 +4009,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !((c == '"') || (rtIsNumberStart(c) && d.peekInteger()) || (c == 't' || c == 'f')) {
-		s.add("type", "expected string or integer or boolean, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string or integer or boolean, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
