@@ -505,7 +505,8 @@ func TestServeOlderHTTPTenThousand(t *testing.T) {
 }
 
 // TestServeOlderOptOut: OnlyThisRevision serves 2026-07-28 clients only;
-// without it, a GET or DELETE that names no session is 405 in both eras.
+// without it, a GET goes to the handler with sessions (400 without a
+// session, 404 with an unknown one).
 func TestServeOlderOptOut(t *testing.T) {
 	d := mcp.NewServerDispatcher(&eraServer{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "era", Version: "1"}, OnlyThisRevision: true})
 	c := startServe(t, d)
@@ -523,8 +524,9 @@ func TestServeOlderOptOut(t *testing.T) {
 	srv2 := httptest.NewServer(mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{}))
 	defer srv2.Close()
 	hc = &sessClient{t: t, url: srv2.URL}
-	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusMethodNotAllowed)
-	wantStatus(t, hc.req(http.MethodDelete, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusBadRequest)
+	hc.sid = "no-such-session"
+	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusNotFound)
 }
 
 // TestServeOlderLosses pins what the path to an older client cannot carry:

@@ -1,6 +1,6 @@
 // Command discover-server is a small MCP server built on the generated
-// 2026-07-28 package, for 2026-07-28 clients only
-// (ServerOptions.OnlyThisRevision): it answers server/discover (from its options), and
+// 2026-07-28 package (which also serves the clients of the older
+// revisions through its conversions): it answers server/discover (from its options), and
 // tools/list (with cache hints) and tools/call from a tool set with one
 // tool, "add", which adds two integers (typed arguments in, a structured
 // result out). It serves stdio, or with -http Streamable HTTP at
@@ -83,10 +83,6 @@ func main() {
 		Instructions: "Call the add tool to add two integers.",
 		DiscoverTTL:  time.Hour,
 		Logf:         logf,
-		// A server of 2026-07-28 only: clients that open with initialize
-		// get an error naming the versions it supports.
-		// (examples/everything-server serves every era.)
-		OnlyThisRevision: true,
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -244,11 +244,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost {
-		// A GET or DELETE without a session has nothing to open or end in
-		// either era: 405, as both transports allow (streamable-http.mdx:
-		// a server that offers no stream there).
-		_, named := r.Header[headerSessionID]
-		if h.opts.Fallback != nil && (h.older == nil || named) {
+		if h.opts.Fallback != nil {
 			h.opts.Fallback.ServeHTTP(w, r)
 			return
 		}

@@ -548,9 +548,9 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is
 // absent or names an older revision (and whose params carry no per-request _meta), and every
 // request that names a session (Mcp-Session-Id), goes to a handler with sessions as the
-// older revisions' transport describes (see the README, "Serving every revision"); a GET or
-// DELETE without a session gets 405. HTTPOptions.Fallback, if set, replaces that handler,
-// and ServerOptions.OnlyThisRevision turns it off.
+// older revisions' transport describes (see the README, "Serving every revision").
+// HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision
+// turns it off.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandlerOlder(&d.rpc, opts)
 }
