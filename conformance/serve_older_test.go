@@ -62,6 +62,19 @@ func (s *eraServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) 
 		}
 		ir := mustJSON[mcp.InputRequiredResult](panicker{}, `{"inputRequests":{"name":{"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}},"requestState":"asked","resultType":"input_required"}`)
 		return nil, mcp.NeedInput(ir)
+	case "url", "url-id":
+		// A URL elicitation: 2025-11-25 requires an elicitationId, which
+		// 2026-07-28 dropped; "url-id" carries one in the params' unknown
+		// members, as the conversions' rules say.
+		if _, ok := p.InputResponses["open"]; ok {
+			return text("opened")
+		}
+		id := ""
+		if p.Name == "url-id" {
+			id = `,"elicitationId":"e-1"`
+		}
+		ir := mustJSON[mcp.InputRequiredResult](panicker{}, `{"inputRequests":{"open":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"`+id+`}}},"resultType":"input_required"}`)
+		return nil, mcp.NeedInput(ir)
 	case "roots":
 		if a, ok := p.InputResponses["roots"]; ok {
 			b, _ := json.Marshal(a)
@@ -97,6 +110,10 @@ type panicker struct{}
 func (panicker) Fatal(args ...any) { panic(args) }
 
 func (s *eraServer) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+	if p.URI == "test://missing" {
+		// 2026-07-28's resource not found (resources.mdx).
+		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "resource not found", Data: json.RawMessage(`{"uri":"test://missing"}`)}
+	}
 	return mustJSON[*mcp.ReadResourceResult](panicker{}, `{"contents":[{"uri":`+quote(p.URI)+`,"mimeType":"text/plain","text":"contents of `+p.URI+`"}],"ttlMs":0,"cacheScope":"private","resultType":"complete"}`), nil
 }
 
@@ -156,6 +173,16 @@ func TestServeOlderStdio(t *testing.T) {
 			if m := readMsg(t, c.next()); string(m.Result) != "{}" {
 				t.Errorf("ping = %+v", m)
 			}
+			// Batches: 2025-03-26 has them, the later revisions do not.
+			c.send("[" + request(`"b1"`, "ping", "") + "," + callMsg(`"b2"`, "echo", "") + "]")
+			if line := c.next(); v == "2025-03-26" {
+				var ms []rpcMsg
+				if err := json.Unmarshal([]byte(line), &ms); err != nil || len(ms) != 2 || ms[0].Error != nil || ms[1].Error != nil {
+					t.Errorf("batch = %s (%v)", line, err)
+				}
+			} else if m := readMsg(t, line); m.Error == nil || m.Error.Code != mcp.CodeInvalidRequest {
+				t.Errorf("batch for %s = %s", v, line)
+			}
 			c.send(callMsg("2", "echo", `{"x":1}`))
 			if text, isErr := toolText(t, readMsg(t, c.next())); text != `echo {"x":1}` || isErr {
 				t.Errorf("echo = %q", text)
@@ -170,6 +197,11 @@ func TestServeOlderStdio(t *testing.T) {
 			if m := readMsg(t, c.next()); m.Error != nil || !strings.Contains(string(m.Result), `"text":"contents of test://a"`) ||
 				strings.Contains(string(m.Result), "ttlMs") || strings.Contains(string(m.Result), "resultType") || strings.Contains(string(m.Result), "serverInfo") {
 				t.Errorf("resources/read = %s %+v", m.Result, m.Error)
+			}
+			// An unknown resource: -32002, the code of the older revisions.
+			c.send(request(`"3x"`, "resources/read", `{"uri":"test://missing"}`))
+			if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != -32002 { // the older revisions' resource not found
+				t.Errorf("unknown resource = %s %+v, want -32002", m.Result, m.Error)
 			}
 			c.send(request("4", "prompts/get", `{"name":"p"}`))
 			if m := readMsg(t, c.next()); m.Error != nil || !strings.Contains(string(m.Result), `"text":"prompt p"`) {
@@ -312,6 +344,14 @@ func TestServeOlderHTTP(t *testing.T) {
 
 			if text, _ := toolText(t, jsonMsg(t, c.req(http.MethodPost, callMsg("1", "echo", `{"y":2}`)), http.StatusOK)); text != `echo {"y":2}` {
 				t.Errorf("echo = %q", text)
+			}
+			if v == "2025-03-26" {
+				resp := c.req(http.MethodPost, "["+request(`"b1"`, "ping", "")+","+callMsg(`"b2"`, "echo", "")+"]")
+				b, _ := io.ReadAll(resp.Body)
+				var ms []rpcMsg
+				if err := json.Unmarshal(b, &ms); err != nil || len(ms) != 2 || ms[0].Error != nil || ms[1].Error != nil {
+					t.Errorf("batch over HTTP = %d %s (%v)", resp.StatusCode, b, err)
+				}
 			}
 			if m := jsonMsg(t, c.req(http.MethodPost, request("2", "resources/read", `{"uri":"test://a"}`)), http.StatusOK); !strings.Contains(string(m.Result), "contents of test://a") || strings.Contains(string(m.Result), "resultType") {
 				t.Errorf("resources/read = %s %+v", m.Result, m.Error)
@@ -461,5 +501,75 @@ func TestServeOlderHTTPTenThousand(t *testing.T) {
 	}
 	if grow := int64(at10000) - int64(at2000); grow > 2<<20 {
 		t.Errorf("the heap grew by %d bytes from 2000 to 10000 sessions opened", grow)
+	}
+}
+
+// TestServeOlderOptOut: OnlyThisRevision serves 2026-07-28 clients only;
+// without it, a GET goes to the handler with sessions (400 without a
+// session, 404 with an unknown one).
+func TestServeOlderOptOut(t *testing.T) {
+	d := mcp.NewServerDispatcher(&eraServer{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "era", Version: "1"}, OnlyThisRevision: true})
+	c := startServe(t, d)
+	c.send(initMsg("1", "2025-11-25", "{}"))
+	if m := readMsg(t, c.next()); m.Error == nil || m.Error.Code != mcp.CodeUnsupportedProtocolVersion {
+		t.Errorf("initialize with OnlyThisRevision = %s %+v, want -32022", m.Result, m.Error)
+	}
+	srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
+	defer srv.Close()
+	hc := &sessClient{t: t, url: srv.URL}
+	if m := jsonMsg(t, hc.req(http.MethodPost, initMsg("1", "2025-11-25", "{}")), http.StatusBadRequest); m.Error == nil || m.Error.Code != mcp.CodeUnsupportedProtocolVersion {
+		t.Errorf("initialize over HTTP with OnlyThisRevision = %+v", m.Error)
+	}
+
+	srv2 := httptest.NewServer(mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{}))
+	defer srv2.Close()
+	hc = &sessClient{t: t, url: srv2.URL}
+	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusBadRequest)
+	hc.sid = "no-such-session"
+	wantStatus(t, hc.req(http.MethodGet, ""), http.StatusNotFound)
+}
+
+// TestServeOlderLosses pins what the path to an older client cannot carry:
+// each is a JSON-RPC error naming the conversion, never a silent drop.
+func TestServeOlderLosses(t *testing.T) {
+	const urlCaps = `{"elicitation":{"form":{},"url":{}}}`
+	for _, c := range []struct {
+		version, tool, want string
+	}{
+		// 2025-11-25 requires the elicitationId 2026-07-28 dropped.
+		{"2025-11-25", "url", "elicitationId"},
+		// 2025-06-18 has no URL elicitation.
+		{"2025-06-18", "url", "2025-06-18"},
+		// 2025-03-26 has no elicitation at all.
+		{"2025-03-26", "greet", "elicitation/create"},
+		// 2025-03-26 has no resource links.
+		{"2025-03-26", "link", "2025-03-26 has no ResourceLink"},
+	} {
+		t.Run(c.version+"/"+c.tool, func(t *testing.T) {
+			conn := startServe(t, newEraDispatcher(&eraServer{}))
+			conn.send(initMsg("0", c.version, urlCaps))
+			readMsg(t, conn.next())
+			conn.send(notification("notifications/initialized", ""))
+			conn.send(callMsg("1", c.tool, ""))
+			m := readMsg(t, conn.next())
+			if m.Error == nil || m.Error.Code != mcp.CodeInternalError || !strings.Contains(m.Error.Message, c.want) {
+				t.Errorf("%s for %s = %s %+v, want an internal error naming %q", c.tool, c.version, m.Result, m.Error, c.want)
+			}
+		})
+	}
+	// With the elicitationId in the params, the URL elicitation reaches a
+	// 2025-11-25 client.
+	conn := startServe(t, newEraDispatcher(&eraServer{}))
+	conn.send(initMsg("0", "2025-11-25", urlCaps))
+	readMsg(t, conn.next())
+	conn.send(notification("notifications/initialized", ""))
+	conn.send(callMsg("1", "url-id", ""))
+	req := readMsg(t, conn.next())
+	if req.Method != "elicitation/create" || !strings.Contains(string(req.Params), `"elicitationId":"e-1"`) || !strings.Contains(string(req.Params), `"mode":"url"`) {
+		t.Fatalf("want a URL elicitation/create with the elicitationId, got %+v", req)
+	}
+	conn.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"action":"accept"}}`)
+	if text, _ := toolText(t, readMsg(t, conn.next())); text != "opened" {
+		t.Errorf("url-id = %q", text)
 	}
 }

@@ -1,5 +1,6 @@
 // Command discover-server is a small MCP server built on the generated
-// 2026-07-28 package: it answers server/discover (from its options), and
+// 2026-07-28 package (which also serves the clients of the older
+// revisions through its conversions): it answers server/discover (from its options), and
 // tools/list (with cache hints) and tools/call from a tool set with one
 // tool, "add", which adds two integers (typed arguments in, a structured
 // result out). It serves stdio, or with -http Streamable HTTP at

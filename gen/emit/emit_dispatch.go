@@ -284,6 +284,12 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 				jen.Comment(commentText("OmitServerInfo stops the dispatcher from adding ServerInfo to every result's\n_meta (io.modelcontextprotocol/serverInfo).")),
 				jen.Id("OmitServerInfo").Bool(),
 			)
+			if e.serveOlder(p) {
+				fields = append(fields,
+					jen.Comment(commentText("OnlyThisRevision stops the dispatcher from serving the clients of\n"+e.pkg.OlderRevisions+" (the initialize era) through the conversions:\nServe and NewHTTPHandler then serve this revision's clients only, and a\nlegacy initialize gets UnsupportedProtocolVersionError naming the\nsupported versions.")),
+					jen.Id("OnlyThisRevision").Bool(),
+				)
+			}
 		}
 		if sealsState(p, s, p.Methods) {
 			fields = append(fields,
@@ -387,14 +393,14 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 		body = append(body, tasksAttach(p, s)...)
 		if e.serveOlder(p) {
-			body = append(body, jen.Id("d").Dot("rpc").Dot("older").Op("=").Id("newOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("olderServe").Values(
+			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("older").Op("=").Id("newOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("olderServe").Values(
 				jen.Id("version").Op(":").Id("ProtocolVersion"),
 				jen.Id("olders").Op(":").Id(e.pkg.OlderRevisions),
 				jen.Id("capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
 				jen.Id("serverInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
 				jen.Id("instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
 				jen.Id("inputParams").Op(":").Id("olderInputParams"),
-			)))
+			))))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("d")))

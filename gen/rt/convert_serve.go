@@ -66,7 +66,7 @@ func newOlderFront(modern *rpcDispatcher, cfg olderServe) *rpcDispatcher {
 		cfg.version = modern.versions[0]
 	}
 	f := &olderFront{olderServe: cfg, modern: modern, hello: map[string][]byte{}}
-	d := &rpcDispatcher{omitUnknownID: true, logf: modern.logf, limits: modern.limits, methods: map[string]*rpcMethod{}}
+	d := &rpcDispatcher{omitUnknownID: true, logf: modern.logf, limits: modern.limits, methods: map[string]*rpcMethod{}, batchesBySession: true}
 	var olders []*Older
 	for _, o := range cfg.olders {
 		b, err := f.initializeResult(o)
@@ -208,7 +208,7 @@ func (f *olderFront) wrap(name string, m *rpcMethod) func(context.Context, []byt
 		for round := 0; ; round++ {
 			res, err := m.call(ctx, params)
 			if err != nil || res == nil {
-				return res, err
+				return res, olderError(name, err)
 			}
 			e := encoder{}
 			res.encodeJSON(&e)
@@ -237,6 +237,22 @@ func (f *olderFront) wrap(name string, m *rpcMethod) func(context.Context, []byt
 			params = convAddMembers(params, pairs...)
 		}
 	}
+}
+
+// codeResourceNotFound is the code the older revisions give an unknown
+// resource (resources.mdx, 2025-03-26 to 2025-11-25); 2026-07-28 answers
+// -32602 with the uri in data.
+const codeResourceNotFound = -32002
+
+// olderError is the error an older client gets for err: resources/read's
+// "resource not found" (2026-07-28: -32602 with data.uri) gets the older
+// revisions' code, -32002, with the same message and data.
+func olderError(method string, err error) error {
+	var re *RPCError
+	if method != "resources/read" || !errors.As(err, &re) || re.Code != CodeInvalidParams || rtMember(re.Data, "uri") == nil {
+		return err
+	}
+	return &RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
 }
 
 // params is the JSON of converted params v, with the _meta of the

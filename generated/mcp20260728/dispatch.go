@@ -418,6 +418,11 @@ type ServerOptions struct {
 	// OmitServerInfo stops the dispatcher from adding ServerInfo to every result's _meta
 	// (io.modelcontextprotocol/serverInfo).
 	OmitServerInfo bool
+	// OnlyThisRevision stops the dispatcher from serving the clients of OlderRevisions (the
+	// initialize era) through the conversions: Serve and NewHTTPHandler then serve this
+	// revision's clients only, and a legacy initialize gets UnsupportedProtocolVersionError
+	// naming the supported versions.
+	OnlyThisRevision bool
 	// RequestStateKeys are the HMAC-SHA256 keys that protect the requestState of multi
 	// round-trip requests (NeedInput): the dispatcher hands out the handler's requestState
 	// inside a token bound to the request, the principal and an expiry, and refuses a retry
@@ -502,7 +507,9 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 			return d.finishCallToolResult(r.(*CallToolResult), "complete")
 		}}, info)
 	}
-	d.rpc.older = newOlderFront(&d.rpc, olderServe{version: ProtocolVersion, olders: OlderRevisions, capabilities: &d.opts.Capabilities, serverInfo: &d.opts.ServerInfo, instructions: d.opts.Instructions, inputParams: olderInputParams})
+	if !opts.OnlyThisRevision {
+		d.rpc.older = newOlderFront(&d.rpc, olderServe{version: ProtocolVersion, olders: OlderRevisions, capabilities: &d.opts.Capabilities, serverInfo: &d.opts.ServerInfo, instructions: d.opts.Instructions, inputParams: olderInputParams})
+	}
 	return d
 }
 
@@ -538,11 +545,12 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // HTTPHandler.NewServer for an http.Server with timeouts.
 //
 // It also serves the clients of OlderRevisions (the initialize era), with d's handlers
-// through the conversions, at the same endpoint: a request whose MCP-Protocol-Version header
-// is absent or names an older revision, and every request that names a session
-// (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport
-// describes (see the README, "Serving every revision"). HTTPOptions.Fallback, if set,
-// replaces it.
+// through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is
+// absent or names an older revision (and whose params carry no per-request _meta), and every
+// request that names a session (Mcp-Session-Id), goes to a handler with sessions as the
+// older revisions' transport describes (see the README, "Serving every revision").
+// HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision
+// turns it off.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 	return newHTTPHandlerOlder(&d.rpc, opts)
 }
