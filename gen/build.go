@@ -65,6 +65,8 @@ type builder struct {
 	// schema node that claimed it, and the Go name of each definition.
 	owners   map[string]string
 	defNames map[*schema.Schema]string
+	// defNameAt is the Go name of each definition by its pointer.
+	defNameAt map[string]string
 
 	// What the schema holds, worked out before any type is built.
 	shared map[string]string         // enum key -> Go name of an enum several properties repeat
@@ -91,6 +93,7 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		opts:         opts,
 		owners:       map[string]string{},
 		defNames:     map[*schema.Schema]string{},
+		defNameAt:    map[string]string{},
 		shared:       map[string]string{},
 		opaque:       map[*schema.Schema]bool{},
 		canon:        map[string]*schema.Schema{},
@@ -129,6 +132,7 @@ func (b *builder) build() *ir.Package {
 				b.errorf(d.Pointer, "external type %q for %s is not an import path and an exported type name", ext.ImportPath+"."+ext.Name, d.Name)
 			}
 			b.defNames[d] = ext.Name
+			b.defNameAt[d.Pointer] = ext.Name
 			continue
 		}
 		var name string
@@ -147,6 +151,7 @@ func (b *builder) build() *ir.Package {
 		}
 		if b.claim(name, d.Pointer) {
 			b.defNames[d] = name
+			b.defNameAt[d.Pointer] = name
 		}
 	}
 	if len(b.errs) > 0 {
@@ -308,7 +313,7 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
 		delete(b.building, d)
 		if target.Kind == ir.TDecl {
-			a := &ir.Alias{DeclInfo: info, Target: target}
+			a := &ir.Alias{DeclInfo: info, Target: target, Final: target.Resolve()}
 			t := &ir.Type{Kind: ir.TDecl, Decl: a}
 			b.intern.setTypeAt(d.Pointer, t)
 			b.add(a)
@@ -334,7 +339,7 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 	}
 	if _, ok := t.Decl.(*ir.Union); ok && t.Kind == ir.TDecl {
 		// A union is an interface: another name for it is an alias.
-		a := &ir.Alias{DeclInfo: info, Target: t}
+		a := &ir.Alias{DeclInfo: info, Target: t, Final: t.Resolve()}
 		at := &ir.Type{Kind: ir.TDecl, Decl: a}
 		b.intern.setTypeAt(d.Pointer, at)
 		b.add(a)
@@ -355,12 +360,7 @@ func (b *builder) nameForPointer(ptr string) string {
 	if len(parts) < 2 {
 		return "Root"
 	}
-	var name string
-	for _, d := range b.doc.Defs {
-		if d.Pointer == "/"+parts[0]+"/"+parts[1] {
-			name = b.defNames[d]
-		}
-	}
+	name := b.defNameAt["/"+parts[0]+"/"+parts[1]]
 	if name == "" {
 		name = camel(words(schema.UnescapePointer(parts[1])))
 	}
@@ -373,12 +373,12 @@ func (b *builder) nameForPointer(ptr string) string {
 				if err != nil {
 					n = camel(words(parts[i]))
 				}
-				name += n
+				name = derive(name, n)
 			}
 		case "items":
-			name += "Item"
+			name = derive(name, "Item")
 		case "additionalProperties":
-			name += "Value"
+			name = derive(name, "Value")
 		case "anyOf", "oneOf", "allOf":
 			i++ // the index; the JSON type is added by the union builder
 		}
@@ -463,7 +463,7 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	case "array":
 		elem := &ir.Type{Kind: ir.TRaw}
 		if s.Items != nil {
-			elem = b.typeOf(s.Items, name+"Item")
+			elem = b.typeOf(s.Items, derive(name, "Item"))
 		}
 		return &ir.Type{Kind: ir.TSlice, Elem: elem, C: ir.Constraints{MinItems: s.MinItems, MaxItems: s.MaxItems}}
 	case "object":
@@ -505,7 +505,7 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 		if ap.IsFalse() {
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
-		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, name+"Value")}
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, derive(name, "Value"))}
 	}
 	return b.structType(s, name)
 }
@@ -548,10 +548,10 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 			f.Name = goName
 			f.Type = b.memberType(jsonName, ps)
 			if f.Type == nil && capability {
-				f.Type = b.openCapability(ps, name+goName)
+				f.Type = b.openCapability(ps, derive(name, goName))
 			}
 			if f.Type == nil {
-				f.Type = b.typeOf(ps, name+goName)
+				f.Type = b.typeOf(ps, derive(name, goName))
 			}
 		}
 		if f.Name != "" && !use(f.Name, jsonName, ptr) {
@@ -583,7 +583,7 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	case ap == nil || (ap.IsBool && ap.BoolValue) || ap.IsEmpty():
 		st.Extra = &ir.Extra{Name: "Extra", Value: &ir.Type{Kind: ir.TRaw}}
 	default:
-		st.Extra = &ir.Extra{Name: "Extra", Value: b.typeOf(ap, name+"Value")}
+		st.Extra = &ir.Extra{Name: "Extra", Value: b.typeOf(ap, derive(name, "Value"))}
 	}
 	b.memberNames(st)
 	return t
@@ -878,22 +878,51 @@ func (b *builder) findOpaque() {
 		walk(d, 0)
 		edges[d] = refs
 	}
-	// A definition is opaque when it can reach itself.
-	for _, d := range b.doc.Defs {
-		seen := map[*schema.Schema]bool{}
-		stack := slices.Clone(edges[d])
-		for len(stack) > 0 {
+	// A definition is opaque when it can reach itself: when it is on a
+	// cycle of the graph, that is, in a strongly connected component of
+	// more than one definition, or with an edge to itself. Tarjan's
+	// algorithm finds the components in one pass (a search from every
+	// definition would be quadratic on a long $ref chain).
+	index := map[*schema.Schema]int{}
+	low := map[*schema.Schema]int{}
+	onStack := map[*schema.Schema]bool{}
+	var stack []*schema.Schema
+	var connect func(d *schema.Schema)
+	connect = func(d *schema.Schema) {
+		index[d] = len(index)
+		low[d] = index[d]
+		stack = append(stack, d)
+		onStack[d] = true
+		for _, n := range edges[d] {
+			if _, seen := index[n]; !seen {
+				connect(n)
+				low[d] = min(low[d], low[n])
+			} else if onStack[n] {
+				low[d] = min(low[d], index[n])
+			}
+		}
+		if low[d] != index[d] {
+			return
+		}
+		var comp []*schema.Schema
+		for {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			onStack[n] = false
+			comp = append(comp, n)
 			if n == d {
-				b.opaque[d] = true
 				break
 			}
-			if seen[n] {
-				continue
+		}
+		if len(comp) > 1 || slices.Contains(edges[d], d) {
+			for _, n := range comp {
+				b.opaque[n] = true
 			}
-			seen[n] = true
-			stack = append(stack, edges[n]...)
+		}
+	}
+	for _, d := range b.doc.Defs {
+		if _, seen := index[d]; !seen {
+			connect(d)
 		}
 	}
 }

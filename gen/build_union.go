@@ -104,7 +104,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 		b.errorf(br.Pointer, "inline branch %d of %s has no \"type\" to name it by; give it a type or move it to a definition", i, union)
 		return nil
 	}
-	name := union + suffix
+	name := derive(union, suffix)
 	t := b.typeOf(br, name)
 	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
 		return t
@@ -198,7 +198,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 		if ks.kind != ir.KNull {
 			only := *ks.s
 			only.Types = []string{ks.kind.String()}
-			alt.Type = b.singleType(&only, ks.kind.String(), name+alt.Name)
+			alt.Type = b.singleType(&only, ks.kind.String(), derive(name, alt.Name))
 		}
 		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {
 			continue

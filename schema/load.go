@@ -45,12 +45,14 @@ func Load(file string, data []byte) (doc *Document, err error) {
 		file:  file,
 		root:  root,
 		nodes: map[string]*Schema{},
+
+		schemaVals: map[*Value]bool{},
 	}
 	doc, err = l.load()
 	// The metaschema's verdict comes first, with the validator's own
 	// locations; mcpgen's checks follow.
 	if l.draft != 0 {
-		if meta := checkMetaschema(file, l.draft, data); len(meta) > 0 {
+		if meta := checkMetaschema(file, l.draft, root, l.schemaVals); len(meta) > 0 {
 			var own Errors
 			errors.As(err, &own)
 			return nil, append(meta, own...)
@@ -68,6 +70,11 @@ type loader struct {
 	warnings []*Diagnostic
 	pending  []*Schema // nodes whose $ref is not resolved yet
 	refVals  map[*Schema]*Value
+	// schemaVals are the values read as schemas where the document places
+	// them (not as targets of a $ref), for the metaschema check.
+	schemaVals map[*Value]bool
+	resolving  bool                         // resolving $refs: nodes made now are not placed as schemas
+	index      map[*Value]map[string]*Value // members of large objects by name, for lookup
 }
 
 func (l *loader) errorf(ptr, format string, args ...any) {
@@ -163,6 +170,9 @@ func (l *loader) node(v *Value) *Schema {
 	}
 	s := &Schema{Pointer: v.Pointer}
 	l.nodes[v.Pointer] = s
+	if !l.resolving {
+		l.schemaVals[v] = true
+	}
 	switch v.Kind {
 	case Bool:
 		s.IsBool, s.BoolValue = true, v.Bool
@@ -404,6 +414,8 @@ func nonNegInt(v *Value) (int64, bool) {
 // resolveRefs resolves every pending $ref. Only local references ("#" and
 // "#/json/pointer") are supported.
 func (l *loader) resolveRefs() {
+	l.resolving = true
+	defer func() { l.resolving = false }()
 	for len(l.pending) > 0 {
 		s := l.pending[0]
 		l.pending = l.pending[1:]
@@ -453,7 +465,7 @@ func (l *loader) lookup(frag string) (*Value, bool) {
 		tok = UnescapePointer(tok)
 		switch v.Kind {
 		case Object:
-			next := v.Get(tok)
+			next := l.member(v, tok)
 			if next == nil {
 				return nil, false
 			}
@@ -469,6 +481,26 @@ func (l *loader) lookup(frag string) (*Value, bool) {
 		}
 	}
 	return v, true
+}
+
+// member is v.Get(name), through an index for a large object (a $ref per
+// definition into thousands of definitions would be quadratic otherwise).
+func (l *loader) member(v *Value, name string) *Value {
+	if len(v.Members) < 16 {
+		return v.Get(name)
+	}
+	idx, ok := l.index[v]
+	if !ok {
+		idx = make(map[string]*Value, len(v.Members))
+		for _, m := range v.Members {
+			idx[m.Name] = m.Value
+		}
+		if l.index == nil {
+			l.index = map[*Value]map[string]*Value{}
+		}
+		l.index[v] = idx
+	}
+	return idx[name]
 }
 
 func unescapeFragment(s string) (string, error) {

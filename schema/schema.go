@@ -50,16 +50,24 @@ type Document struct {
 	// Warnings are problems that did not stop loading: unknown keywords,
 	// unsupported formats. In strict mode they are errors instead.
 	Warnings []*Diagnostic
+
+	byName  map[string]*Schema // Defs by name, made by the first Def
+	indexed int                // len(Defs) when byName was made
 }
 
-// Def returns the definition called name, or nil.
+// Def returns the definition called name, or nil. Lookups go through an
+// index made on first use (and remade if Defs grew since).
 func (d *Document) Def(name string) *Schema {
-	for _, s := range d.Defs {
-		if s.Name == name {
-			return s
+	if d.byName == nil || d.indexed != len(d.Defs) {
+		d.byName = make(map[string]*Schema, len(d.Defs))
+		for _, s := range d.Defs {
+			if _, dup := d.byName[s.Name]; !dup {
+				d.byName[s.Name] = s
+			}
 		}
+		d.indexed = len(d.Defs)
 	}
-	return nil
+	return d.byName[name]
 }
 
 // Schema is one schema node.

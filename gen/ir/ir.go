@@ -348,6 +348,10 @@ type Const struct {
 type Alias struct {
 	DeclInfo
 	Target *Type
+	// Final is Target with every alias followed, when the builder knows it
+	// (nil: follow Target). It keeps Resolve constant-time on a chain of
+	// aliases, which would otherwise make a long chain quadratic.
+	Final *Type
 }
 
 // Kind is a JSON kind as the decoder sees it.
@@ -419,6 +423,9 @@ func (t *Type) Resolve() *Type {
 		a, ok := t.Decl.(*Alias)
 		if !ok {
 			break
+		}
+		if a.Final != nil {
+			return a.Final
 		}
 		t = a.Target
 	}
