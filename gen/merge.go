@@ -41,13 +41,35 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 	if len(s.AllOf) > 0 {
 		rest := *s
 		rest.AllOf = nil
-		parts := slices.Clone(s.AllOf)
+		// A part that only names a schema another part names too adds
+		// nothing (allOf [U, U] is U).
+		var parts []*schema.Schema
+		named := map[*schema.Schema]bool{}
+		for _, p := range s.AllOf {
+			if t := refTarget(p); t != nil {
+				if named[t] {
+					continue
+				}
+				named[t] = true
+			}
+			parts = append(parts, p)
+		}
 		if hasConstraints(&rest) || rest.Ref != nil {
 			parts = append(parts, &rest)
 		}
 		return b.mergeAll(s, parts)
 	}
 	return s, nil
+}
+
+// refTarget is the schema a part that is only a $ref (through a chain of
+// them) names, or nil.
+func refTarget(p *schema.Schema) *schema.Schema {
+	var t *schema.Schema
+	for i := 0; p.Ref != nil && !hasConstraints(p) && len(p.AllOf) == 0 && i < 1000; i++ {
+		t, p = p.Ref, p.Ref
+	}
+	return t
 }
 
 // mergeAll intersects parts; the result carries at's pointer and
@@ -113,7 +135,7 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	if y, err = b.deref(y, depth+1); err != nil {
 		return nil, err
 	}
-	if isTrue(x) {
+	if isTrue(x) || x == y {
 		return y, nil
 	}
 	if isTrue(y) {

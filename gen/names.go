@@ -12,7 +12,8 @@ import (
 //
 //   - A definition keeps its name when it is already an exported Go
 //     identifier (DiscoverResult stays DiscoverResult). Otherwise it is
-//     converted like a property name.
+//     converted like a property name: a Go keyword is no exception, since
+//     its Go name is capitalised (map -> Map, type -> Type).
 //   - A property name is split into words at every character that is not
 //     an ASCII letter or digit and where a lower-case letter or digit is
 //     followed by an upper-case letter; each word is capitalised, and the
@@ -111,9 +112,6 @@ func propertyGoName(name string) (string, error) {
 
 // definitionGoName is the Go name of a definition.
 func definitionGoName(name string) (string, error) {
-	if token.IsKeyword(name) {
-		return "", fmt.Errorf("definition %q is a Go keyword", name)
-	}
 	if err := checkNameChars(name); err != nil {
 		return "", err
 	}
