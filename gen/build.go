@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"math"
+	"strconv"
 	"slices"
 	"sort"
 	"strings"
@@ -455,6 +457,7 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	case "integer":
 		return &ir.Type{Kind: ir.TInt, C: numConstraints(s)}
 	case "number":
+		b.checkFloatBounds(s)
 		return &ir.Type{Kind: ir.TFloat, C: numConstraints(s)}
 	case "boolean":
 		return &ir.Type{Kind: ir.TBool}
@@ -471,6 +474,24 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	}
 	b.errorf(s.Pointer, "unsupported type %q", typ)
 	return &ir.Type{Kind: ir.TRaw}
+}
+
+// checkFloatBounds reports the bounds of a number schema that float64,
+// which numbers map to, cannot hold: beyond ±1.8e308 no Go value compares
+// with them. (Integer bounds beyond int64 are exact: such a bound lets
+// every int64 through or none.)
+func (b *builder) checkFloatBounds(s *schema.Schema) {
+	for _, bd := range []struct {
+		keyword string
+		v       *string
+	}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum}} {
+		if bd.v == nil {
+			continue
+		}
+		if f, err := strconv.ParseFloat(*bd.v, 64); err != nil && math.IsInf(f, 0) {
+			b.errorf(s.Pointer+"/"+bd.keyword, "%s %s is beyond the range of float64, which mcpgen maps \"number\" to (at most %g in magnitude); mcpgen cannot represent this bound", bd.keyword, *bd.v, math.MaxFloat64)
+		}
+	}
 }
 
 func numConstraints(s *schema.Schema) ir.Constraints {

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -327,6 +328,10 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 	case "minItems", "maxItems", "minLength", "maxLength":
 		n, ok := nonNegInt(v)
 		if !ok {
+			if r, isNum := new(big.Rat).SetString(v.Num); v.Kind == Number && isNum && r.IsInt() && r.Sign() >= 0 {
+				l.errorf(ptr, "%q is %s, beyond what mcpgen can represent (at most %d)", name, v.Num, int64(math.MaxInt64))
+				return
+			}
 			l.errorf(ptr, "%q must be a non-negative integer, not %s", name, v.JSON())
 			return
 		}
