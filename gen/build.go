@@ -177,6 +177,9 @@ func (b *builder) build() *ir.Package {
 	var protocol *ir.Protocol
 	if b.withDispatcher() {
 		protocol = b.buildProtocol()
+		// The protocol may declare types of its own (the params of a
+		// method that takes free-form JSON).
+		sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
 	}
 	if protocol != nil && b.opts.NoValidators {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -346,6 +347,20 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 	}
 	if f := st.FieldByJSON("params"); f != nil {
 		m.Params, m.ParamsRequired = f.Type, f.Required
+		if !isValueType(f.Type) {
+			// Free-form params ({} or an open object) are raw JSON: the
+			// handler gets them as a named type of their own, which
+			// decodes, encodes and validates itself like every other.
+			ptr := st.Pointer + "/properties/params"
+			name := derive(st.Name, "Params")
+			if !b.claimAs(name, ptr, fmt.Sprintf("the params of the method %q", m.Name)) {
+				return nil
+			}
+			n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Pointer: ptr,
+				Doc: fmt.Sprintf("%s is the params of [%s] (method %q), as the schema gives them: any JSON it allows.", name, st.Name, m.Name)}, Type: f.Type}
+			b.add(n)
+			m.Params = &ir.Type{Kind: ir.TDecl, Decl: n}
+		}
 	}
 	if !notification && !b.pairResult(m, defs, base) {
 		return nil
@@ -402,6 +417,21 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 		m.Cacheable = ttl && scope
 	}
 	return true
+}
+
+// isValueType reports whether values of t are a declared type of the
+// package, which has the methods the dispatcher calls (decodeJSON,
+// encodeJSON, validate).
+func isValueType(t *ir.Type) bool {
+	t = t.Resolve()
+	if t.Kind != ir.TDecl {
+		return false
+	}
+	switch t.Decl.(type) {
+	case *ir.Struct, *ir.Union, *ir.Kinds, *ir.Named, *ir.Enum, *ir.Raw:
+		return true
+	}
+	return false
 }
 
 func (b *builder) enumsByName(name string) []*ir.Enum {

@@ -90,6 +90,40 @@ func resultGoType(m *ir.Method) *jen.Statement {
 	return goType(m.Result)
 }
 
+// resultZero is the zero value of a method's result type in Go: nil for
+// a pointer, an interface or raw JSON; the literal of a struct, string,
+// number or boolean type otherwise (a union of scalars, an enum).
+func resultZero(m *ir.Method) *jen.Statement {
+	t := m.Result.Resolve()
+	if t.IsStruct() || t.Union() != nil {
+		return jen.Nil()
+	}
+	for t.Kind == ir.TDecl {
+		switch d := t.Decl.(type) {
+		case *ir.Kinds:
+			return goType(m.Result).Values()
+		case *ir.Enum:
+			if d.Base == ir.KInt {
+				return jen.Lit(0)
+			}
+			return jen.Lit("")
+		case *ir.Named:
+			t = d.Type.Resolve()
+			continue
+		}
+		return jen.Nil()
+	}
+	switch t.Kind {
+	case ir.TString:
+		return jen.Lit("")
+	case ir.TInt, ir.TFloat:
+		return jen.Lit(0)
+	case ir.TBool:
+		return jen.False()
+	}
+	return jen.Nil()
+}
+
 func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 	f.Comment(commentText("MethodInfo describes one method of the protocol in one direction."))
 	f.Type().Id(p.Names.MethodInfo).Struct(
@@ -228,7 +262,7 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+			jen.Return(resultZero(m), jen.Id("errNotImplemented")),
 		))
 	}
 	must := "mustEmbed" + s.Unimplemented
@@ -636,7 +670,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 			body = e.defaultAnswer(p, m, st)
 		}
 		if len(body) == 0 {
-			body = []jen.Code{jen.Return(jen.Nil(), jen.Id("errNotImplemented"))}
+			body = []jen.Code{jen.Return(resultZero(m), jen.Id("errNotImplemented"))}
 		}
 		if m.Default != "initialize" && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))
