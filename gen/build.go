@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"math"
-	"strconv"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -34,6 +34,9 @@ type Options struct {
 	// Strict turns warnings (unknown keywords, unknown formats, dropped
 	// union branches) into errors.
 	Strict bool
+	// Command is the command line that regenerates the package, for its
+	// documentation ("" shows the usual one, with DIR for the output).
+	Command string
 }
 
 // ExternalType is an existing Go type: import path and name.
@@ -175,7 +178,8 @@ func (b *builder) build() *ir.Package {
 		}
 	}
 	var protocol *ir.Protocol
-	if b.withDispatcher() {
+	noDispatcher := b.noDispatcherReason()
+	if noDispatcher == "" {
 		protocol = b.buildProtocol()
 		// The protocol may declare types of its own (the params of a
 		// method that takes free-form JSON).
@@ -185,13 +189,23 @@ func (b *builder) build() *ir.Package {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
 	}
+	if protocol == nil && noDispatcher == "" {
+		noDispatcher = "the schema defines no method mcpgen can dispatch"
+	}
+	mcp := b.opts.Source.Pinned
+	for name := range directionDefs {
+		mcp = mcp || b.doc.Def(name) != nil
+	}
 	return &ir.Package{
-		Name:       b.opts.Package,
-		Revision:   b.opts.Revision,
-		Source:     b.opts.Source,
-		Decls:      b.decls,
-		Protocol:   protocol,
-		Validators: !b.opts.NoValidators,
+		Name:         b.opts.Package,
+		Revision:     b.opts.Revision,
+		Source:       b.opts.Source,
+		Decls:        b.decls,
+		Protocol:     protocol,
+		Validators:   !b.opts.NoValidators,
+		MCP:          mcp,
+		Command:      b.opts.Command,
+		NoDispatcher: noDispatcher,
 	}
 }
 
@@ -266,15 +280,18 @@ func (b *builder) reserveOwnNames() {
 // withDispatcher reports whether the package gets a dispatcher: the
 // options allow it and the schema says who sends which method.
 func (b *builder) withDispatcher() bool {
+	return b.noDispatcherReason() == ""
+}
+
+// noDispatcherReason says why the package gets no dispatcher, or "".
+func (b *builder) noDispatcherReason() string {
 	if b.opts.NoDispatcher {
-		return false
+		return "the options leave it out (--no-dispatcher, or a config whose \"emit\" lacks \"dispatcher\")"
 	}
-	for name := range directionDefs {
-		if b.doc.Def(name) != nil {
-			return true
-		}
+	if len(b.directionUnions()) == 0 {
+		return "no definition of the schema says who sends which method (MCP's ClientRequest, ServerRequest, ClientNotification and ServerNotification, or a union definition named ...Request or ...Notification whose branches are all method definitions; see \"Pairing requests with results\" in mcpgen's README)"
 	}
-	return false
+	return ""
 }
 
 func displayPtr(p string) string {

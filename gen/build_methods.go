@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // This file builds the method table: one entry per request and
@@ -24,14 +25,74 @@ var resultExceptions = map[string]string{
 	"SetLevelRequest":    "EmptyResult",
 }
 
-var directionDefs = map[string]struct {
+// dirDef says which way the methods of a direction definition go.
+type dirDef struct {
 	dir          ir.Direction
 	notification bool
-}{
+}
+
+// directionDefs are MCP's direction definitions: unions of the requests
+// and notifications each side sends.
+var directionDefs = map[string]dirDef{
 	"ClientRequest":      {ir.ClientToServer, false},
 	"ServerRequest":      {ir.ServerToClient, false},
 	"ClientNotification": {ir.ClientToServer, true},
 	"ServerNotification": {ir.ServerToClient, true},
+}
+
+// directionUnions are the definitions that say who sends which method
+// (README "Pairing requests with results"): MCP's direction definitions
+// when the schema has any; otherwise every union definition whose name
+// ends in Request (or Notification) and whose branches are all method
+// definitions (a $ref to an object with a constant "method"), for the
+// methods a client sends (A2A's A2ARequest).
+func (b *builder) directionUnions() map[string]dirDef {
+	out := map[string]dirDef{}
+	for name, dd := range directionDefs {
+		if b.doc.Def(name) != nil {
+			out[name] = dd
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, d := range b.doc.Defs {
+		notification := strings.HasSuffix(d.Name, "Notification")
+		if !notification && !strings.HasSuffix(d.Name, "Request") {
+			continue
+		}
+		branches := d.AnyOf
+		if len(branches) == 0 {
+			branches = d.OneOf
+		}
+		if len(branches) == 0 {
+			continue
+		}
+		all := true
+		for _, br := range branches {
+			all = all && br.Ref != nil && !hasConstraints(br) && schemaMethod(br.Ref) != ""
+		}
+		if all {
+			out[d.Name] = dirDef{ir.ClientToServer, notification}
+		}
+	}
+	return out
+}
+
+// schemaMethod is the constant "method" member of a method definition's
+// schema (an object that requires it), or "".
+func schemaMethod(s *schema.Schema) string {
+	if !s.IsRequired("method") {
+		return ""
+	}
+	m := s.Prop("method")
+	for i := 0; m != nil && m.Ref != nil && m.Const == nil && i < 100; i++ {
+		m = m.Ref
+	}
+	if m == nil || m.Const == nil || m.Const.Kind != schema.String {
+		return ""
+	}
+	return m.Const.Str
 }
 
 // buildProtocol returns the protocol of the schema, or nil when it has no
@@ -39,7 +100,7 @@ var directionDefs = map[string]struct {
 // then what the protocol makes of the result types.
 func (b *builder) buildProtocol() *ir.Protocol {
 	defs := b.definitionDecls()
-	sent, found := directions(defs)
+	sent, found := directions(defs, b.directionUnions())
 	if !found {
 		return nil
 	}
@@ -215,9 +276,9 @@ type dirKey struct {
 
 // directions reads which way each method goes from the direction
 // definitions (ClientRequest, ...); found is false when there are none.
-func directions(defs map[string]ir.Decl) (sent map[dirKey]bool, found bool) {
+func directions(defs map[string]ir.Decl, unions map[string]dirDef) (sent map[dirKey]bool, found bool) {
 	sent = map[dirKey]bool{}
-	for name, dd := range directionDefs {
+	for name, dd := range unions {
 		d, ok := defs[name]
 		if !ok {
 			continue
@@ -312,7 +373,11 @@ func (b *builder) protocolFacts(defs map[string]ir.Decl, carriers map[string]*ir
 	for _, e := range b.enumsByName("CacheScope") {
 		p.CacheScope = e
 	}
-	p.ErrorCodes = b.errorCodes(p.Modern)
+	mcp := false
+	for name := range directionDefs {
+		mcp = mcp || b.doc.Def(name) != nil
+	}
+	p.ErrorCodes = b.errorCodes(p.Modern, mcp)
 	protocolConsts(p)
 	return p
 }
@@ -378,9 +443,15 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 	return m
 }
 
-// pairResult finds the result type of a request: XRequest -> XResult, the
-// exceptions table, and (where the schema has one) the XResultResponse
-// definition, which also says whether an InputRequiredResult may come back.
+// pairResult finds the result type of a request XRequest (README
+// "Pairing requests with results"), in order: the definition XResult; the
+// exceptions table (MCP requests answered with EmptyResult); the "result"
+// member of the JSON-RPC response definition named after the request,
+// XSuccessResponse, or XResponse (itself, or its branch that has a
+// "result", as A2A's XResponse is the union of the error response and
+// XSuccessResponse). The XResultResponse definition, where the schema has
+// one, also says whether an InputRequiredResult may come back. A request
+// with none of these is left out of the dispatcher, with a warning.
 func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string) bool {
 	def := m.Definition.Definition
 	name := base + "Result"
@@ -401,13 +472,15 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 			}
 		}
 	}
-	d, ok := defs[name]
-	if !ok {
-		b.errorf(m.Definition.Pointer, "request %s (method %q) has no result type: there is no %s definition and the pairing table in gen/build_methods.go has no entry for it",
-			def, m.Name, name)
+	if d, ok := defs[name]; ok {
+		m.Result = &ir.Type{Kind: ir.TDecl, Decl: d}
+	} else if t := b.responseResult(defs, base); t != nil {
+		m.Result = t
+	} else {
+		b.warnf(m.Definition.Pointer, "request %s (method %q) has no result to pair it with (no %s definition, no \"result\" member in a %sSuccessResponse or %sResponse definition), so the dispatcher leaves the method out; see \"Pairing requests with results\" in mcpgen's README",
+			def, m.Name, name, base, base)
 		return false
 	}
-	m.Result = &ir.Type{Kind: ir.TDecl, Decl: d}
 	if st, ok := m.Result.Resolve().Decl.(*ir.Struct); ok {
 		var ttl, scope bool
 		for _, f := range st.Fields {
@@ -417,6 +490,48 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 		m.Cacheable = ttl && scope
 	}
 	return true
+}
+
+// responseResult is the type of the "result" member of the response
+// definition of a request (base is its name without "Request"), a type
+// of its own when the member's type is not one already, or nil.
+func (b *builder) responseResult(defs map[string]ir.Decl, base string) *ir.Type {
+	for _, name := range []string{base + "SuccessResponse", base + "Response"} {
+		d, ok := defs[name]
+		if !ok {
+			continue
+		}
+		var cands []*ir.Struct
+		switch d := (&ir.Type{Kind: ir.TDecl, Decl: d}).Resolve().Decl.(type) {
+		case *ir.Struct:
+			cands = append(cands, d)
+		case *ir.Union:
+			for _, br := range d.Branches {
+				if st, ok := br.Type.Resolve().Decl.(*ir.Struct); ok {
+					cands = append(cands, st)
+				}
+			}
+		}
+		for _, st := range cands {
+			f := st.FieldByJSON("result")
+			if f == nil || f.Name == "" || !f.Required || st.FieldByJSON("error") != nil {
+				continue
+			}
+			if isValueType(f.Type) {
+				return f.Type
+			}
+			ptr := st.Pointer + "/properties/result"
+			rname := derive(st.Name, "Result")
+			if !b.claimAs(rname, ptr, "the result of "+st.Name) {
+				return nil
+			}
+			n := &ir.Named{DeclInfo: ir.DeclInfo{Name: rname, Pointer: ptr,
+				Doc: fmt.Sprintf("%s is the result member of [%s].", rname, st.Name)}, Type: f.Type}
+			b.add(n)
+			return &ir.Type{Kind: ir.TDecl, Decl: n}
+		}
+	}
+	return nil
 }
 
 // isValueType reports whether values of t are a declared type of the

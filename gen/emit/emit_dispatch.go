@@ -124,6 +124,16 @@ func resultZero(m *ir.Method) *jen.Statement {
 	return jen.Nil()
 }
 
+// emptyResult is an empty result of m's result type: a new struct, or
+// the JSON {} for a result kept as raw JSON.
+func emptyResult(m *ir.Method) *jen.Statement {
+	t := m.Result.Resolve()
+	if t.IsStruct() {
+		return jen.New(goType(t))
+	}
+	return goType(m.Result).Call(jen.Lit("{}"))
+}
+
 func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 	f.Comment(commentText("MethodInfo describes one method of the protocol in one direction."))
 	f.Type().Id(p.Names.MethodInfo).Struct(
@@ -665,7 +675,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 		var body []jen.Code
 		switch m.Default {
 		case "ping":
-			body = []jen.Code{jen.Return(jen.New(goType(m.Result.Resolve())), jen.Nil())}
+			body = []jen.Code{jen.Return(emptyResult(m), jen.Nil())}
 		case "discover", "initialize":
 			body = e.defaultAnswer(p, m, st)
 		}

@@ -14,18 +14,23 @@ import (
 // docData is what the prose templates see.
 type docData struct {
 	Package, Revision, URL, SHA256, Command string
-	Pinned, Validators, Dispatcher          bool
-	Tasks                                   bool // the server side of the tasks extension
+	Pinned, Validators, Dispatcher, MCP     bool
+	Tasks                                   bool   // the server side of the tasks extension
+	NoDispatcher                            string // why there is no dispatcher
 }
 
 func newDocData(pkg *ir.Package) docData {
-	cmd := fmt.Sprintf("mcpgen generate --revision %s --out DIR --package %s", pkg.Revision, pkg.Name)
-	if !pkg.Source.Pinned {
+	cmd := pkg.Command
+	switch {
+	case cmd != "":
+	case pkg.Source.Pinned:
+		cmd = fmt.Sprintf("mcpgen generate --revision %s --out DIR --package %s", pkg.Revision, pkg.Name)
+	default:
 		cmd = fmt.Sprintf("mcpgen generate --revision %s --schema %s --out DIR --package %s", pkg.Revision, pkg.Source.URL, pkg.Name)
 	}
 	return docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
-		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil,
-		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil}
+		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil, MCP: pkg.MCP,
+		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil, NoDispatcher: pkg.NoDispatcher}
 }
 
 // docFile is doc.go: the package comment and ProtocolVersion.
@@ -36,7 +41,11 @@ func (e *emitter) docFile() (*jen.File, error) {
 	}
 	f := newFile(e.pkg.Name)
 	f.PackageComment(strings.TrimRight(commentText(string(text)), "\n"))
-	f.Comment("ProtocolVersion is the MCP revision this package implements.")
+	if e.pkg.MCP {
+		f.Comment("ProtocolVersion is the MCP revision this package implements.")
+	} else {
+		f.Comment("ProtocolVersion is the revision of the schema this package implements.")
+	}
 	f.Const().Id("ProtocolVersion").Op("=").Lit(e.pkg.Revision)
 	return f, nil
 }

@@ -15,6 +15,14 @@ type Package struct {
 	Protocol *Protocol
 	// Validators says whether to emit Validate and the validation code.
 	Validators bool
+	// MCP is set when the schema is an MCP revision (a pinned one, or one
+	// with MCP's direction definitions); the prose names the protocol then.
+	MCP bool
+	// Command is the command line that regenerates the package, or "" to
+	// show the usual one with DIR for the output directory.
+	Command string
+	// NoDispatcher says why there is no dispatcher ("" when there is one).
+	NoDispatcher string
 }
 
 // Protocol is what the dispatcher emitters need to know about a revision.
