@@ -192,6 +192,9 @@ func (b *builder) build() *ir.Package {
 	if protocol == nil && noDispatcher == "" {
 		noDispatcher = "the schema defines no method mcpgen can dispatch"
 	}
+	if !b.opts.NoDispatcher && protocol == nil {
+		b.warnUndirected()
+	}
 	mcp := b.opts.Source.Pinned
 	for name := range directionDefs {
 		mcp = mcp || b.doc.Def(name) != nil
@@ -281,6 +284,25 @@ func (b *builder) reserveOwnNames() {
 // options allow it and the schema says who sends which method.
 func (b *builder) withDispatcher() bool {
 	return b.noDispatcherReason() == ""
+}
+
+// warnUndirected warns when the schema defines methods (request or
+// notification definitions with a constant "method") but the package
+// gets no dispatcher for them.
+func (b *builder) warnUndirected() {
+	var found []string
+	for _, d := range b.doc.Defs {
+		if (strings.HasSuffix(d.Name, "Request") || strings.HasSuffix(d.Name, "Notification")) && schemaMethod(d) != "" {
+			found = append(found, fmt.Sprintf("%s (%q)", d.Name, schemaMethod(d)))
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	if len(found) > 3 {
+		found = append(found[:3], fmt.Sprintf("and %d more", len(found)-3))
+	}
+	b.warnf("", "the schema defines methods, %s, but the package has no dispatcher for them: %s", strings.Join(found, ", "), b.noDispatcherReason())
 }
 
 // noDispatcherReason says why the package gets no dispatcher, or "".
