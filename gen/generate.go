@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"fmt"
+
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
@@ -51,10 +53,13 @@ func strictErrors(warns []*schema.Diagnostic) error {
 }
 
 // PinnedOptions are the options `mcpgen generate` uses for a pinned
-// revision with its default package name.
+// revision with its default package name; the command the package
+// documents is the one that writes it into this repository's generated/
+// (mcpgen generate sets its own).
 func PinnedOptions(p schema.Pin) Options {
 	return Options{Package: p.Package(), Revision: p.Revision,
-		Source: ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
+		Source:  ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true},
+		Command: fmt.Sprintf("mcpgen generate --revision %s --out generated/%s --package %s", p.Revision, p.Package(), p.Package())}
 }
 
 // Files is generated output: file name -> contents.

@@ -24,7 +24,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-03-26 --out DIR --package mcp20250326
+//	mcpgen generate --revision 2025-03-26 --out generated/mcp20250326 --package mcp20250326
 package mcp20250326
 
 // ProtocolVersion is the MCP revision this package implements.

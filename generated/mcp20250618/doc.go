@@ -24,7 +24,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-06-18 --out DIR --package mcp20250618
+//	mcpgen generate --revision 2025-06-18 --out generated/mcp20250618 --package mcp20250618
 package mcp20250618
 
 // ProtocolVersion is the MCP revision this package implements.

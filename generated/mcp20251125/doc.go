@@ -24,7 +24,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-11-25 --out DIR --package mcp20251125
+//	mcpgen generate --revision 2025-11-25 --out generated/mcp20251125 --package mcp20251125
 package mcp20251125
 
 // ProtocolVersion is the MCP revision this package implements.

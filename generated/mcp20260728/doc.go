@@ -26,7 +26,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2026-07-28 --out DIR --package mcp20260728
+//	mcpgen generate --revision 2026-07-28 --out generated/mcp20260728 --package mcp20260728
 package mcp20260728
 
 // ProtocolVersion is the MCP revision this package implements.

@@ -28,6 +28,11 @@ type generateFlags struct {
 	revision, schemaRef, out, pkg string
 	all, check, strict            bool
 	custom                        gen.Options // renames, external types, what to leave out
+	// The customisation flags as given, for the command line the package
+	// documents.
+	configPath                 string
+	renames, externals         []string
+	noValidators, noDispatcher bool
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -71,6 +76,8 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 		}
 		cfg = c
 	}
+	fl.configPath, fl.renames, fl.externals = *configPath, *renames, *externals
+	fl.noValidators, fl.noDispatcher = *noValidators, *noDispatcher
 	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher)
 	return fl, false, err
 }
@@ -135,7 +142,7 @@ func generateAll(ctx context.Context, jobs []job, fl generateFlags, env Env) []*
 			r := results[i]
 			jenv := env
 			jenv.Stderr = &r.stderr
-			r.files, r.err = generateOne(ctx, j, fl.strict, fl.custom, jenv)
+			r.files, r.err = generateOne(ctx, j, fl, jenv)
 		}()
 	}
 	wg.Wait()
@@ -177,7 +184,8 @@ func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
 }
 
 // generateOne finds the schema of a job and generates its files.
-func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, env Env) (gen.Files, error) {
+func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Files, error) {
+	strict, custom := fl.strict, fl.custom
 	src, err := locate(ctx, env, j.revision, j.schemaRef)
 	if err != nil {
 		return nil, err
@@ -191,9 +199,51 @@ func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, en
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
 	opts.Strict = strict
+	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
+}
+
+// regenCommand is the command line that regenerates the package of job
+// j, with every flag that shapes it, on one line: what its doc.go and
+// README show.
+func regenCommand(j job, fl generateFlags) string {
+	args := []string{"mcpgen", "generate", "--revision", j.revision}
+	if j.schemaRef != "" {
+		args = append(args, "--schema", j.schemaRef)
+	}
+	args = append(args, "--out", j.out, "--package", j.pkg)
+	if fl.configPath != "" {
+		args = append(args, "--config", fl.configPath)
+	}
+	for _, r := range fl.renames {
+		args = append(args, "--rename", r)
+	}
+	for _, x := range fl.externals {
+		args = append(args, "--external", x)
+	}
+	if fl.noValidators {
+		args = append(args, "--no-validators")
+	}
+	if fl.noDispatcher {
+		args = append(args, "--no-dispatcher")
+	}
+	if fl.strict {
+		args = append(args, "--strict")
+	}
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // locate finds the schema of a revision (explicit is a --schema flag, or
