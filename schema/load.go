@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -34,6 +35,12 @@ var (
 // Warnings (gen.Generate turns them into errors in strict mode). Load never
 // panics on bad input.
 func Load(file string, data []byte) (doc *Document, err error) {
+	if enc := unicodeEncoding(data); enc != "" {
+		return nil, Errors{{File: file, Message: "the file is " + enc + ", not UTF-8: JSON schemas are read as UTF-8 (RFC 8259); convert it, for example with iconv -f " + strings.Fields(enc)[0] + " -t UTF-8"}}
+	}
+	// A UTF-8 byte order mark is no part of the JSON text (RFC 8259 lets
+	// a reader ignore it).
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	root, perr := Parse(data)
 	if perr != nil {
 		var pe *PosError
@@ -60,6 +67,35 @@ func Load(file string, data []byte) (doc *Document, err error) {
 		}
 	}
 	return doc, err
+}
+
+// unicodeEncoding names the encoding of data when it is UTF-16 or UTF-32:
+// by its byte order mark, or, without one, by the zero bytes around the
+// first character of a JSON text (which is ASCII). "" otherwise.
+func unicodeEncoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		return "UTF-32BE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}):
+		return "UTF-32LE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16BE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16LE (it starts with a byte order mark)"
+	}
+	if len(data) >= 4 {
+		switch {
+		case data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+			return "UTF-32BE"
+		case data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+			return "UTF-32LE"
+		case data[0] == 0 && data[1] != 0 && data[2] == 0:
+			return "UTF-16BE"
+		case data[0] != 0 && data[1] == 0 && data[3] == 0:
+			return "UTF-16LE"
+		}
+	}
+	return ""
 }
 
 type loader struct {
