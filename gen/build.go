@@ -37,6 +37,10 @@ type Options struct {
 	// Command is the command line that regenerates the package, for its
 	// documentation ("" shows the usual one, with DIR for the output).
 	Command string
+	// RootName is the name of the type a schema whose root is a type
+	// (not only a holder of definitions) generates for its root; ""
+	// derives it from the root's title.
+	RootName string
 }
 
 // ExternalType is an existing Go type: import path and name.
@@ -86,6 +90,10 @@ type builder struct {
 	// Method constant -> method, while the method table is built.
 	methodConsts map[string]string
 
+	// root is the document's root schema when it is generated as a type
+	// (it is then also in doc.Defs, named), or nil.
+	root *schema.Schema
+
 	// Recursion guards while types are built.
 	building map[*schema.Schema]bool // alias definitions being resolved
 	self     map[*schema.Schema]bool // definitions whose own schema is being typed
@@ -118,6 +126,7 @@ func (b *builder) warnf(ptr, format string, args ...any) {
 }
 
 func (b *builder) build() *ir.Package {
+	b.addRoot()
 	// The names the package declares itself come first, then every
 	// definition's: they are the contract.
 	b.reserveOwnNames()
@@ -210,6 +219,43 @@ func (b *builder) build() *ir.Package {
 		Command:      b.opts.Command,
 		NoDispatcher: noDispatcher,
 	}
+}
+
+// addRoot makes the document's root a definition when it is a type: a
+// schema with keywords of its own (draft-04 schemas and SchemaStore's are
+// often one type, with or without definitions). Its name is
+// Options.RootName, else its title; a root that is a type with neither
+// is an error. A root that is only a $ref is generated (as another name
+// for what it refers to) when it has a name, and a warning otherwise.
+func (b *builder) addRoot() {
+	r := b.doc.Root
+	if r == nil || r.IsEmpty() {
+		if b.opts.RootName != "" {
+			b.errorf("", "--root-name %q: the root of the schema is no type (it holds only definitions)", b.opts.RootName)
+		}
+		return
+	}
+	name := b.opts.RootName
+	if name == "" {
+		name = camel(words(r.Title))
+	}
+	if name == "" {
+		if r.Ref != nil && !hasConstraints(r) {
+			b.warnf("", "the root of the schema is a $ref to %s; it gets no type of its own (name it with --root-name to have one)", displayPtr(r.Ref.Pointer))
+			return
+		}
+		b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by: name its Go type with --root-name")
+		return
+	}
+	if d := b.doc.Def(name); d != nil {
+		b.errorf("", "the root of the schema is named %s, like the definition at %s: give it another name with --root-name", name, d.Pointer)
+		return
+	}
+	r.Name = name
+	doc := *b.doc
+	doc.Defs = append([]*schema.Schema{r}, b.doc.Defs...)
+	b.doc = &doc
+	b.root = r
 }
 
 // claim reserves a Go name for the schema node at ptr. A second claim is
@@ -401,14 +447,23 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 // location: the definition's Go name, then one word per step.
 func (b *builder) nameForPointer(ptr string) string {
 	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	if len(parts) < 2 {
+	start := 2
+	var name string
+	switch {
+	case len(parts) >= 2 && b.defNameAt["/"+parts[0]+"/"+parts[1]] != "":
+		name = b.defNameAt["/"+parts[0]+"/"+parts[1]]
+	case b.root != nil:
+		// Under the root type (not under a definition).
+		name, start = b.defNameAt[""], 0
+		if ptr == "" {
+			return name
+		}
+	case len(parts) < 2:
 		return "Root"
-	}
-	name := b.defNameAt["/"+parts[0]+"/"+parts[1]]
-	if name == "" {
+	default:
 		name = camel(words(schema.UnescapePointer(parts[1])))
 	}
-	for i := 2; i < len(parts); i++ {
+	for i := start; i < len(parts); i++ {
 		switch parts[i] {
 		case "properties":
 			if i+1 < len(parts) {
@@ -451,7 +506,7 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return b.typeOf(s.Ref, b.nameForPointer(s.Ref.Pointer))
 	}
-	if t, ok := b.intern.typeAt(s.Pointer); ok && s.Pointer != "" {
+	if t, ok := b.intern.typeAt(s.Pointer); ok && (s.Pointer != "" || b.root != nil) {
 		return t
 	}
 	if (s.Ref != nil) || len(s.AllOf) > 0 {
@@ -579,7 +634,7 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	st := &ir.Struct{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &ir.Type{Kind: ir.TDecl, Decl: st}
-	if s.Pointer != "" {
+	if s.Pointer != "" || b.root != nil {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(st)

@@ -23,7 +23,8 @@ var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "disp
 
 // caseOptions is golden/<case>/case.json (optional).
 type caseOptions struct {
-	Strict bool `json:"strict"`
+	Strict   bool   `json:"strict"`
+	RootName string `json:"rootName"`
 }
 
 // TestGolden generates each golden/<case>/schema.json and compares the
@@ -53,7 +54,7 @@ func TestGolden(t *testing.T) {
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
 			files, warns, err := gen.Generate("schema.json", data,
-				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict})
+				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName})
 			var wtext []string
 			for _, w := range warns {
 				wtext = append(wtext, w.Error())

@@ -13,6 +13,14 @@ import (
 
 // Dialect URIs, as they appear in "$schema".
 var dialects = map[string]Draft{
+	"http://json-schema.org/draft-04/schema#":      Draft04,
+	"http://json-schema.org/draft-04/schema":       Draft04,
+	"https://json-schema.org/draft-04/schema#":     Draft04,
+	"https://json-schema.org/draft-04/schema":      Draft04,
+	"http://json-schema.org/draft-06/schema#":      Draft06,
+	"http://json-schema.org/draft-06/schema":       Draft06,
+	"https://json-schema.org/draft-06/schema#":     Draft06,
+	"https://json-schema.org/draft-06/schema":      Draft06,
 	"http://json-schema.org/draft-07/schema#":      Draft07,
 	"http://json-schema.org/draft-07/schema":       Draft07,
 	"https://json-schema.org/draft-07/schema#":     Draft07,
@@ -140,32 +148,29 @@ func (l *loader) load() (*Document, error) {
 		l.warnf("/"+other, "%s keeps definitions under %q; reading them from %q", l.draft, defsKey, other)
 		defsKey, defsVal = other, l.root.Get(other)
 	}
-	if defsVal == nil {
-		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object", defsKey)}}
-	}
-	if defsVal.Kind != Object {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
-	}
-	if len(defsVal.Members) == 0 {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty"}}
-	}
 	l.refVals = map[*Schema]*Value{}
 	doc := &Document{File: l.file, Draft: l.draft}
-	for _, m := range defsVal.Members {
-		s := l.node(m.Value)
-		if s == nil {
-			continue
-		}
-		s.Name = m.Name
-		doc.Defs = append(doc.Defs, s)
+	// The root is a schema too: MCP's carry only $schema and the
+	// definitions, but a schema may be the type itself (draft-04 ones
+	// often are); the generator names it (Document.Root).
+	doc.Root = l.node(l.root)
+	if defsVal == nil && doc.Root.IsEmpty() {
+		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}}
 	}
-	// The root may itself be a schema with constraints; MCP's roots carry
-	// only $schema and definitions, which is what mcpgen supports.
-	for _, m := range l.root.Members {
-		switch m.Name {
-		case "$schema", "$id", "$comment", "title", "description", defsKey:
-		default:
-			l.warnf("/"+EscapePointer(m.Name), "keyword %q at the top level is not supported; only the definitions are generated", m.Name)
+	if defsVal != nil && defsVal.Kind != Object {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
+	}
+	if defsVal != nil && len(defsVal.Members) == 0 && doc.Root.IsEmpty() {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}}
+	}
+	if defsVal != nil {
+		for _, m := range defsVal.Members {
+			s := l.node(m.Value)
+			if s == nil {
+				continue
+			}
+			s.Name = m.Name
+			doc.Defs = append(doc.Defs, s)
 		}
 	}
 	l.resolveRefs()
@@ -193,7 +198,7 @@ func (l *loader) detectDraft() Draft {
 	}
 	d, ok := dialects[sv.Str]
 	if !ok {
-		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-07 and draft 2020-12", sv.Str)
+		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-04, draft-06, draft-07 and draft 2020-12", sv.Str)
 		return 0
 	}
 	return d
@@ -222,15 +227,29 @@ func (l *loader) node(v *Value) *Schema {
 	hasRef := v.Get("$ref") != nil
 	for _, m := range v.Members {
 		ptr := m.Value.Pointer
-		if hasRef && l.draft == Draft07 && m.Name != "$ref" && !slices.Contains(annotationKeywords, m.Name) &&
-			m.Name != "definitions" && m.Name != "$defs" {
-			l.warnf(ptr, "keyword %q next to \"$ref\" is ignored in draft-07", m.Name)
+		if hasRef && l.draft.refSiblingsIgnored() && m.Name != "$ref" && !slices.Contains(annotationKeywords, m.Name) &&
+			m.Name != "definitions" && m.Name != "$defs" && !(l.draft == Draft04 && m.Name == "id") {
+			l.warnf(ptr, "keyword %q next to \"$ref\" is ignored in %s", m.Name, l.draft)
 			s.Ignored = append(s.Ignored, m.Name)
 			continue
 		}
 		l.keyword(s, m.Name, m.Value, ptr)
 	}
+	if l.draft == Draft04 {
+		draft04Exclusive(s, v)
+	}
 	return s
+}
+
+// draft04Exclusive applies draft-04's boolean exclusiveMinimum and
+// exclusiveMaximum: true makes minimum (maximum) exclusive.
+func draft04Exclusive(s *Schema, v *Value) {
+	if x := v.Get("exclusiveMinimum"); x != nil && x.Kind == Bool && x.Bool && s.Minimum != nil {
+		s.ExclusiveMinimum, s.Minimum = s.Minimum, nil
+	}
+	if x := v.Get("exclusiveMaximum"); x != nil && x.Kind == Bool && x.Bool && s.Maximum != nil {
+		s.ExclusiveMaximum, s.Maximum = s.Maximum, nil
+	}
 }
 
 func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
@@ -342,9 +361,12 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 		}
 		s.Enum = v.Items
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		if v.Kind == Bool && l.draft == Draft04 && strings.HasPrefix(name, "exclusive") {
+			return // applied to minimum (maximum) when the node is read
+		}
 		if v.Kind != Number {
-			if v.Kind == Bool && l.draft == Draft07 && strings.HasPrefix(name, "exclusive") {
-				l.errorf(ptr, "boolean %q is draft-04; draft-07 wants a number", name)
+			if v.Kind == Bool && strings.HasPrefix(name, "exclusive") {
+				l.errorf(ptr, "boolean %q is draft-04; %s wants a number", name, l.draft)
 				return
 			}
 			l.errorf(ptr, "%q must be a number, not a JSON %s", name, v.Kind)
@@ -425,6 +447,15 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 		if s.Pointer != "" {
 			l.warnf(ptr, "\"$id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
 		}
+	case "id":
+		if l.draft != Draft04 {
+			l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced (\"id\" is draft-04's \"$id\")", name)
+			s.Ignored = append(s.Ignored, name)
+			return
+		}
+		if s.Pointer != "" {
+			l.warnf(ptr, "\"id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
+		}
 	case "$comment", "examples", "readOnly", "writeOnly", "contentMediaType", "contentEncoding":
 		// Annotations with no effect on the generated code.
 	default:
@@ -480,11 +511,7 @@ func (l *loader) resolveRefs() {
 			l.errorf(ptr, "$ref %q points at a JSON %s, not a schema", ref, target.Kind)
 			continue
 		}
-		if frag == "" {
-			l.errorf(ptr, "$ref %q refers to the whole document, which is not supported", ref)
-			continue
-		}
-		s.Ref = l.node(target)
+		s.Ref = l.node(target) // "#" is the root, Document.Root
 	}
 }
 

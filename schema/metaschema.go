@@ -22,6 +22,8 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 	metaschemas.once.Do(func() {
 		metaschemas.by = map[Draft]*jsonschema.Schema{}
 		for draft, url := range map[Draft]string{
+			Draft04:     "http://json-schema.org/draft-04/schema",
+			Draft06:     "http://json-schema.org/draft-06/schema",
 			Draft07:     "http://json-schema.org/draft-07/schema",
 			Draft202012: "https://json-schema.org/draft/2020-12/schema",
 		} {
@@ -44,7 +46,7 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 // builds each keyword location from the whole path), so a deep document is
 // checked in pieces: every schema node (schemaVals, the nodes the loader
 // read as schemas) that sits chunkDepth schema levels below the root of
-// its piece is replaced by `true` there and checked as a piece of its own,
+// its piece is replaced by `{}` there and checked as a piece of its own,
 // its locations prefixed with its pointer. Every subschema is checked
 // against the whole metaschema in both dialects (draft-07's "$ref": "#",
 // 2020-12's "$dynamicRef": "#meta"), so the verdict is the same.
@@ -113,7 +115,7 @@ func metaPiece(v, top *Value, depth int, schemaVals map[*Value]bool, pieces *[]*
 		depth++
 		if depth >= chunkDepth && (v.Kind == Object || v.Kind == Array) {
 			*pieces = append(*pieces, v)
-			return true
+			return map[string]any{} // the empty schema (draft-04 has no boolean ones)
 		}
 	}
 	switch v.Kind {

@@ -15,7 +15,7 @@ import (
 // diagnostic of the pieces is one of the whole document's. (The whole
 // document may say more: where a subschema position is an anyOf, such as
 // draft-07's "items", the validator also reports the alternative that
-// did not apply; in a piece that position holds `true`.)
+// did not apply; in a piece that position holds `{}`.)
 func TestMetaschemaPieces(t *testing.T) {
 	docs := map[string][]byte{
 		"bad type deep":  []byte(`{"$defs":{"A":{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"strin"}}}}}}}`),

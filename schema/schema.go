@@ -1,4 +1,5 @@
-// Package schema loads a JSON Schema document (draft-07 or draft 2020-12)
+// Package schema loads a JSON Schema document (draft-04, draft-06, draft-07
+// or draft 2020-12)
 // and resolves it into a model that the generator reads: one Schema per
 // node, every node remembering its JSON pointer, every local $ref resolved.
 //
@@ -20,10 +21,16 @@ type Draft int
 const (
 	Draft07 Draft = iota + 1
 	Draft202012
+	Draft04
+	Draft06
 )
 
 func (d Draft) String() string {
 	switch d {
+	case Draft04:
+		return "draft-04"
+	case Draft06:
+		return "draft-06"
 	case Draft07:
 		return "draft-07"
 	case Draft202012:
@@ -34,17 +41,23 @@ func (d Draft) String() string {
 
 // DefsKeyword is where the dialect keeps definitions.
 func (d Draft) DefsKeyword() string {
-	if d == Draft07 {
-		return "definitions"
+	if d == Draft202012 {
+		return "$defs"
 	}
-	return "$defs"
+	return "definitions"
 }
+
+// refSiblingsIgnored reports whether the dialect ignores the keywords
+// next to "$ref" (every draft before 2019-09).
+func (d Draft) refSiblingsIgnored() bool { return d != Draft202012 }
 
 // Document is a loaded, resolved schema document.
 type Document struct {
 	File  string // name used in messages
 	Draft Draft
-	Root  *Schema
+	// Root is the schema at the root of the document (pointer ""): no
+	// type when it holds only the definitions (Root.IsEmpty()).
+	Root *Schema
 	// Defs holds the definitions in document order.
 	Defs []*Schema
 	// Warnings are problems that did not stop loading: unknown keywords,

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--root-name NAME] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -33,6 +33,7 @@ type generateFlags struct {
 	configPath                 string
 	renames, externals         []string
 	noValidators, noDispatcher bool
+	rootName                   string
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -65,6 +66,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
+	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
 	}
@@ -90,7 +92,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
 			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
-		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher {
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || fl.rootName != "" {
 			return nil, &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
 		}
 		dir := fl.out
@@ -199,6 +201,7 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
 	opts.Strict = strict
+	opts.RootName = fl.rootName
 	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
@@ -222,6 +225,9 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	for _, x := range fl.externals {
 		args = append(args, "--external", x)
+	}
+	if fl.rootName != "" {
+		args = append(args, "--root-name", fl.rootName)
 	}
 	if fl.noValidators {
 		args = append(args, "--no-validators")
