@@ -69,6 +69,7 @@ type builder struct {
 	// What went wrong, by pointer.
 	errs  schema.Errors
 	warns []*schema.Diagnostic
+	said  map[said]bool // what errorf and warnf recorded
 
 	// Names: every Go name the package declares, with the pointer of the
 	// schema node that claimed it, and the Go name of each definition.
@@ -89,6 +90,9 @@ type builder struct {
 
 	// Method constant -> method, while the method table is built.
 	methodConsts map[string]string
+	// The named types made for members the dispatcher needs a type of
+	// (wrapType), by the member's pointer.
+	wrapped map[string]*ir.Type
 
 	// root is the document's root schema when it is generated as a type
 	// (it is then also in doc.Defs, named), or nil.
@@ -105,6 +109,7 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		doc:          doc,
 		opts:         opts,
 		owners:       map[string]string{},
+		said:         map[said]bool{},
 		defNames:     map[*schema.Schema]string{},
 		defNameAt:    map[string]string{},
 		shared:       map[string]string{},
@@ -112,17 +117,41 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		canon:        map[string]*schema.Schema{},
 		intern:       newInterner(),
 		methodConsts: map[string]string{},
+		wrapped:      map[string]*ir.Type{},
 		building:     map[*schema.Schema]bool{},
 		self:         map[*schema.Schema]bool{},
 	}
 }
 
+// errorf and warnf record a diagnostic once: a schema node the builder
+// reaches twice (a merged allOf, a branch) is reported once.
 func (b *builder) errorf(ptr, format string, args ...any) {
-	b.errs = append(b.errs, &schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	if d := b.diagnostic(false, ptr, format, args); d != nil {
+		b.errs = append(b.errs, d)
+	}
 }
 
 func (b *builder) warnf(ptr, format string, args ...any) {
-	b.warns = append(b.warns, &schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	if d := b.diagnostic(true, ptr, format, args); d != nil {
+		b.warns = append(b.warns, d)
+	}
+}
+
+// diagnostic makes a diagnostic, or returns nil when it was made before.
+func (b *builder) diagnostic(warning bool, ptr, format string, args []any) *schema.Diagnostic {
+	d := schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+	k := said{warning, d}
+	if b.said[k] {
+		return nil
+	}
+	b.said[k] = true
+	return &d
+}
+
+// said is a diagnostic made, for errorf and warnf.
+type said struct {
+	warning bool
+	d       schema.Diagnostic
 }
 
 func (b *builder) build() *ir.Package {
@@ -256,6 +285,21 @@ func (b *builder) addRoot() {
 	doc.Defs = append([]*schema.Schema{r}, b.doc.Defs...)
 	b.doc = &doc
 	b.root = r
+}
+
+// inlineName is the name of the inline schema s derived as name: name,
+// unless a definition's Go name takes it already; then the definition
+// keeps it and the inline type adds "Inline" (AssistantMessage's inline
+// content union next to the AssistantMessageContent definition is
+// AssistantMessageContentInline). A clash after that is an error.
+func (b *builder) inlineName(name string, s *schema.Schema) string {
+	if s.Name != "" {
+		return name
+	}
+	if owner, ok := b.owners[name]; ok && owner != s.Pointer && b.defNameAt[owner] == name {
+		return capName(name + "Inline")
+	}
+	return name
 }
 
 // claim reserves a Go name for the schema node at ptr. A second claim is
@@ -629,6 +673,7 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 }
 
 func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
@@ -860,6 +905,8 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 		name = sharedName
 	} else if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
+	} else {
+		name = b.inlineName(name, s)
 	}
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}

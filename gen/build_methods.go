@@ -416,15 +416,12 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 			// Free-form params ({} or an open object) are raw JSON: the
 			// handler gets them as a named type of their own, which
 			// decodes, encodes and validates itself like every other.
-			ptr := st.Pointer + "/properties/params"
-			name := derive(st.Name, "Params")
-			if !b.claimAs(name, ptr, fmt.Sprintf("the params of the method %q", m.Name)) {
+			m.Params = b.wrapType(f.Type, st.Pointer+"/properties/params", derive(st.Name, "Params"),
+				fmt.Sprintf("the params of the method %q", m.Name),
+				fmt.Sprintf("is the params of [%s] (method %q), as the schema gives them.", st.Name, m.Name))
+			if m.Params == nil {
 				return nil
 			}
-			n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Pointer: ptr,
-				Doc: fmt.Sprintf("%s is the params of [%s] (method %q), as the schema gives them: any JSON it allows.", name, st.Name, m.Name)}, Type: f.Type}
-			b.add(n)
-			m.Params = &ir.Type{Kind: ir.TDecl, Decl: n}
 		}
 	}
 	if !notification && !b.pairResult(m, defs, base) {
@@ -520,18 +517,29 @@ func (b *builder) responseResult(defs map[string]ir.Decl, base string) *ir.Type 
 			if isValueType(f.Type) {
 				return f.Type
 			}
-			ptr := st.Pointer + "/properties/result"
-			rname := derive(st.Name, "Result")
-			if !b.claimAs(rname, ptr, "the result of "+st.Name) {
-				return nil
-			}
-			n := &ir.Named{DeclInfo: ir.DeclInfo{Name: rname, Pointer: ptr,
-				Doc: fmt.Sprintf("%s is the result member of [%s].", rname, st.Name)}, Type: f.Type}
-			b.add(n)
-			return &ir.Type{Kind: ir.TDecl, Decl: n}
+			return b.wrapType(f.Type, st.Pointer+"/properties/result", derive(st.Name, "Result"),
+				"the result of "+st.Name, fmt.Sprintf("is the result member of [%s].", st.Name))
 		}
 	}
 	return nil
+}
+
+// wrapType declares a named type for t, a member's type that is no
+// declaration (free-form params, a result that is an array), so that the
+// dispatcher can decode, encode and validate it; once per member (a
+// method sent both ways is built twice). nil after a name clash.
+func (b *builder) wrapType(t *ir.Type, ptr, name, role, doc string) *ir.Type {
+	if w, ok := b.wrapped[ptr]; ok {
+		return w
+	}
+	if !b.claimAs(name, ptr, role) {
+		return nil
+	}
+	n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Pointer: ptr, Doc: name + " " + doc}, Type: t}
+	b.add(n)
+	w := &ir.Type{Kind: ir.TDecl, Decl: n}
+	b.wrapped[ptr] = w
+	return w
 }
 
 // isValueType reports whether values of t are a declared type of the

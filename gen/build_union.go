@@ -51,10 +51,8 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 			return b.kindsType(s, name, flat)
 		}
 	}
-	words, ok := b.branchWords(s, branches, name)
-	if !ok {
-		return &ir.Type{Kind: ir.TRaw}
-	}
+	words := b.branchWords(branches)
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) || !b.claimAs(name+"Holder", s.Pointer, "the holder of the union "+name) ||
 		!b.claimAs("Unmarshal"+name, s.Pointer, "the function that decodes the union "+name) {
 		return &ir.Type{Kind: ir.TRaw}
@@ -115,6 +113,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int, word string
 	if t.Kind == ir.TDecl {
 		return t
 	}
+	name = b.inlineName(name, br)
 	if len(b.errs) > errs || !b.claim(name, br.Pointer) {
 		return nil // reported once, by typeOf or the claim
 	}
@@ -210,9 +209,10 @@ func constEnum(s *schema.Schema, branches []*schema.Schema) *schema.Schema {
 // holds a different constant in (type: "text" -> Text); the first member
 // it requires and the others do not (WithA); the first member it declares
 // and the others do not (WithB); its own constant value. One branch that
-// none of these tell apart keeps the plain name. ok is false after an
-// error naming two branches nothing tells apart.
-func (b *builder) branchWords(s *schema.Schema, branches []*schema.Schema, union string) ([]string, bool) {
+// none of these tell apart keeps the plain name. When two branches are
+// still alike, every branch of the group is named by its position
+// (Branch2, Branch3: the first branch is 1).
+func (b *builder) branchWords(branches []*schema.Schema) []string {
 	words := make([]string, len(branches))
 	flat := make([]*schema.Schema, len(branches))
 	groups := map[string][]int{}
@@ -235,7 +235,6 @@ func (b *builder) branchWords(s *schema.Schema, branches []*schema.Schema, union
 		}
 		groups[suffix] = append(groups[suffix], i)
 	}
-	ok := true
 	for _, suffix := range order {
 		g := groups[suffix]
 		if len(g) < 2 {
@@ -249,6 +248,7 @@ func (b *builder) branchWords(s *schema.Schema, branches []*schema.Schema, union
 		}
 		used := map[string]int{}
 		bare := 0 // branches with no word: one may keep the plain name
+		positional := false
 		for _, i := range g {
 			w := requiredWord(flat, g, i)
 			if w == "" {
@@ -260,24 +260,21 @@ func (b *builder) branchWords(s *schema.Schema, branches []*schema.Schema, union
 			if w == "" {
 				bare++
 			}
-			if prev, dup := used[w]; dup || bare > 1 {
-				other := g[0]
-				if dup {
-					other = prev
-				}
-				if other == i {
-					other = g[1]
-				}
-				b.errorf(branches[i].Pointer, "branches %d and %d of %s are both %s and nothing tells them apart by name (no member with a different constant in each, no required member one has and the other lacks); move one to a definition",
-					min(i, other), max(i, other), union, strings.ToLower(suffix))
-				ok = false
+			if _, dup := used[w]; dup || bare > 1 {
+				positional = true
 				break
 			}
 			used[w] = i
 			words[i] = w
 		}
+		if positional {
+			// Nothing above tells them apart: their positions do.
+			for _, i := range g {
+				words[i] = "Branch" + strconv.Itoa(i+1)
+			}
+		}
 	}
-	return words, ok
+	return words
 }
 
 // tagWords looks for a member that every branch of the group holds a
@@ -330,24 +327,29 @@ func distinct(ws []string) bool {
 	return true
 }
 
-// requiredWord is "With" and the Go name of the first member branch i
-// requires that no other branch of the group requires, or "".
+// requiredWord is "With" and the Go names of the members branch i
+// requires that not every branch of the group requires, joined by "And"
+// (WithForm, WithFormAndOob), or "".
 func requiredWord(flat []*schema.Schema, g []int, i int) string {
+	var names []string
 	for _, r := range flat[i].Required {
-		unique := true
+		all := true
 		for _, j := range g {
-			if j != i && flat[j].IsRequired(r) {
-				unique = false
-			}
+			all = all && flat[j].IsRequired(r)
 		}
-		if !unique {
+		if all {
 			continue
 		}
-		if n, err := propertyGoName(r); err == nil {
-			return "With" + n
+		n, err := propertyGoName(r)
+		if err != nil {
+			return ""
 		}
+		names = append(names, n)
 	}
-	return ""
+	if len(names) == 0 {
+		return ""
+	}
+	return "With" + strings.Join(names, "And")
 }
 
 // declaredWord is "With" and the Go name of the first member branch i
@@ -462,6 +464,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 			flat = append(flat, kindSchema{kind: k, s: s})
 		}
 	}
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
@@ -475,6 +478,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 		if ks.kind != ir.KNull {
 			only := *ks.s
 			only.Types = []string{ks.kind.String()}
+			only.Name = "" // the alternative is not the definition itself
 			alt.Type = b.singleType(&only, ks.kind.String(), derive(name, alt.Name))
 		}
 		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {

@@ -153,6 +153,12 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 		if err := step(); err != nil {
 			return nil, err
 		}
+		if m.never != "" {
+			// A valid schema that no value satisfies (a draft of MCP had
+			// one): it is false, and said so.
+			b.warnf(at, "allOf: %s, so no value is valid here: the generated code rejects any (a member can only be absent)", m.never)
+			return &schema.Schema{IsBool: true, Pointer: at}, nil
+		}
 	}
 	return out, nil
 }
@@ -163,6 +169,7 @@ type merger struct {
 	at        string
 	x, y, out *schema.Schema
 	depth     int
+	never     string // why no value satisfies both sides, when none does
 }
 
 func (m *merger) cannot(what string) error {
@@ -190,7 +197,7 @@ func (m *merger) types() error {
 			}
 		}
 		if len(m.out.Types) == 0 {
-			return fmt.Errorf("allOf at %s: no value has both type %v (%s) and type %v (%s)", m.at, x.Types, x.Pointer, y.Types, y.Pointer)
+			m.never = fmt.Sprintf("no value has both type %v (%s) and type %v (%s)", x.Types, x.Pointer, y.Types, y.Pointer)
 		}
 	}
 	return nil

@@ -194,6 +194,16 @@ func (b *builder) errorCodes(modern, mcp bool) []*ir.ErrorCode {
 		codes = append(codes, c)
 		ptrs[c] = st.Pointer
 	}
+	// A schema that defines ResourceNotFoundError itself gives the code
+	// its constant; the fact from prose steps aside.
+	if len(codes) > 0 && codes[0].Code == resourceNotFound && codes[0].Definition == "" {
+		for _, c := range codes[1:] {
+			if c.Name == codes[0].Name {
+				codes = codes[1:]
+				break
+			}
+		}
+	}
 	var out []*ir.ErrorCode
 	for _, c := range codes {
 		if b.claimAs(c.Name, ptrs[c], "an error code constant") {

@@ -613,7 +613,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	body = append(body, jen.Id("c").Op(":=").Op("*").Id("r"))
 	if p.Modern && s.Dir == ir.ClientToServer {
 		r := resultOf(p, st)
-		if r != nil && r.ResultType != nil {
+		if fillsResultType(p, s, st) {
 			fl := r.ResultType
 			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
 				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
