@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http interop conformance
+.PHONY: all generate test check vet bench bench-http bench-client interop conformance
 
 all: check
 
@@ -35,7 +35,9 @@ check:
 # alike, the tool set accepts what its schema does, the side-by-side with
 # go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
 # mcpgen's argument checking against jsonschema-go's), the dispatcher
-# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server),
+# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server;
+# BenchmarkClient, the generated client against the go-sdk client, runs
+# with the corpus benchmarks),
 # the HTTP benchmarks
 # (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
 # StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
@@ -61,6 +63,15 @@ bench-http:
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-http.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench-http.out
 
+# The client benchmarks alone (BenchmarkClient: a tools/call round trip
+# through the generated client and the go-sdk client against the same
+# server, over stdio framing and over HTTP), their table in
+# bench/bench-client.out.
+bench-client:
+	cd bench && $(GO) test -count=1 -run '^TestClientCallers$$' .
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkClient$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-client.out && exit $$(cat bench.rc)
+	cd bench && $(GO) run ./cmd/table bench-client.out
+
 # Interoperability tests: examples/discover-server against the official Go
 # SDK client and raw JSON-RPC (interop/ is a module of its own, so that the
 # main module does not depend on the SDK).
@@ -72,7 +83,9 @@ interop:
 # pinned by conformance/suite/package-lock.json (again only when the lock
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
-# requires plus the unscored ones, stops the server and prints a table.
+# requires plus the unscored ones, stops the server and prints a table; then
+# it runs the client scenarios of 2026-07-28 and 2025-11-25 with
+# examples/everything-client (the suite starts it once per scenario).
 SUITE = conformance/suite
 conformance:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \

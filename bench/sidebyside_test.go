@@ -162,3 +162,56 @@ func measure(t *testing.T, src string) (tokens, chars, lines int) {
 	}
 	return tokens, chars, lines
 }
+
+// TestClientSideBySide checks the README's client side-by-side the same
+// way: sidebyside/clientmcpgen and sidebyside/clientgosdk start a server,
+// call its "add" tool and print the answer, each written the way its
+// library's documentation writes a client. The test counts both, checks
+// that the README shows them as they are (from `func main` to the end),
+// and runs both against the same server (sidebyside/mcpgen): both print 42.
+func TestClientSideBySide(t *testing.T) {
+	type program struct {
+		name, dir            string
+		src                  string
+		tokens, chars, lines int
+	}
+	progs := []*program{{name: "mcpgen", dir: "sidebyside/clientmcpgen"}, {name: "go-sdk", dir: "sidebyside/clientgosdk"}}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range progs {
+		b, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		p.src = src[strings.Index(src, "package main"):]
+		p.tokens, p.chars, p.lines = measure(t, p.src)
+		if body := p.src[strings.Index(p.src, "func main"):]; !strings.Contains(string(readme), body) {
+			t.Errorf("README.md does not show %s/main.go as it is (from `func main` to the end)", p.dir)
+		}
+	}
+	m, g := progs[0], progs[1]
+	t.Logf("mcpgen: %d tokens, %d characters, %d lines; go-sdk: %d tokens, %d characters, %d lines", m.tokens, m.chars, m.lines, g.tokens, g.chars, g.lines)
+	if m.tokens > g.tokens || m.lines > g.lines {
+		t.Errorf("mcpgen's client has %d tokens and %d lines, go-sdk's %d and %d", m.tokens, m.lines, g.tokens, g.lines)
+	}
+	if testing.Short() {
+		t.Skip("builds three programs")
+	}
+	bin := t.TempDir()
+	for _, dir := range []string{"sidebyside/mcpgen", m.dir, g.dir} {
+		if b, err := exec.Command("go", "build", "-o", filepath.Join(bin, filepath.Base(dir)), "./"+dir).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", dir, err, b)
+		}
+	}
+	for _, p := range progs {
+		cmd := exec.Command(filepath.Join(bin, filepath.Base(p.dir)), filepath.Join(bin, "mcpgen"))
+		cmd.WaitDelay = 30 * time.Second
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "42" {
+			t.Errorf("%s client: %v\n%s", p.name, err, out)
+		}
+	}
+}

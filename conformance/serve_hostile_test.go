@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -104,8 +103,9 @@ func TestServeShutdownGrace(t *testing.T) {
 					rest = append(rest, l)
 				}
 			}
-			if want := map[string]error{"EOF": nil, "ctx": context.Canceled}[how]; !errors.Is(err, want) {
-				t.Errorf("Serve = %v, want %v", err, want)
+			if err != nil {
+				// Being stopped (Ctrl-C) is how a server ends, not an error.
+				t.Errorf("Serve = %v, want nil", err)
 			}
 			if len(rest) != 0 {
 				t.Errorf("output after the end = %q, want none", rest)

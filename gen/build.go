@@ -41,6 +41,11 @@ type Options struct {
 	// (not only a holder of definitions) generates for its root; ""
 	// derives it from the root's title.
 	RootName string
+	// Older are older revisions to convert to and from (--serve-older):
+	// the package gets the conversions between its types and each one's
+	// (the older packages themselves are generated on their own, with
+	// their Options).
+	Older []Older
 }
 
 // ExternalType is an existing Go type: import path and name.
@@ -237,7 +242,7 @@ func (b *builder) build() *ir.Package {
 	for name := range directionDefs {
 		mcp = mcp || b.doc.Def(name) != nil
 	}
-	return &ir.Package{
+	pkg := &ir.Package{
 		Name:         b.opts.Package,
 		Revision:     b.opts.Revision,
 		Source:       b.opts.Source,
@@ -248,6 +253,10 @@ func (b *builder) build() *ir.Package {
 		Command:      b.opts.Command,
 		NoDispatcher: noDispatcher,
 	}
+	if len(b.errs) == 0 {
+		b.buildOlder(pkg)
+	}
+	return pkg
 }
 
 // addRoot makes the document's root a definition when it is a type: a
@@ -350,11 +359,11 @@ func (b *builder) reserve(name, what string) {
 // and, when there will be a dispatcher, its names.
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
-	// The names of the tasks extension's and the tool set's runtime are
-	// claimed with any dispatcher, before the protocol is built and it is
-	// known whether the revision can carry them: a schema cannot take
-	// them either way.
-	names, err := runtimeNames(dispatcher, dispatcher, dispatcher)
+	// The names of the tasks extension's, the tool set's and the
+	// conversions' runtime are claimed with any dispatcher, before the
+	// protocol is built and it is known whether the revision can carry
+	// them: a schema cannot take them either way.
+	names, err := runtimeNames(dispatcher, dispatcher, dispatcher, dispatcher)
 	if err != nil {
 		b.errorf("", "reading the runtime: %v", err)
 		return
@@ -368,6 +377,7 @@ func (b *builder) reserveOwnNames() {
 	if dispatcher {
 		b.claimProtocolNames()
 	}
+	b.reserveOlderNames()
 }
 
 // withDispatcher reports whether the package gets a dispatcher: the

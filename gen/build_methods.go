@@ -128,6 +128,7 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	p.InputKinds = inputKinds(p, defs)
 	p.Tasks = taskSupport(p)
 	p.Tools = b.buildTools(p)
+	p.Client = b.buildClient(p, defs)
 	return p
 }
 
@@ -436,6 +437,8 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 		m.Default = "initialized"
 	case name == "ping":
 		m.Default = "ping"
+	case !p.Modern && sessionMethods[name]:
+		m.Default = "session"
 	}
 	return m
 }

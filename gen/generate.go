@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
@@ -30,7 +28,7 @@ func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnost
 		return nil, warns, err
 	}
 	p := pkg.Protocol
-	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil)
+	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil, len(pkg.Older) > 0)
 	if err != nil {
 		return nil, warns, err
 	}
@@ -54,12 +52,20 @@ func strictErrors(warns []*schema.Diagnostic) error {
 
 // PinnedOptions are the options `mcpgen generate` uses for a pinned
 // revision with its default package name; the command the package
-// documents is the one that writes it into this repository's generated/
-// (mcpgen generate sets its own).
+// documents is the one that regenerates this repository's generated/ (its
+// packages import each other for the conversions; mcpgen generate sets
+// its own for other output).
 func PinnedOptions(p schema.Pin) Options {
 	return Options{Package: p.Package(), Revision: p.Revision,
 		Source:  ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true},
-		Command: fmt.Sprintf("mcpgen generate --revision %s --out generated/%s --package %s", p.Revision, p.Package(), p.Package())}
+		Command: "mcpgen generate --all --out generated"}
+}
+
+// PinnedServeOlder says which pinned revisions `mcpgen generate --all`
+// gives conversions to older revisions (each generated beside it), and to
+// which: the newest serves the clients of the three before it.
+var PinnedServeOlder = map[string][]string{
+	"2026-07-28": {"2025-11-25", "2025-06-18", "2025-03-26"},
 }
 
 // Files is generated output: file name -> contents.

@@ -21,6 +21,11 @@ var update = flag.Bool("update", false, "rewrite the expected files under golden
 // as <name>.golden so that the go tool does not compile them.
 var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "tools.go"}
 
+// olderRevision is the revision of a golden case's older schema
+// (golden/<case>/older.json): the case's package gets the conversions to
+// and from it, as with mcpgen generate --serve-older.
+const olderRevision = "2020-01-01"
+
 // caseOptions is golden/<case>/case.json (optional).
 type caseOptions struct {
 	Strict   bool   `json:"strict"`
@@ -30,7 +35,9 @@ type caseOptions struct {
 // TestGolden generates each golden/<case>/schema.json and compares the
 // result with the files next to it: the Go files for a schema that
 // generates, error.txt for one that must fail, warnings.txt for the
-// warnings. `go test ./gen -update` rewrites them.
+// warnings. `go test ./gen -update` rewrites them. A case with older.json
+// also gets the conversions to that older schema's package (older*.go);
+// a case with behaviour_test.go.txt runs it as a test of its package.
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob("../golden/*/schema.json")
 	if err != nil || len(cases) == 0 {
@@ -38,6 +45,7 @@ func TestGolden(t *testing.T) {
 	}
 	compiled := t.TempDir()
 	positive := 0
+	var behaviour []string // packages with a behaviour test
 	for _, path := range cases {
 		dir := filepath.Dir(path)
 		name := filepath.Base(dir)
@@ -53,8 +61,18 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
-			files, warns, err := gen.Generate("schema.json", data,
-				gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName})
+			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName}
+			olderPkg := schema.PackageName(olderRevision)
+			if odata, err := os.ReadFile(filepath.Join(dir, "older.json")); err == nil {
+				oopts := gen.Options{Package: olderPkg, Revision: olderRevision, Source: gen.SourceInfo{URL: "golden/" + name + "/older.json", SHA256: schema.SHA256(odata)}}
+				gopts.Older = []gen.Older{{File: "older.json", Data: odata, Options: oopts, ImportPath: "golden.test/" + pkg + "/" + olderPkg}}
+				ofiles, _, err := gen.Generate("older.json", odata, oopts)
+				if err != nil {
+					t.Fatalf("older.json: %v", err)
+				}
+				writeGo(t, filepath.Join(compiled, pkg, olderPkg), ofiles)
+			}
+			files, warns, err := gen.Generate("schema.json", data, gopts)
 			var wtext []string
 			for _, w := range warns {
 				wtext = append(wtext, w.Error())
@@ -75,20 +93,17 @@ func TestGolden(t *testing.T) {
 			if *update {
 				os.Remove(filepath.Join(dir, "error.txt"))
 			}
-			for _, f := range goldenFiles {
+			for _, f := range append(goldenFiles, "older.go", "older_"+olderPkg+".go") {
 				check(t, dir, f+".golden", string(files[f])) // "" (no file) when not generated
 			}
 			positive++
 			out := filepath.Join(compiled, pkg)
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for n, b := range files {
-				if strings.HasSuffix(n, ".go") {
-					if err := os.WriteFile(filepath.Join(out, n), b, 0o644); err != nil {
-						t.Fatal(err)
-					}
+			writeGo(t, out, files)
+			if b, err := os.ReadFile(filepath.Join(dir, "behaviour_test.go.txt")); err == nil {
+				if err := os.WriteFile(filepath.Join(out, "behaviour_test.go"), b, 0o644); err != nil {
+					t.Fatal(err)
 				}
+				behaviour = append(behaviour, "./"+pkg)
 			}
 		})
 	}
@@ -107,6 +122,29 @@ func TestGolden(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("generated golden packages do not pass go vet: %v\n%s", err, out)
+	}
+	if len(behaviour) > 0 {
+		cmd := exec.Command("go", append([]string{"test", "-count=1"}, behaviour...)...)
+		cmd.Dir = compiled
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("behaviour tests of golden packages fail: %v\n%s", err, out)
+		}
+	}
+}
+
+// writeGo writes the Go files of a generated package into dir.
+func writeGo(t *testing.T, dir string, files gen.Files) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range files {
+		if strings.HasSuffix(n, ".go") {
+			if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 

@@ -280,6 +280,16 @@ var defaultSources = map[string]ir.Source{
 // claimProtocolNames claims what dispatch.go declares: the sides' names
 // and the package-level names (the helper methods are claimed by each
 // struct, see memberNames).
+// sessionMethods are the requests of revisions with the initialize
+// handshake whose bookkeeping the runtime does (gen/rt/rpc_session.go): the
+// dispatcher answers them with an empty result when the handler does not
+// (Method.Default "session"), and keeps what they set in the session.
+var sessionMethods = map[string]bool{
+	"logging/setLevel":      true,
+	"resources/subscribe":   true,
+	"resources/unsubscribe": true,
+}
+
 // glueNames are the functions the emitted glue of the HTTP transport and
 // of the tasks extension declares (gen/emit/emit_http.go, emit_tasks.go);
 // the rest of both is the runtime's.
@@ -294,6 +304,9 @@ func (b *builder) claimProtocolNames() {
 	n := protocolNames
 	for _, name := range append([]string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey}, glueNames...) {
 		b.reserve(name, "the generated dispatcher")
+	}
+	for _, name := range clientNames {
+		b.reserve(name, "the generated client")
 	}
 }
 
@@ -424,4 +437,27 @@ func protocolConsts(p *ir.Protocol) {
 			}
 		}
 	}
+}
+
+// eraMember is a member of the newer revisions that older ones carry
+// elsewhere or not at all, and that the runtime serving older peers
+// handles itself: a conversion to an older revision drops it, and one
+// from an older revision gives it fill (or its zero value).
+type eraMember struct {
+	why  string
+	fill string
+}
+
+// eraMembers are the era members, by JSON name (see eraMember). The
+// conversion tests pin each drop.
+var eraMembers = map[string]eraMember{
+	memberResultType: {why: "older revisions have no multi round-trip results: the runtime answers input requests with requests of its own, and a result from an older revision is complete", fill: resultComplete},
+	memberTTL:        {why: "older revisions have no caching hints: a result from one is immediately stale (ttlMs 0)"},
+	memberCacheScope: {why: "older revisions have no caching hints: a result from one is private (never shared across authorization contexts)", fill: "private"},
+	"io.modelcontextprotocol/protocolVersion":    {why: "older revisions negotiate the version once, with initialize"},
+	"io.modelcontextprotocol/clientCapabilities": {why: "older revisions declare the client's capabilities once, in initialize"},
+	"io.modelcontextprotocol/clientInfo":         {why: "older revisions name the client once, in initialize"},
+	"io.modelcontextprotocol/logLevel":           {why: "older revisions set the log level with logging/setLevel"},
+	metaServerInfo:                               {why: "older revisions name the server once, in initialize's result"},
+	"io.modelcontextprotocol/subscriptionId":     {why: "older revisions send notifications on the session, not on subscriptions/listen streams"},
 }

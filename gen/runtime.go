@@ -26,6 +26,7 @@ type runtimeSource struct {
 	rpc     bool   // part of the JSON-RPC layer
 	tasks   bool   // the exported API of the tasks extension
 	tools   bool   // part of the tool set
+	convert bool   // the conversions to older revisions
 	src     []byte
 	nameOff int      // offset of the package name ("rt")
 	names   []string // its package-level declarations
@@ -56,6 +57,7 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 			rpc:     strings.HasPrefix(base, "rpc"),
 			tasks:   strings.HasPrefix(base, "tasks"),
 			tools:   strings.HasPrefix(base, "tools"),
+			convert: strings.HasPrefix(base, "convert"),
 			src:     src,
 			nameOff: fset.Position(f.Name.Pos()).Offset,
 			names:   declNames(f),
@@ -68,16 +70,17 @@ var runtimeSources = sync.OnceValues(func() ([]runtimeSource, error) {
 // rt_<file>.go. The rpc*.go files (the JSON-RPC layer) come only with a
 // dispatcher, the tasks*.go files (the tasks extension's exported API)
 // only with a server dispatcher that serves the extension, the tools*.go
-// files only with a tool set. The sources are gofmt's form (a test checks),
+// files only with a tool set, the convert*.go files only with conversions
+// to older revisions. The sources are gofmt's form (a test checks),
 // and so are the copies: only the package name changes.
-func runtimeFiles(pkg string, rpc, tasks, tools bool) (Files, error) {
+func runtimeFiles(pkg string, rpc, tasks, tools, convert bool) (Files, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	out := Files{}
 	for _, r := range srcs {
-		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools {
+		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools || r.convert && !convert {
 			continue
 		}
 		var b []byte
@@ -92,16 +95,16 @@ func runtimeFiles(pkg string, rpc, tasks, tools bool) (Files, error) {
 
 // runtimeNames lists the package-level names the runtime declares (types,
 // functions, variables, constants; exported or not), with the JSON-RPC
-// layer's when rpc is set, the tasks extension's when tasks is set and the
-// tool set's when tools is set.
-func runtimeNames(rpc, tasks, tools bool) ([]string, error) {
+// layer's when rpc is set, the tasks extension's when tasks is set, the
+// tool set's when tools is set and the conversions' when convert is set.
+func runtimeNames(rpc, tasks, tools, convert bool) ([]string, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, r := range srcs {
-		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools {
+		if r.rpc && !rpc || r.tasks && !tasks || r.tools && !tools || r.convert && !convert {
 			continue
 		}
 		names = append(names, r.names...)

@@ -24,7 +24,13 @@ func TestGeneratedUpToDate(t *testing.T) {
 			if err := pin.Verify(pin.Revision, data); err != nil {
 				t.Fatal(err)
 			}
-			files, _, err := gen.Generate(pin.Revision, data, gen.PinnedOptions(pin))
+			opts := gen.PinnedOptions(pin)
+			for _, rev := range gen.PinnedServeOlder[pin.Revision] {
+				op := pinOf(t, rev)
+				opts.Older = append(opts.Older, gen.Older{File: rev, Data: testenv.Schema(t, rev), Options: gen.PinnedOptions(op),
+					ImportPath: "github.com/mcpgen/mcpgen/generated/" + op.Package()})
+			}
+			files, _, err := gen.Generate(pin.Revision, data, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,4 +61,16 @@ func TestGeneratedUpToDate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pinOf is the pin of a revision.
+func pinOf(t *testing.T, revision string) schema.Pin {
+	t.Helper()
+	for _, p := range schema.Pins {
+		if p.Revision == revision {
+			return p
+		}
+	}
+	t.Fatalf("revision %s is not pinned", revision)
+	return schema.Pin{}
 }

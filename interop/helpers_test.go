@@ -48,13 +48,20 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	serverBin = filepath.Join(dir, "discover-server")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	out, err := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", serverBin, serverPkg).CombinedOutput()
-	cancel()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "interop: go build %s: %v\n%s", serverPkg, err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	legacyBin = filepath.Join(dir, "legacyserver")
+	sdkServerBin = filepath.Join(dir, "sdkserver")
+	everythingBin = filepath.Join(dir, "everything-server")
+	for _, b := range []struct{ bin, pkg string }{
+		{serverBin, serverPkg}, {legacyBin, legacyPkg}, {sdkServerBin, sdkServerPkg}, {everythingBin, everythingPkg},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		out, err := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", b.bin, b.pkg).CombinedOutput()
+		cancel()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "interop: go build %s: %v\n%s", b.pkg, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

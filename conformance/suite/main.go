@@ -6,13 +6,20 @@
 //
 // It builds the server, starts it on 127.0.0.1 with a port the system
 // picks, runs `conformance server --url ... --requirements 2026-07-28`,
-// stops the server, and prints each scenario's verdict. It fails when a
-// scored scenario fails; when an unscored one (the tasks extension's,
-// pending ones) fails and expected-failures.txt does not list it with a
-// reason, or a listed one passes; when a scenario has no results; and
-// when the server logged a panic or did not stop cleanly. The suite's
-// raw results (one directory per scenario, its log, the server's log) stay
-// in the -out directory, or in a temporary one when the run fails.
+// stops the server, and prints each scenario's verdict. Then it builds
+// examples/everything-client and runs `conformance client --command ...
+// --requirements R` for R = 2026-07-28 and 2025-11-25: the suite starts
+// the client once per scenario against a mock server of its own. It fails
+// when a scored scenario fails; when an unscored one (the tasks
+// extension's, pending ones) fails and the leg's expected-failures file
+// (expected-failures.txt, expected-failures-client.txt) does not list it
+// with a reason, or a listed one passes; when a scenario has no results
+// (or, for the client, no checks); and when the server logged a panic or
+// did not stop cleanly, or the client panicked. The only scored scenarios
+// the client's file may list are the authorization ones (auth/...): OAuth
+// is out of scope. The suite's raw results (one directory per scenario,
+// its logs, the server's log) stay in the -out directory, or in a
+// temporary one when the run fails.
 package main
 
 import (
@@ -34,24 +41,33 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "conformance/suite", "the directory of package.json, node_modules and expected-failures.txt")
+	dir := flag.String("dir", "conformance/suite", "the directory of package.json, node_modules and the expected-failures files")
 	server := flag.String("server", "./examples/everything-server", "the Go package of the server under test")
-	requirements := flag.String("requirements", "2026-07-28", "the revision whose requirements to run")
+	requirements := flag.String("requirements", "2026-07-28", "the revision whose server requirements to run (empty: no server scenarios)")
+	client := flag.String("client", "./examples/everything-client", "the Go package of the client under test")
+	clientReqs := flag.String("client-requirements", "2026-07-28,2025-11-25", "the revisions whose client requirements to run, comma-separated (empty: no client scenarios)")
 	out := flag.String("out", "", "where the suite writes its results, kept (default: a temporary directory, kept only when the run fails)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "bound on the whole run")
 	verbose := flag.Bool("v", false, "print the suite's own output and the server's log")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	if err := run(ctx, config{dir: *dir, server: *server, requirements: *requirements, out: *out, verbose: *verbose}); err != nil {
+	cfg := config{dir: *dir, server: *server, requirements: *requirements, client: *client, out: *out, verbose: *verbose}
+	for _, r := range strings.Split(*clientReqs, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			cfg.clientRequirements = append(cfg.clientRequirements, r)
+		}
+	}
+	if err := run(ctx, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		os.Exit(1)
 	}
 }
 
 type config struct {
-	dir, server, requirements, out string
-	verbose                        bool
+	dir, server, requirements, client, out string
+	clientRequirements                     []string
+	verbose                                bool
 }
 
 func run(ctx context.Context, cfg config) error {
@@ -62,11 +78,8 @@ func run(ctx context.Context, cfg config) error {
 			return fmt.Errorf("%s is missing: install the suite first (cd %s && npm ci), as make conformance does", p, cfg.dir)
 		}
 	}
-	expected, err := readExpected(filepath.Join(cfg.dir, "expected-failures.txt"))
-	if err != nil {
-		return err
-	}
 	keep := cfg.out != ""
+	var err error
 	if !keep {
 		if cfg.out, err = os.MkdirTemp("", "mcpgen-conformance-"); err != nil {
 			return err
@@ -74,37 +87,74 @@ func run(ctx context.Context, cfg config) error {
 	} else if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return err
 	}
-
-	list, err := exec.CommandContext(ctx, node, suite, "list", "--server", "--requirements", cfg.requirements).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("conformance list: %v\n%s", err, list)
-	}
-	sets, err := parseList(string(list))
-	if err != nil {
-		return fmt.Errorf("conformance list: %v\n%s", err, list)
-	}
-
 	binDir, err := os.MkdirTemp("", "mcpgen-conformance-bin-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(binDir)
+
+	start := time.Now()
+	var problems []string
+	if cfg.requirements != "" {
+		p, err := serverLeg(ctx, cfg, node, suite, binDir)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, p...)
+	}
+	if len(cfg.clientRequirements) > 0 {
+		p, err := clientLegs(ctx, cfg, node, suite, binDir)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, p...)
+	}
+	elapsed := time.Since(start)
+	if len(problems) > 0 {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite logs, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
+		return errors.New("failed:\n  " + strings.Join(problems, "\n  "))
+	}
+	if keep {
+		fmt.Printf("\nsuite: %.0fs; results: %s (suite logs, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
+	} else {
+		fmt.Printf("\nsuite: %.0fs (-out DIR keeps the results)\n", elapsed.Seconds())
+		os.RemoveAll(cfg.out)
+	}
+	fmt.Println("conformance: ok")
+	return nil
+}
+
+// serverLeg builds and starts the server, runs the server scenarios of
+// cfg.requirements against it, stops it and judges the results.
+func serverLeg(ctx context.Context, cfg config, node, suite, binDir string) ([]string, error) {
+	expected, err := readExpected(filepath.Join(cfg.dir, "expected-failures.txt"))
+	if err != nil {
+		return nil, err
+	}
+	list, err := exec.CommandContext(ctx, node, suite, "list", "--server", "--requirements", cfg.requirements).CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("conformance list: %v\n%s", err, list)
+	}
+	sets, err := parseList(string(list))
+	if err != nil {
+		return nil, fmt.Errorf("conformance list: %v\n%s", err, list)
+	}
 	bin := filepath.Join(binDir, "everything-server")
 	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.server).CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %v\n%s", cfg.server, err, b)
+		return nil, fmt.Errorf("go build %s: %v\n%s", cfg.server, err, b)
 	}
 	srv, err := startServer(ctx, bin, filepath.Join(cfg.out, "server.log"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	url := srv.url
-	fmt.Printf("conformance: %s serves %s; running the suite (%s requirements)\n", cfg.server, url, cfg.requirements)
+	fmt.Printf("conformance: %s serves %s; running the server scenarios (%s requirements)\n", cfg.server, url, cfg.requirements)
 
 	start := time.Now()
 	suiteLog, err := os.Create(filepath.Join(cfg.out, "suite.log"))
 	if err != nil {
 		srv.stop()
-		return err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--requirements", cfg.requirements, "-o", cfg.out)
 	var w io.Writer = suiteLog
@@ -122,41 +172,135 @@ func run(ctx context.Context, cfg config) error {
 		fmt.Printf("\nserver log:\n%s\n", serverLog)
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
+		return nil, fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
 	}
 	var exitErr *exec.ExitError
 	if suiteErr != nil && !errors.As(suiteErr, &exitErr) {
-		return fmt.Errorf("conformance server: %v (log: %s)", suiteErr, suiteLog.Name())
+		return nil, fmt.Errorf("conformance server: %v (log: %s)", suiteErr, suiteLog.Name())
 	}
 
 	results, err := readResults(cfg.out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	outcomes, problems := judge(sets, results, expected)
-	printTable(os.Stdout, outcomes)
+	fmt.Printf("\nServer scenarios, --requirements %s (%.0fs):\n", cfg.requirements, elapsed.Seconds())
+	printTable(os.Stdout, outcomes, "expected-failures.txt")
 	if p := panics(serverLog); len(p) > 0 {
 		problems = append(problems, "the server logged a panic:\n    "+strings.Join(p, "\n    "))
 	}
 	if stopErr != nil {
 		problems = append(problems, "the server did not stop cleanly: "+stopErr.Error())
 	}
-	if len(problems) > 0 {
-		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
-		return errors.New("failed:\n  " + strings.Join(problems, "\n  "))
+	return problems, nil
+}
+
+// authScenario reports whether a client scenario is one of authorization
+// (OAuth), which the client does not implement: such scored scenarios may
+// be listed in expected-failures-client.txt.
+func authScenario(name string) bool { return strings.HasPrefix(name, "auth/") }
+
+// clientLegs builds the client and runs the client scenarios of each of
+// cfg.clientRequirements with it: the suite starts the client once per
+// scenario, against a mock server of its own.
+func clientLegs(ctx context.Context, cfg config, node, suite, binDir string) ([]string, error) {
+	expected, err := readExpected(filepath.Join(cfg.dir, "expected-failures-client.txt"))
+	if err != nil {
+		return nil, err
 	}
-	if keep {
-		fmt.Printf("\nsuite: %.0fs; results: %s (suite.log, server.log, one directory per scenario)\n", elapsed.Seconds(), cfg.out)
-	} else {
-		fmt.Printf("\nsuite: %.0fs (-out DIR keeps the results)\n", elapsed.Seconds())
-		os.RemoveAll(cfg.out)
+	bin := filepath.Join(binDir, "everything-client")
+	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.client).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build %s: %v\n%s", cfg.client, err, b)
 	}
-	fmt.Println("conformance: ok")
-	return nil
+	var problems []string
+	listedSomewhere := map[string]bool{}
+	for _, req := range cfg.clientRequirements {
+		list, err := exec.CommandContext(ctx, node, suite, "list", "--client", "--requirements", req).CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("conformance list: %v\n%s", err, list)
+		}
+		sets, err := parseListOf(string(list), "client")
+		if err != nil {
+			return nil, fmt.Errorf("conformance list --client: %v\n%s", err, list)
+		}
+		// The file serves every set: each set judges the entries it runs.
+		exp := map[string]string{}
+		for name, reason := range expected {
+			if _, ok := sets[name]; ok {
+				exp[name] = reason
+				listedSomewhere[name] = true
+			}
+		}
+		out := filepath.Join(cfg.out, "client-"+req)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+		fmt.Printf("\nconformance: running the client scenarios (%s requirements) with %s\n", req, cfg.client)
+		start := time.Now()
+		suiteLog, err := os.Create(filepath.Join(cfg.out, "suite-client-"+req+".log"))
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.CommandContext(ctx, node, suite, "client", "--command", bin, "--requirements", req, "-o", out)
+		var w io.Writer = suiteLog
+		if cfg.verbose {
+			w = io.MultiWriter(suiteLog, os.Stdout)
+		}
+		cmd.Stdout, cmd.Stderr = w, w
+		cmd.WaitDelay = 5 * time.Second
+		suiteErr := cmd.Run()
+		suiteLog.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
+		}
+		var exitErr *exec.ExitError
+		if suiteErr != nil && !errors.As(suiteErr, &exitErr) {
+			return nil, fmt.Errorf("conformance client: %v (log: %s)", suiteErr, suiteLog.Name())
+		}
+		results, err := readClientResults(out)
+		if err != nil {
+			return nil, err
+		}
+		outcomes, p := judgeWith(sets, results, exp, judgeRules{mayFailScored: authScenario, needChecks: true})
+		fmt.Printf("\nClient scenarios, --requirements %s (%.0fs):\n", req, time.Since(start).Seconds())
+		printTable(os.Stdout, outcomes, "expected-failures-client.txt")
+		for _, q := range p {
+			problems = append(problems, "client "+req+": "+q)
+		}
+		if pp := clientPanics(out); len(pp) > 0 {
+			problems = append(problems, "client "+req+": the client panicked:\n    "+strings.Join(pp, "\n    "))
+		}
+	}
+	for name := range expected {
+		if !listedSomewhere[name] {
+			problems = append(problems, "expected-failures-client.txt lists "+name+", which no client requirement set runs")
+		}
+	}
+	return problems, nil
+}
+
+// clientPanics returns the lines of the client's stderr (stderr.txt of
+// every scenario) that report a panic.
+func clientPanics(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "stderr.txt" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, line := range panics(string(b)) {
+			out = append(out, filepath.Base(filepath.Dir(path))+": "+line)
+		}
+		return nil
+	})
+	return out
 }
 
 // printTable prints one line per scenario and the counts per set.
-func printTable(w io.Writer, outcomes []outcome) {
+func printTable(w io.Writer, outcomes []outcome, expectedFile string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\nSCENARIO\tSET\tVERDICT\tCHECKS\tDETAIL")
 	type tally struct{ ok, bad, skipped, expected int }
@@ -195,7 +339,7 @@ func printTable(w io.Writer, outcomes []outcome) {
 			line += fmt.Sprintf("; %d skipped by the suite (no checks)", t.skipped)
 		}
 		if t.expected > 0 {
-			line += fmt.Sprintf("; %d expected to fail (expected-failures.txt)", t.expected)
+			line += fmt.Sprintf("; %d expected to fail (%s)", t.expected, expectedFile)
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -24,6 +24,12 @@ const scored = "scored"
 // R`: the server scenarios the revision requires (scored), then the ones
 // it runs but never scores, by category, marked [server] or [client].
 func parseList(out string) (map[string]string, error) {
+	return parseListOf(out, "server")
+}
+
+// parseListOf reads the scenarios of one leg ("server" or "client") from
+// the output of `conformance list --requirements R`.
+func parseListOf(out, leg string) (map[string]string, error) {
 	sets := map[string]string{}
 	section, category := "", ""
 	header := regexp.MustCompile(`^  ([a-z-]+) \(\d+\):$`)
@@ -50,16 +56,16 @@ func parseList(out string) (map[string]string, error) {
 			continue
 		}
 		switch section {
-		case "server":
+		case leg:
 			sets[item] = scored
 		case "unscored":
-			if name, ok := strings.CutSuffix(item, " [server]"); ok && category != "" {
+			if name, ok := strings.CutSuffix(item, " ["+leg+"]"); ok && category != "" {
 				sets[name] = category
 			}
 		}
 	}
 	if n := count(sets, scored); n == 0 {
-		return nil, errors.New("the suite listed no scored server scenarios")
+		return nil, errors.New("the suite listed no scored " + leg + " scenarios")
 	}
 	return sets, nil
 }
@@ -81,35 +87,61 @@ type check struct {
 	ErrorMessage string `json:"errorMessage"`
 }
 
-// scenarioDir is a result directory: server-<scenario>-<timestamp>.
-var scenarioDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$`)
+// scenarioDir is a result directory of the server leg:
+// server-<scenario>-<timestamp>; clientDir one of the client leg:
+// <scenario>-<timestamp>, the auth/ ones in a directory auth.
+var (
+	scenarioDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$`)
+	clientDir   = regexp.MustCompile(`^(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$`)
+)
 
-// readResults reads the checks of every scenario the suite wrote to dir.
+// readResults reads the checks of every scenario the suite's server leg
+// wrote to dir.
 func readResults(dir string) (map[string][]check, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	out := map[string][]check{}
+	return out, readResultsInto(out, dir, scenarioDir, "")
+}
+
+// readClientResults reads the checks of every scenario the suite's client
+// leg wrote to dir (auth/ scenarios in dir/auth).
+func readClientResults(dir string) (map[string][]check, error) {
+	out := map[string][]check{}
+	if err := readResultsInto(out, dir, clientDir, ""); err != nil {
 		return nil, err
 	}
-	out := map[string][]check{}
+	if _, err := os.Stat(filepath.Join(dir, "auth")); err == nil {
+		if err := readResultsInto(out, filepath.Join(dir, "auth"), clientDir, "auth/"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func readResultsInto(out map[string][]check, dir string, pattern *regexp.Regexp, prefix string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
 	for _, e := range entries {
-		m := scenarioDir.FindStringSubmatch(e.Name())
+		m := pattern.FindStringSubmatch(e.Name())
 		if !e.IsDir() || m == nil {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name(), "checks.json"))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var cs []check
 		if err := json.Unmarshal(b, &cs); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			return fmt.Errorf("%s: %w", e.Name(), err)
 		}
-		if _, dup := out[m[1]]; dup {
-			return nil, fmt.Errorf("%s: two result directories for scenario %s", dir, m[1])
+		name := prefix + m[1]
+		if _, dup := out[name]; dup {
+			return fmt.Errorf("%s: two result directories for scenario %s", dir, name)
 		}
-		out[m[1]] = cs
+		out[name] = cs
 	}
-	return out, nil
+	return nil
 }
 
 // readExpected reads the expected-failures file: one scenario per line,
@@ -151,16 +183,34 @@ type outcome struct {
 	detail    string // the first failing check, a warning, or the expected failure's reason
 }
 
+// judgeRules are what a leg's expected failures may be.
+type judgeRules struct {
+	// mayFailScored reports whether a scored scenario may be listed as an
+	// expected failure (the client leg's authorization scenarios: OAuth is
+	// out of scope); nil: none may.
+	mayFailScored func(name string) bool
+	// needChecks makes a scenario that ran without a single check fail
+	// (a client that stopped before the scenario could check anything).
+	needChecks bool
+}
+
 // judge decides each scenario's verdict. A failing scored scenario fails
 // the run; so does a failing unscored one unless the expected-failures
 // file lists it, and a listed one that passes (the list must stay true).
 func judge(sets map[string]string, results map[string][]check, expected map[string]string) ([]outcome, []string) {
+	return judgeWith(sets, results, expected, judgeRules{})
+}
+
+func judgeWith(sets map[string]string, results map[string][]check, expected map[string]string, rules judgeRules) ([]outcome, []string) {
 	var problems []string
+	mayFail := func(name string) bool {
+		return sets[name] != scored || (rules.mayFailScored != nil && rules.mayFailScored(name))
+	}
 	for name := range expected {
-		switch set, ok := sets[name]; {
+		switch _, ok := sets[name]; {
 		case !ok:
 			problems = append(problems, "the expected-failures file lists "+name+", which the suite does not run")
-		case set == scored:
+		case !mayFail(name):
 			problems = append(problems, "the expected-failures file lists "+name+", a scored scenario: it must pass")
 		}
 	}
@@ -211,10 +261,14 @@ func judge(sets map[string]string, results map[string][]check, expected map[stri
 			}
 		}
 		reason, listed := expected[n]
+		listed = listed && mayFail(n)
+		if ran && rules.needChecks && o.failed == 0 && o.passed == 0 && o.skipped == 0 {
+			o.failed, o.detail = 1, "the scenario ran without a single check (the client stopped before it could be checked; see its stderr.txt)"
+		}
 		switch {
 		case !ran:
 			o.verdict, o.ok, o.detail = "NOT RUN", false, "the suite wrote no results for it"
-		case o.failed == 0 && listed && o.set != scored:
+		case o.failed == 0 && listed:
 			o.verdict, o.ok, o.detail = "UNEXPECTED PASS", false, "listed in the expected-failures file but passes: remove it"
 		case o.failed == 0:
 			o.verdict, o.ok = "pass", true
@@ -228,7 +282,7 @@ func judge(sets map[string]string, results map[string][]check, expected map[stri
 					}
 				}
 			}
-		case listed && o.set != scored:
+		case listed:
 			o.verdict, o.ok, o.detail = "expected failure", true, reason+" (first failing check: "+o.detail+")"
 		default:
 			o.verdict, o.ok = "FAIL", false

@@ -166,7 +166,7 @@ func TestJudge(t *testing.T) {
 		t.Errorf("first row %+v", outcomes[0])
 	}
 	var buf bytes.Buffer
-	printTable(&buf, outcomes)
+	printTable(&buf, outcomes, "expected-failures.txt")
 	if !strings.Contains(buf.String(), "extension: 0 of 3 scenarios pass; 1 skipped by the suite (no checks); 1 expected to fail") {
 		t.Errorf("table:\n%s", buf.String())
 	}
@@ -179,5 +179,84 @@ func TestPanics(t *testing.T) {
 	}
 	if p := panics("x: listening\n"); p != nil {
 		t.Errorf("panics in a clean log: %q", p)
+	}
+}
+
+func TestParseListClient(t *testing.T) {
+	b, err := os.ReadFile("testdata/list-client-2026-07-28.txt") // conformance list --client --requirements 2026-07-28, 0.2.0-alpha.12
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, err := parseListOf(string(b), "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(sets, scored); n != 32 {
+		t.Errorf("%d scored client scenarios, want 32", n)
+	}
+	for name, want := range map[string]string{
+		"tools_call":                       scored,
+		"auth/metadata-default":            scored,
+		"auth/dpop":                        "extension",
+		"json-schema-2020-12-preservation": "added-after-release",
+		"server-stateless":                 "", // a server scenario
+	} {
+		if sets[name] != want {
+			t.Errorf("%s is in %q, want %q", name, sets[name], want)
+		}
+	}
+}
+
+func TestReadClientResults(t *testing.T) {
+	dir := t.TempDir()
+	write := func(sub, checks string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, "checks.json"), []byte(checks), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tools_call-2026-11-30T20-10-30-033Z", `[{"id":"tool-add-numbers","status":"SUCCESS"}]`)
+	write("auth/basic-cimd-2026-11-30T20-10-30-033Z", `[{"id":"x","status":"FAILURE"}]`)
+	got, err := readClientResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got["tools_call"]) != 1 || len(got["auth/basic-cimd"]) != 1 {
+		t.Errorf("results %+v", got)
+	}
+}
+
+func TestJudgeClient(t *testing.T) {
+	sets := map[string]string{"tools_call": scored, "initialize": scored, "auth/basic-cimd": scored, "auth/dpop": "extension"}
+	results := map[string][]check{
+		"tools_call":      {{ID: "a", Status: "SUCCESS"}},
+		"initialize":      {}, // the client stopped before anything was checked
+		"auth/basic-cimd": {{ID: "b", Status: "FAILURE"}},
+		"auth/dpop":       {{ID: "c", Status: "FAILURE"}},
+	}
+	rules := judgeRules{mayFailScored: authScenario, needChecks: true}
+	expected := map[string]string{"auth/basic-cimd": "OAuth", "auth/dpop": "OAuth"}
+	outcomes, problems := judgeWith(sets, results, expected, rules)
+	if len(problems) != 1 || !strings.Contains(problems[0], "initialize: FAIL") {
+		t.Errorf("problems %q, want only initialize (no checks)", problems)
+	}
+	for _, o := range outcomes {
+		if o.name == "auth/basic-cimd" && o.verdict != "expected failure" {
+			t.Errorf("a listed scored auth scenario: %+v", o)
+		}
+	}
+	// A scored scenario that is not an authorization one may not be listed.
+	_, problems = judgeWith(sets, results, map[string]string{"tools_call": "no"}, rules)
+	if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "a scored scenario: it must pass") {
+		t.Errorf("listing tools_call: %q", problems)
+	}
+	// A listed authorization scenario that passes must leave the list.
+	results["auth/basic-cimd"] = []check{{ID: "b", Status: "SUCCESS"}}
+	_, problems = judgeWith(sets, results, expected, rules)
+	if !strings.Contains(strings.Join(problems, "\n"), "auth/basic-cimd: UNEXPECTED PASS") {
+		t.Errorf("a passing listed auth scenario: %q", problems)
 	}
 }

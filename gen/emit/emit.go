@@ -86,6 +86,12 @@ func Emit(pkg *ir.Package) (Files, error) {
 		if pkg.Protocol.Tools != nil {
 			files["tools.go"] = e.emitTools()
 		}
+		if pkg.Protocol.Client != nil {
+			files["client.go"] = e.emitClient()
+		}
+		for name, f := range e.emitOlder() {
+			files[name] = f
+		}
 	}
 	doc, err := e.docFile()
 	if err != nil {

@@ -264,7 +264,11 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 			continue
 		}
 		doc = fmt.Sprintf("%s handles the request %q ([%s]).", m.Handler, m.Name, m.Definition.Name)
-		if m.Default != "" {
+		switch m.Default {
+		case "":
+		case "session":
+			doc += " " + sessionMethodDoc(s.Dispatcher, m.Name)
+		default:
 			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.Dispatcher)
 		}
 		if m.InputRequired {
@@ -275,6 +279,8 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 			jen.Return(resultZero(m), jen.Id("errNotImplemented")),
 		))
 	}
+	inIfc, inUnimpl := clientInputHandlers(p, s)
+	ifc, unimpl = append(ifc, inIfc...), append(unimpl, inUnimpl...)
 	must := "mustEmbed" + s.Unimplemented
 	ifc = append(ifc, jen.Id(must).Params())
 	f.Comment(commentText(fmt.Sprintf("%s handles what a %s sends to a %s. Implementations must embed %s,\nso that a method a new revision adds does not break them.", s.Handler, s.Sender, s.Receiver, s.Unimplemented)))
@@ -346,6 +352,10 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	fields = append(fields, serveOptionFields()...)
+	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
+	if s.Dir == ir.ServerToClient {
+		fields = append(fields, clientOptionFields(p)...)
+	}
 	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
 	f.Type().Id(s.Options).Struct(fields...)
 }
@@ -429,13 +439,14 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("handle").Call(jen.Id("ctx"), jen.Id("msg"))),
 	)
-	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done. Several messages on one line ({...}{...}) are answered\neach. A notifications/cancelled message cancels the context of the request it\nnames (matching the id by value: 100 and 1e2 are the same id), which then gets\nno response; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. The options MaxInFlight and MaxBufferedBytes bound the work and\nmemory of one connection (past them Serve stops reading), and ShutdownGrace\nbounds how long Serve waits, at the end, for handlers whose contexts it has\ncancelled."))
+	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done, and returns nil then (or the error of reading r). Several\nmessages on one line ({...}{...}) are answered each. A notifications/cancelled\nmessage cancels the context of the request it names (matching the id by value:\n100 and 1e2 are the same id), after which nothing about it is written, its\nresponse included; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. Responses to the requests sent to the peer (SendRequest) go to\nthe callers waiting for them. The options MaxInFlight and MaxBufferedBytes\nbound the work and memory of one connection (past them Serve stops reading),\nand ShutdownGrace bounds how long Serve waits, at the end, for handlers whose\ncontexts it has cancelled."))
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
 	if s.Dir == ir.ClientToServer {
-		e.emitHTTP(f, s)
+		e.emitHTTP(f, p, s)
 		e.emitTasks(f, p, s)
+		e.emitSessionMethods(f, p, s, ms)
 	}
 	if len(kinds) > 0 {
 		e.emitInputCheck(f, s, kinds)
@@ -674,7 +685,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 		st, _ := m.Result.Resolve().Decl.(*ir.Struct)
 		var body []jen.Code
 		switch m.Default {
-		case "ping":
+		case "ping", "session":
 			body = []jen.Code{jen.Return(emptyResult(m), jen.Nil())}
 		case "discover", "initialize":
 			body = e.defaultAnswer(p, m, st)

@@ -92,9 +92,19 @@ func openStateCode(m *ir.Method) []jen.Code {
 }
 
 // emitHTTP writes NewHTTPHandler for the server dispatcher.
-func (e *emitter) emitHTTP(f *jen.File, s *ir.Side) {
-	f.Comment(commentText("NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one\nendpoint: mount it at the endpoint's path. It keeps no state between requests,\nso any number of replicas can serve one client. See HTTPOptions for the\nchecks and limits it applies, and HTTPHandler.NewServer for an http.Server\nwith timeouts."))
+func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
+	doc := "NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one\nendpoint: mount it at the endpoint's path. It keeps no state between requests,\nso any number of replicas can serve one client. See HTTPOptions for the\nchecks and limits it applies, and HTTPHandler.NewServer for an http.Server\nwith timeouts."
+	if !p.Modern {
+		doc = httpSessionDoc()
+	}
+	f.Comment(commentText(doc))
+	call := jen.Id("newHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+	if !p.Modern {
+		// Sessions, or the HTTP+SSE transport of revisions before
+		// 2025-03-26 (the runtime tells them apart by the revision).
+		call = jen.Id("newSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), jen.Id("ProtocolVersion"))
+	}
 	f.Func().Id("NewHTTPHandler").Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Id("HTTPOptions")).Op("*").Id("HTTPHandler").Block(
-		jen.Return(jen.Id("newHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))),
+		jen.Return(call),
 	)
 }

@@ -23,5 +23,6 @@ func serveLimitsValue() jen.Code {
 		jen.Id("grace").Op(":").Id("opts").Dot("ShutdownGrace"),
 		jen.Id("maxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
 		jen.Id("maxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),
+		jen.Id("requestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
 	)
 }

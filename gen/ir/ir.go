@@ -4,6 +4,8 @@
 // emitters read nothing else; in particular no schema node reaches them.
 package ir
 
+import "strings"
+
 // Package is one generated Go package.
 type Package struct {
 	Name     string // Go package name
@@ -23,6 +25,12 @@ type Package struct {
 	Command string
 	// NoDispatcher says why there is no dispatcher ("" when there is one).
 	NoDispatcher string
+	// Older are the older revisions the package converts its messages to
+	// and from (--serve-older), newest first; empty without.
+	Older []*Older
+	// OlderRevisions is the exported list of their conversions
+	// (OlderRevisions), or "" without.
+	OlderRevisions string
 }
 
 // Protocol is what the dispatcher emitters need to know about a revision.
@@ -73,6 +81,9 @@ type Protocol struct {
 	// Tools is the tool set (Tools, AddTool); nil when the revision has no
 	// tools/list and tools/call of the specification's shape.
 	Tools *ToolSupport
+	// Client is the typed client (Client, Connect); nil when the schema
+	// lacks the client's side of the protocol.
+	Client *ClientSupport
 }
 
 // TaskSupport is what the typed glue of the tasks extension needs: the
@@ -198,6 +209,23 @@ func (d *DeclInfo) GoName() string { return d.Name }
 
 // Info returns the common part of a declaration.
 func (d *DeclInfo) Info() *DeclInfo { return d }
+
+// DefName is the name of the definition the declaration comes from, or ""
+// for an inline schema. Definition is empty for a definition built by
+// merging allOf; its pointer still names it ("/$defs/CancelTaskResult").
+func (d *DeclInfo) DefName() string {
+	if d.Definition != "" {
+		return d.Definition
+	}
+	rest, ok := strings.CutPrefix(d.Pointer, "/$defs/")
+	if !ok {
+		rest, ok = strings.CutPrefix(d.Pointer, "/definitions/")
+	}
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return ""
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(rest, "~1", "/"), "~0", "~")
+}
 
 // Struct is an object schema with declared properties.
 type Struct struct {
@@ -487,7 +515,10 @@ type Method struct {
 	InputRequired bool
 	// Default says the dispatcher answers the method itself when the
 	// handler does not implement it: "discover", "initialize", "ping",
-	// "initialized" (a notification it accepts silently), or "".
+	// "initialized" (a notification it accepts silently), "session" (an
+	// empty result; the runtime keeps what the request sets in the
+	// session: logging/setLevel, resources/subscribe and unsubscribe), or
+	// "".
 	Default string
 	// DefaultFields are the fields of the default answer (discover,
 	// initialize) the dispatcher fills from its options.

@@ -83,6 +83,10 @@ type rpcDispatcher struct {
 	batches bool
 	// onResponse receives responses (messages with result or error), if set.
 	onResponse func(msg []byte)
+	// onBadMessage, if set, receives what serve reads that is not a
+	// message it can route (msg nil for a line too long), with the error
+	// response it would send otherwise: a client does not answer them.
+	onBadMessage func(msg, errResp []byte)
 	// logf reports handler panics and dropped notifications, if set.
 	logf func(format string, args ...any)
 	// omitUnknownID leaves the id out of an error response to a message
@@ -110,6 +114,9 @@ type rpcDispatcher struct {
 	nameParams map[string]string
 	// tasks serves the tasks extension, if the server has a task store.
 	tasks *taskStore
+	// sessions are the sessions being served (connections served by
+	// serve, HTTP sessions), for notifications to all of them.
+	sessions sessionSet
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -333,9 +340,15 @@ func (r *rpcDispatcher) handleOne(ctx context.Context, msg []byte) []byte {
 // handleEnvelope answers a message whose envelope readEnvelope has read
 // without finding fault.
 func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []byte) []byte {
+	sess := SessionFromContext(ctx)
 	if env.response && env.method == "" {
+		if sess != nil && sess.out.deliver(msg) {
+			return nil
+		}
 		if r.onResponse != nil {
 			r.onResponse(msg)
+		} else {
+			r.log("mcp: dropped a response to a request that is not waiting for one: %s", rtQuote(string(env.id)))
 		}
 		return nil
 	}
@@ -351,6 +364,14 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		}
 		return r.errorResponse(env.id, CodeMethodNotFound, "method not found: "+strconv.Quote(env.method), nil)
 	}
+	if sess != nil && r.server() {
+		// (notifications/cancelled is acted on by the transport, in the
+		// order it reads messages, not here: handled later, it could hit
+		// a newer request that reuses the id.)
+		if err := sess.before(&env); err != nil {
+			return r.errorResponseFor(env.id, err)
+		}
+	}
 	ri := &RequestInfo{ID: env.id, Method: env.method, Params: env.params}
 	ctx = context.WithValue(ctx, requestInfoKey{}, ri)
 	if r.tasks != nil {
@@ -360,6 +381,8 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 	if notification {
 		if err != nil {
 			r.log("mcp: notification %q: %v", env.method, err)
+		} else if sess != nil && r.server() {
+			sess.observe(env.method, env.params, nil)
 		}
 		return nil
 	}
@@ -378,6 +401,9 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 	e.buf = append(e.buf, '}')
 	if e.err != nil {
 		return r.errorResponse(env.id, CodeInternalError, "internal error: cannot encode the result: "+e.err.Error(), nil)
+	}
+	if sess != nil && r.server() {
+		sess.observe(env.method, env.params, e.buf)
 	}
 	return e.buf
 }

@@ -73,7 +73,46 @@ type HTTPOptions struct {
 	// Origin checks; a POST's body has already been read within the size
 	// and time limits, and r.Body reads it again. A layer that serves
 	// clients of earlier revisions (sessions, the GET stream) goes here.
+	// In revisions with sessions the handler serves GET and DELETE itself;
+	// Fallback gets other methods, and a POST without Mcp-Session-Id whose
+	// MCP-Protocol-Version names a version the dispatcher does not support.
 	Fallback http.Handler
+
+	// The options below apply to the revisions with the initialize
+	// handshake (2025-11-25 and earlier), whose transport keeps sessions;
+	// 2026-07-28's handler is stateless and ignores them.
+
+	// Stateless serves a revision with sessions without them, as
+	// 2026-07-28 does: every POST is answered on its own, there is no GET
+	// stream, and no requests from server to client. Replicas can then
+	// serve one client without sharing state.
+	Stateless bool
+	// MaxSessions bounds the sessions kept at once. A new session beyond it
+	// takes the place of the one used least recently among those with no
+	// request in flight and no open stream (its client gets 404 and starts
+	// a new session, as the transport page says); when every session is
+	// busy, initialize gets 503 Service Unavailable. Zero means 1000.
+	MaxSessions int
+	// SessionIdleTimeout ends a session that has had no request and no open
+	// stream for that long. Zero means 30 minutes; negative, never (only
+	// MaxSessions and DELETE end sessions then).
+	SessionIdleTimeout time.Duration
+	// SessionHistoryBytes bounds the server-to-client messages a session
+	// keeps (each counts its size plus 64 bytes): messages that wait for the
+	// client's GET stream, and sent events kept so that a client can resume
+	// a stream with Last-Event-ID. Past it, the oldest sent events are
+	// forgotten; a message that cannot be kept fails to send (the client is
+	// not reading). Zero means 256 KiB.
+	SessionHistoryBytes int
+	// PollAfter, if positive, ends the connection of an SSE stream of a
+	// 2025-11-25 (or later) session that has been open that long, after an
+	// event that tells the client to reconnect after PollRetry ("SSE
+	// polling"); the client resumes with GET and Last-Event-ID, and the
+	// handler is not interrupted. CloseSSEStream does it for one request.
+	PollAfter time.Duration
+	// PollRetry is the reconnection delay (the SSE retry field) PollAfter
+	// sends. Zero means one second.
+	PollRetry time.Duration
 }
 
 // Defaults of HTTPOptions.
@@ -98,6 +137,8 @@ type HTTPHandler struct {
 	// tools caches the x-mcp-header bindings of the tools tools/list
 	// answered, while the answer is fresh and public.
 	tools atomic.Pointer[toolIndex]
+	// sessions serves a revision with sessions; nil when stateless.
+	sessions *sessionStore
 }
 
 // toolIndex is the x-mcp-header bindings of a tools/list answer, by tool.
@@ -144,14 +185,29 @@ func newHTTPHandler(d *rpcDispatcher, opts HTTPOptions) *HTTPHandler {
 // KiB. It sets no ReadTimeout or WriteTimeout, which would bound whole
 // requests and cut response streams short: h bounds reading each body and
 // each write itself. Serve with ListenAndServe, stop with Shutdown, which
-// lets the requests in flight finish.
+// lets the requests in flight finish (the server calls CloseStreams, so that
+// the sessions' GET streams do not hold it).
 func (h *HTTPHandler) NewServer(addr string) *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Addr:              addr,
 		Handler:           h,
 		ReadHeaderTimeout: h.opts.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
+	}
+	srv.RegisterOnShutdown(h.CloseStreams)
+	return srv
+}
+
+// CloseStreams ends the connections of the sessions' GET streams, which
+// never end by themselves (http.Server.Shutdown would wait for them until
+// its context ends). The sessions stay: a client that reconnects to this
+// handler finds its own. Response streams end with their responses. An
+// http.Server that NewServer made calls it at Shutdown; with your own, pass
+// it to RegisterOnShutdown. It does nothing for a stateless handler.
+func (h *HTTPHandler) CloseStreams() {
+	if h.sessions != nil {
+		h.sessions.closeStreams()
 	}
 }
 
@@ -160,8 +216,8 @@ func (h *HTTPHandler) NewServer(addr string) *http.Server {
 // example, the credentials a ServerOptions.Principal function reads. The
 // body has been read.
 func HTTPRequestFromContext(ctx context.Context) *http.Request {
-	if x, ok := ctx.Value(notifierKey{}).(*httpExchange); ok {
-		return x.r
+	if n := linkOf(ctx); n != nil {
+		return n.httpRequest()
 	}
 	return nil
 }
@@ -175,6 +231,10 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if o, ok := r.Header["Origin"]; ok && (len(o) != 1 || !h.originAllowed(o[0])) {
 		h.refuse(w, http.StatusForbidden, "forbidden: the Origin "+rtQuote(strings.Join(o, ", "))+" is not allowed")
+		return
+	}
+	if h.sessions != nil {
+		h.sessions.serveHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -762,7 +822,12 @@ type httpExchange struct {
 	err       error // the first write error
 	keepAlive *time.Timer
 	buf       []byte
+	progressState
 }
+
+func (x *httpExchange) session() *Session          { return nil }
+func (x *httpExchange) dispatcher() *rpcDispatcher { return x.h.d }
+func (x *httpExchange) httpRequest() *http.Request { return x.r }
 
 // contentTypeJSON is the Content-Type value of JSON responses, shared:
 // net/http copies header values it keeps.

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"net/http"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -132,10 +133,17 @@ type taskRef struct {
 // taskNotifier is the notifier of a task's context: the extension carries
 // no notifications/progress or notifications/message for tasks, and the
 // request that created the task has been answered.
-type taskNotifier struct{}
+type taskNotifier struct{ d *rpcDispatcher }
 
 func (taskNotifier) notify([]byte) error {
 	return errors.New("mcp: SendNotification: a task has no response stream (the tasks extension carries no notifications for a task's work)")
+}
+
+func (taskNotifier) session() *Session            { return nil }
+func (n taskNotifier) dispatcher() *rpcDispatcher { return n.d }
+func (taskNotifier) httpRequest() *http.Request   { return nil }
+func (taskNotifier) progress(float64) error {
+	return errors.New("mcp: SendProgress: a task has no response stream")
 }
 
 // attachTasks makes s the task store of r: it serves tasks/get,
@@ -269,7 +277,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 	t.principal = s.principalOf(ctx)
 	// The task outlives the request: its context keeps the request's
 	// values but not its cancellation, and ends at the task's expiry.
-	tctx := context.WithValue(context.WithoutCancel(ctx), notifierKey{}, notifier(taskNotifier{}))
+	tctx := context.WithValue(context.WithoutCancel(ctx), notifierKey{}, notifier(taskNotifier{s.d}))
 	tctx = context.WithValue(tctx, taskKey{}, &taskRef{s, t})
 	tctx, cancel := context.WithDeadline(tctx, t.expires)
 	t.cancel = cancel

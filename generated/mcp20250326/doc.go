@@ -20,11 +20,20 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for Streamable HTTP.
+// or serve NewHTTPHandler for Streamable HTTP. A handler reaches the client of its request
+// with SendNotification, Log, SendProgress and, where the revision has requests from server
+// to client, SendRequest; SessionFromContext returns what the runtime keeps about that
+// client.
+//
+// Connect returns a Client: one method per request and notification a client sends
+// (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
+// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
+// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
+// in a Cache.
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-03-26 --out generated/mcp20250326 --package mcp20250326
+//	mcpgen generate --all --out generated
 package mcp20250326
 
 // ProtocolVersion is the MCP revision this package implements.

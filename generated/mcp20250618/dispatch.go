@@ -290,7 +290,9 @@ type ServerHandler interface {
 	// Initialize handles the request "initialize" ([InitializeRequest]). The ServerDispatcher
 	// answers it from its options when the handler does not implement it.
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
-	// SetLevel handles the request "logging/setLevel" ([SetLevelRequest]).
+	// SetLevel handles the request "logging/setLevel" ([SetLevelRequest]). The ServerDispatcher
+	// answers it with an empty result when the handler does not implement it; either way, once
+	// it succeeds, the runtime keeps the level in the session, by which Log filters messages.
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 	// OnCancelled handles the notification "notifications/cancelled" ([CancelledNotification]).
 	// An error is only logged: notifications have no response.
@@ -315,12 +317,18 @@ type ServerHandler interface {
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
 	// ReadResource handles the request "resources/read" ([ReadResourceRequest]).
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// Subscribe handles the request "resources/subscribe" ([SubscribeRequest]).
+	// Subscribe handles the request "resources/subscribe" ([SubscribeRequest]). The
+	// ServerDispatcher answers it with an empty result when the handler does not implement it;
+	// either way, once it succeeds, the runtime keeps the resource among the session's
+	// subscriptions, which NotifyResourceUpdated reaches.
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// ([ListResourceTemplatesRequest]).
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
-	// Unsubscribe handles the request "resources/unsubscribe" ([UnsubscribeRequest]).
+	// Unsubscribe handles the request "resources/unsubscribe" ([UnsubscribeRequest]). The
+	// ServerDispatcher answers it with an empty result when the handler does not implement it;
+	// either way, once it succeeds, the runtime keeps the resource among the session's
+	// subscriptions, which NotifyResourceUpdated reaches.
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
 	// CallTool handles the request "tools/call" ([CallToolRequest]).
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
@@ -437,6 +445,11 @@ type ServerOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
+	// waits for its response; then notifications/cancelled tells the peer, and the call fails
+	// with an error wrapping context.DeadlineExceeded. A shorter deadline of the call's context
+	// wins. 0 means 5 minutes; a negative value, no limit but the context's.
+	RequestTimeout time.Duration
 }
 
 // ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
@@ -457,7 +470,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
 	d.rpc.addExtensions(opts.ExtensionMethods)
 	return d
 }
@@ -469,24 +482,47 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
-// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
-// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
-// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
-// same id), which then gets no response; a request whose id is already in progress is
-// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
-// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// concurrently and writes responses to w, one per line, until r ends or ctx is done, and
+// returns nil then (or the error of reading r). Several messages on one line ({...}{...})
+// are answered each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), after which nothing about
+// it is written, its response included; a request whose id is already in progress is refused
+// with CodeInvalidRequest. Notifications are handled in order, one at a time, apart from
+// requests. Responses to the requests sent to the peer (SendRequest) go to the callers
+// waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
+// of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
-// mount it at the endpoint's path. It keeps no state between requests, so any number of
-// replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
+// NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
+// endpoint's path) with sessions, as the revision's transport page describes: initialize
+// opens a session and its response carries the Mcp-Session-Id header; every later request
+// names it (404 once it has ended); GET opens the stream of the server's messages that
+// belong to no request; DELETE ends the session; response streams can be resumed with GET
+// and Last-Event-ID. Revisions before 2025-03-26 get the HTTP+SSE transport of their time
+// instead. HTTPOptions bound the sessions (MaxSessions, SessionIdleTimeout,
+// SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
 // HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newHTTPHandler(&d.rpc, opts)
+	return newSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
+}
+
+// Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
+// of every session d serves: connections served by Serve, and HTTP sessions (on their GET
+// streams). params may be nil. It returns how many sessions it reached.
+func (d *ServerDispatcher) Broadcast(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) (int, error) {
+	return d.rpc.broadcastJSON(method, params)
+}
+
+// NotifyResourceUpdated sends notifications/resources/updated for uri to the clients of
+// every session that subscribed to it (resources/subscribe) and has not unsubscribed since,
+// and returns how many it reached.
+func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
+	return d.rpc.notifyResourceUpdated(uri)
 }
 
 func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
@@ -548,6 +584,9 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 		return nil, err
 	}
 	r, err := d.h.SetLevel(ctx, &p)
+	if errors.Is(err, errNotImplemented) {
+		r, err = d.defaultSetLevel(&p)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -723,6 +762,9 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 		return nil, err
 	}
 	r, err := d.h.Subscribe(ctx, &p)
+	if errors.Is(err, errNotImplemented) {
+		r, err = d.defaultSubscribe(&p)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -763,6 +805,9 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 		return nil, err
 	}
 	r, err := d.h.Unsubscribe(ctx, &p)
+	if errors.Is(err, errNotImplemented) {
+		r, err = d.defaultUnsubscribe(&p)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -837,7 +882,19 @@ func (d *ServerDispatcher) defaultInitialize(p *InitializeRequestParams) (*Initi
 	return r, nil
 }
 
+func (d *ServerDispatcher) defaultSetLevel(_ *SetLevelRequestParams) (*EmptyResult, error) {
+	return new(Result), nil
+}
+
 func (d *ServerDispatcher) defaultPing(_ *PingRequestParams) (*EmptyResult, error) {
+	return new(Result), nil
+}
+
+func (d *ServerDispatcher) defaultSubscribe(_ *SubscribeRequestParams) (*EmptyResult, error) {
+	return new(Result), nil
+}
+
+func (d *ServerDispatcher) defaultUnsubscribe(_ *UnsubscribeRequestParams) (*EmptyResult, error) {
 	return new(Result), nil
 }
 
@@ -950,6 +1007,21 @@ type ClientOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// RequestTimeout bounds how long a request sent to the peer waits for its response; then
+	// notifications/cancelled tells the peer, and the call fails with an error wrapping
+	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
+	// minutes; a negative value, no limit but the context's.
+	RequestTimeout time.Duration
+	// ClientInfo names the client to the server (clientInfo). An empty name is "mcpgen-client".
+	ClientInfo Implementation
+	// Capabilities are the capabilities the client declares: what its ClientHandler answers.
+	Capabilities ClientCapabilities
+	// SkipRequestValidation stops the Client from checking the params of its requests against
+	// the schema before sending them.
+	SkipRequestValidation bool
+	// SkipResponseValidation stops the Client from checking the results it receives against the
+	// schema (they are still decoded).
+	SkipResponseValidation bool
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking
@@ -966,7 +1038,7 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodElicit: {call: d.callElicit}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodElicit: {call: d.callElicit}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
 	return d
 }
 
@@ -977,13 +1049,15 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
-// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
-// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
-// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
-// same id), which then gets no response; a request whose id is already in progress is
-// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
-// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// concurrently and writes responses to w, one per line, until r ends or ctx is done, and
+// returns nil then (or the error of reading r). Several messages on one line ({...}{...})
+// are answered each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), after which nothing about
+// it is written, its response included; a request whose id is already in progress is refused
+// with CodeInvalidRequest. Notifications are handled in order, one at a time, apart from
+// requests. Responses to the requests sent to the peer (SendRequest) go to the callers
+// waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
+// of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -44,6 +45,9 @@ type serveLimits struct {
 	// maxBuffered is how many bytes of messages (read, not yet finished
 	// with) serve holds before it stops reading.
 	maxBuffered int
+	// requestTimeout bounds a request sent to the peer (SendRequest);
+	// zero means defaultRequestTimeout, negative no limit.
+	requestTimeout time.Duration
 }
 
 func (l serveLimits) withDefaults() serveLimits {
@@ -66,6 +70,11 @@ func (l serveLimits) withDefaults() serveLimits {
 type rpcConn struct {
 	d   *rpcDispatcher
 	out io.Writer
+	// sess is the connection's session: what the peer's initialize said,
+	// and the requests sent to the peer.
+	sess *Session
+	// wmu orders writes, and makes a request's cancellation and the
+	// check that nothing more about it is written one step.
 	wmu sync.Mutex
 	// closed is set (under wmu) when serve returns: later writes, from
 	// handlers that outlived the grace period, are dropped.
@@ -87,7 +96,23 @@ type rpcCall struct {
 	// ctx is the context of a request or batch; cancel cancels it.
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	// answered is set (under the connection's wmu) once the response is
+	// written or dropped: nothing about the request goes out after it.
+	answered bool
 }
+
+// connLink is the link of a request (or, with a nil call, of a
+// notification) read by serve: its messages are lines of the connection.
+type connLink struct {
+	c    *rpcConn
+	call *rpcCall
+	progressState
+}
+
+func (l *connLink) notify(msg []byte) error    { return l.c.writeFor(l.call, msg, false) }
+func (l *connLink) session() *Session          { return l.c.sess }
+func (l *connLink) dispatcher() *rpcDispatcher { return l.c.d }
+func (l *connLink) httpRequest() *http.Request { return nil }
 
 // errCancelledByPeer is the cause of a request context cancelled by a
 // notifications/cancelled message: the response is then not sent, as the
@@ -97,14 +122,9 @@ var errCancelledByPeer = errors.New("cancelled by the peer")
 // errConnClosed is what a write returns after serve has returned.
 var errConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
 
-// notifierKey is the context key of the notifier a handler's
-// notifications go to: the connection (stdio) or the HTTP exchange.
-type notifierKey struct{}
-
-// notifier sends a message to the peer a request came from.
-type notifier interface {
-	notify(msg []byte) error
-}
+// errRequestDone is what a message about a request fails with once the
+// request has been answered, or cancelled by the peer.
+var errRequestDone = errors.New("mcp: the request has been answered or cancelled; nothing more about it is sent")
 
 // serveRead is one message read by readMessages, or the error that ends
 // (or, for errTooLong, interrupts) the input.
@@ -127,15 +147,34 @@ type serveRead struct {
 // When in ends (or fails, or ctx is done), serve cancels the contexts of
 // all handlers with the read error (io.EOF) or ctx's cause, still handles
 // the requests it has read, writes every response that is ready within the
-// grace period, and returns: nil at the end of in, ctx.Err() when ctx is
-// done, or the read error. A read blocked on in is left behind (an
-// io.Reader cannot be interrupted), and so are handlers that ignore their
-// context past the grace period; what they write later is dropped.
+// grace period, and returns: nil at the end of in or when ctx is done, or
+// the read error. A read blocked on in is left behind (an io.Reader cannot
+// be interrupted), and so are handlers that ignore their context past the
+// grace period; what they write later is dropped. Requests sent to the
+// peer (SendRequest) and still waiting fail then.
 func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	lim := d.limits.withDefaults()
+	return d.newConn(out).serve(ctx, in)
+}
+
+// newConn returns a connection that writes to out, with its session; serve
+// reads its input. A client makes one, starts serve in a goroutine and
+// sends its requests with c.sess.Request.
+func (d *rpcDispatcher) newConn(out io.Writer) *rpcConn {
 	c := &rpcConn{d: d, out: out, calls: map[string]*rpcCall{}}
+	c.sess = newSession(d, "", func(msg []byte) error { return c.write(msg) })
+	return c
+}
+
+// serve serves the connection until in ends or ctx is done; see
+// rpcDispatcher.serve.
+func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
+	d := c.d
+	lim := d.limits.withDefaults()
+	d.addSession(c.sess)
+	defer d.removeSession(c.sess)
+	defer c.sess.out.close(errConnClosed)
 	// hctx is the parent of every handler's context.
-	hctx, stopHandlers := context.WithCancelCause(context.WithValue(ctx, notifierKey{}, notifier(c)))
+	hctx, stopHandlers := context.WithCancelCause(context.WithValue(ctx, notifierKey{}, notifier(&connLink{c: c})))
 	defer stopHandlers(nil)
 	defer c.close()
 
@@ -209,7 +248,12 @@ func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) 
 				}
 			case errors.Is(r.err, errTooLong):
 				// The rest of the line was skipped: answer and go on.
-				c.write(d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil))
+				resp := d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
+				if d.onBadMessage != nil {
+					d.onBadMessage(nil, resp)
+				} else {
+					c.write(resp)
+				}
 			case r.err == io.EOF:
 				end(io.EOF, nil)
 			default:
@@ -226,7 +270,8 @@ func (d *rpcDispatcher) serve(ctx context.Context, in io.Reader, out io.Writer) 
 			noting = false
 			buffered -= call.cost
 		case <-ctxDone:
-			end(context.Cause(ctx), ctx.Err())
+			// Being stopped is how a server ends (Ctrl-C): not an error.
+			end(context.Cause(ctx), nil)
 		case <-graceC:
 			d.log("mcp: Serve returns with %d requests still running after the shutdown grace period and %d not started", inFlight, len(pending))
 			return endErr
@@ -242,26 +287,41 @@ func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
 	if msg[0] == '[' {
 		// A batch (or an array where the revision has none): answered as a
 		// whole by handle, like a request.
-		ctx, cancel := context.WithCancelCause(hctx)
-		return &rpcCall{msg: msg, cost: cost, ctx: ctx, cancel: cancel}
+		call := &rpcCall{msg: msg, cost: cost}
+		call.ctx, call.cancel = context.WithCancelCause(hctx)
+		call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
+		return call
 	}
 	d := c.d
 	env, errResp := d.readEnvelope(msg)
 	switch {
 	case errResp != nil:
+		if d.onBadMessage != nil {
+			d.onBadMessage(msg, errResp)
+			return nil
+		}
 		c.write(errResp)
 		return nil
 	case env.response && env.method == "":
 		d.handle(hctx, msg) // onResponse
 		return nil
 	case env.id == nil:
-		if env.method == "notifications/cancelled" {
+		switch env.method {
+		case "notifications/cancelled":
 			c.cancel(env.params)
+		case "notifications/initialized":
+			// At once, not when its turn comes: the requests the client
+			// sends next may run first, and may send requests of their
+			// own, which wait for it.
+			if d.server() {
+				c.sess.observe(env.method, env.params, nil)
+			}
 		}
 		return &rpcCall{msg: msg, notification: true, cost: cost}
 	}
 	call := &rpcCall{msg: msg, id: env.id, key: idKey(env.id), cost: cost}
 	call.ctx, call.cancel = context.WithCancelCause(hctx)
+	call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
 	c.mu.Lock()
 	_, dup := c.calls[call.key]
 	if !dup {
@@ -287,10 +347,8 @@ func (c *rpcConn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{})
 	// The id is free again before the response goes out: the peer may
 	// reuse it as soon as it reads the response.
 	c.forget(call)
-	if errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+	if err := c.writeFor(call, resp, true); errors.Is(err, errRequestDone) {
 		c.d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
-	} else if resp != nil {
-		c.write(resp)
 	}
 	call.cancel(nil)
 	select {
@@ -355,7 +413,11 @@ func (c *rpcConn) cancel(params []byte) {
 		call := c.calls[idKey(id)]
 		c.mu.Unlock()
 		if call != nil {
+			// Under wmu: once the cancellation is read, nothing more
+			// about the request is written.
+			c.wmu.Lock()
 			call.cancel(errCancelledByPeer)
+			c.wmu.Unlock()
 		}
 		return
 	}
@@ -381,11 +443,27 @@ func idKey(raw []byte) string {
 	return "n" + sign + n.digits + "e" + strconv.Itoa(n.exp)
 }
 
-func (c *rpcConn) notify(msg []byte) error { return c.write(msg) }
+func (c *rpcConn) write(msg []byte) error { return c.writeFor(nil, msg, false) }
 
-func (c *rpcConn) write(msg []byte) error {
+// writeFor writes a message about call (nil: about no request). Nothing
+// about a request goes out once it has been answered or the peer has
+// cancelled it; final marks the response, or its absence (msg nil), after
+// which the request counts as answered.
+func (c *rpcConn) writeFor(call *rpcCall, msg []byte, final bool) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if call != nil {
+		if call.answered || errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+			call.answered = true
+			return errRequestDone
+		}
+		if final {
+			call.answered = true
+		}
+	}
+	if msg == nil {
+		return nil
+	}
 	if c.closed {
 		return errConnClosed
 	}
@@ -423,9 +501,16 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			}
 			continue
 		}
-		for _, msg := range splitMessages(line) {
+		if msg, ok := singleMessage(line); ok {
+			// The common case: one message on the line.
 			if !send(serveRead{msg: msg}) {
 				return
+			}
+		} else {
+			for _, msg := range splitMessages(line) {
+				if !send(serveRead{msg: msg}) {
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -433,6 +518,26 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// singleMessage returns the one message a line holds, without the
+// whitespace around it; ok is false when the line holds none or several
+// (splitMessages then splits it).
+func singleMessage(line []byte) (msg []byte, ok bool) {
+	start, end := 0, len(line)
+	for start < end && isSpace(line[start]) {
+		start++
+	}
+	for end > start && isSpace(line[end-1]) {
+		end--
+	}
+	if start == end || (line[start] != '{' && line[start] != '[') {
+		return nil, false
+	}
+	if valueEnd(line[:end], start) != end {
+		return nil, false
+	}
+	return line[start:end], true
 }
 
 // splitMessages returns the messages on one line without the whitespace
@@ -522,32 +627,4 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			return line, err
 		}
 	}
-}
-
-// SendNotification sends a notification to the peer the handler's context
-// belongs to: on a connection served by Serve, a line on it; on a request
-// served over HTTP, an event of the request's response stream (the
-// response becomes a stream of Server-Sent Events at the first
-// notification). params may be nil. It fails once the request has been
-// answered or cancelled, and over HTTP when the client does not accept
-// text/event-stream.
-func SendNotification(ctx context.Context, method string, params interface {
-	AppendJSON([]byte) ([]byte, error)
-}) error {
-	n, _ := ctx.Value(notifierKey{}).(notifier)
-	if n == nil {
-		return errors.New("mcp: SendNotification: the context does not belong to a request served by Serve or over HTTP")
-	}
-	e := encoder{buf: make([]byte, 0, 128)}
-	e.buf = append(e.buf, `{"jsonrpc":"2.0","method":`...)
-	e.string(method)
-	if params != nil {
-		b, err := params.AppendJSON(append(e.buf, `,"params":`...))
-		if err != nil {
-			return err
-		}
-		e.buf = b
-	}
-	e.buf = append(e.buf, '}')
-	return n.notify(e.buf)
 }

@@ -300,6 +300,12 @@ type sseEvent struct {
 type sseReader struct {
 	r   *bufio.Reader
 	max int
+	// lastID is the stream's last event ID (the id of the latest event
+	// dispatched, whether or not it had data), and retry the latest retry
+	// field in milliseconds (0: none): what a client resumes the stream
+	// with.
+	lastID string
+	retry  int
 }
 
 func newSSEReader(r io.Reader, max int) *sseReader {
@@ -313,7 +319,7 @@ var errSSETooLong = errors.New("server-sent event too long")
 func (s *sseReader) next() (sseEvent, error) {
 	var ev sseEvent
 	var data []byte
-	hasData, started := false, false
+	hasData, started, idSet := false, false, false
 	size := 0
 	for {
 		line, err := s.r.ReadSlice('\n')
@@ -339,6 +345,9 @@ func (s *sseReader) next() (sseEvent, error) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 {
+			if idSet {
+				s.lastID = ev.id
+			}
 			if hasData {
 				ev.data = data
 				if ev.event == "" {
@@ -346,7 +355,7 @@ func (s *sseReader) next() (sseEvent, error) {
 				}
 				return ev, nil
 			}
-			ev, data, started, size = sseEvent{}, nil, false, 0
+			ev, data, started, size, idSet = sseEvent{}, nil, false, 0, false
 			continue
 		}
 		started = true
@@ -369,11 +378,11 @@ func (s *sseReader) next() (sseEvent, error) {
 			ev.event = string(value)
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
-				ev.id = string(value)
+				ev.id, idSet = string(value), true
 			}
 		case "retry":
 			if n, err := strconv.Atoi(string(value)); err == nil && n >= 0 {
-				ev.retry = n
+				ev.retry, s.retry = n, n
 			}
 		}
 		if err == io.EOF {

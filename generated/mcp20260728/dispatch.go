@@ -459,6 +459,11 @@ type ServerOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
+	// waits for its response; then notifications/cancelled tells the peer, and the call fails
+	// with an error wrapping context.DeadlineExceeded. A shorter deadline of the call's context
+	// wins. 0 means 5 minutes; a negative value, no limit but the context's.
+	RequestTimeout time.Duration
 }
 
 // ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
@@ -485,7 +490,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.Capabilities.Extensions = withExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}, modern: true, versions: opts.SupportedVersions, state: newStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}, modern: true, versions: opts.SupportedVersions, state: newStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
 	d.rpc.checkInput = d.checkInputResponse
 	d.rpc.addExtensions(opts.ExtensionMethods)
 	if opts.Tasks != nil {
@@ -507,13 +512,15 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
-// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
-// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
-// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
-// same id), which then gets no response; a request whose id is already in progress is
-// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
-// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// concurrently and writes responses to w, one per line, until r ends or ctx is done, and
+// returns nil then (or the error of reading r). Several messages on one line ({...}{...})
+// are answered each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), after which nothing about
+// it is written, its response included; a request whose id is already in progress is refused
+// with CodeInvalidRequest. Notifications are handled in order, one at a time, apart from
+// requests. Responses to the requests sent to the peer (SendRequest) go to the callers
+// waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
+// of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
@@ -1156,6 +1163,19 @@ type ClientHandler interface {
 	// OnToolListChanged handles the notification "notifications/tools/list_changed"
 	// ([ToolListChangedNotification]). An error is only logged: notifications have no response.
 	OnToolListChanged(ctx context.Context, params *NotificationParams) error
+	// CreateMessage answers the input request "sampling/createMessage" that a server's
+	// InputRequiredResult carries (multi round-trip requests): the Client calls it and sends the
+	// result with its retry of the request.
+	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
+	// ListRoots answers the input request "roots/list" that a server's InputRequiredResult
+	// carries (multi round-trip requests): the Client calls it and sends the result with its
+	// retry of the request.
+	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	// Elicit answers the input request "elicitation/create" that a server's InputRequiredResult
+	// carries (multi round-trip requests): the Client calls it and sends the result with its
+	// retry of the request. Members of an accepted form that the result leaves out and
+	// requestedSchema gives a default are filled with the default.
+	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
 	mustEmbedUnimplementedClientHandler()
 }
 
@@ -1196,6 +1216,18 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *Notificati
 	return nil
 }
 
+func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	return nil, errNotImplemented
+}
+
+func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
+	return nil, errNotImplemented
+}
+
+func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (*ElicitResult, error) {
+	return nil, errNotImplemented
+}
+
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
 // ClientOptions configure a ClientDispatcher.
@@ -1218,6 +1250,37 @@ type ClientOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// RequestTimeout bounds how long a request sent to the peer waits for its response; then
+	// notifications/cancelled tells the peer, and the call fails with an error wrapping
+	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
+	// minutes; a negative value, no limit but the context's.
+	RequestTimeout time.Duration
+	// ClientInfo names the client to the server (clientInfo). An empty name is "mcpgen-client".
+	ClientInfo Implementation
+	// Capabilities are the capabilities the client declares: what its ClientHandler answers.
+	Capabilities ClientCapabilities
+	// SkipRequestValidation stops the Client from checking the params of its requests against
+	// the schema before sending them.
+	SkipRequestValidation bool
+	// SkipResponseValidation stops the Client from checking the results it receives against the
+	// schema (they are still decoded).
+	SkipResponseValidation bool
+	// ProbeTimeout bounds the server/discover request that starts a connection: a server of an
+	// earlier revision may not answer it at all. 0 means 10 seconds.
+	ProbeTimeout time.Duration
+	// MaxInputRounds bounds how many times the Client retries one request a server answers with
+	// an InputRequiredResult. 0 means 10.
+	MaxInputRounds int
+	// Cache keeps the results the server marks cacheable (see Cache); Clients may share one. nil
+	// means a cache of the Client's own.
+	Cache *Cache
+	// NoCache turns the cache off: every request goes to the server.
+	NoCache bool
+	// AuthContext names the authorization context of the Client's requests (such as the user a
+	// token belongs to): cached results whose cacheScope is private are shared only by Clients
+	// with the same one. Empty means the HTTPTransport's Authorization header, or else a context
+	// of the Client's own.
+	AuthContext string
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking
@@ -1234,7 +1297,7 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
 	return d
 }
 
@@ -1245,13 +1308,15 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
-// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
-// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
-// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
-// same id), which then gets no response; a request whose id is already in progress is
-// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
-// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// concurrently and writes responses to w, one per line, until r ends or ctx is done, and
+// returns nil then (or the error of reading r). Several messages on one line ({...}{...})
+// are answered each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), after which nothing about
+// it is written, its response included; a request whose id is already in progress is refused
+// with CodeInvalidRequest. Notifications are handled in order, one at a time, apart from
+// requests. Responses to the requests sent to the peer (SendRequest) go to the callers
+// waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
+// of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)

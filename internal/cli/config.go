@@ -15,9 +15,10 @@ import (
 // so that mcpgen needs no YAML library. Example:
 //
 //	{
-//	  "rename":   {"ContentBlock": "Content"},
-//	  "external": {"Implementation": "example.com/app/info.Info"},
-//	  "emit":     ["types", "validators"]
+//	  "rename":     {"ContentBlock": "Content"},
+//	  "external":   {"Implementation": "example.com/app/info.Info"},
+//	  "emit":       ["types", "validators"],
+//	  "serveOlder": ["2025-11-25", "2025-06-18"]
 //	}
 type config struct {
 	// Rename gives definitions other Go names.
@@ -27,6 +28,9 @@ type config struct {
 	// Emit lists the parts to generate: "types" (always), "validators",
 	// "dispatcher". Absent means all three.
 	Emit []string `json:"emit"`
+	// ServeOlder lists older revisions to generate as sub-packages and
+	// convert to and from (--serve-older, which takes precedence).
+	ServeOlder []string `json:"serveOlder"`
 }
 
 var emitParts = []string{"types", "validators", "dispatcher"}

@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,18 +17,33 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--root-name NAME] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--root-name NAME] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
 type job struct {
 	revision, schemaRef, out, pkg string
+	// older are the packages of older revisions this one converts to and
+	// from (--serve-older), with their import paths; each is a job of its
+	// own too, generated without customisations.
+	older []olderJob
+	// own: the customisations apply (the package the flags name, not one
+	// generated for --serve-older).
+	own bool
+}
+
+// olderJob is an older revision's package as the job converting to it
+// sees it.
+type olderJob struct {
+	job
+	importPath string
 }
 
 // generateFlags are the flags of mcpgen generate.
 type generateFlags struct {
 	revision, schemaRef, out, pkg string
 	all, check, strict            bool
+	serveOlder                    []string
 	custom                        gen.Options // renames, external types, what to leave out
 	// The customisation flags as given, for the command line the package
 	// documents.
@@ -67,6 +84,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
 	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
+	serveOlder := fs.StringSlice("serve-older", nil, "also generate these older revisions, each as a sub-package of --out, and the conversions between them and this one: R1,R2,...")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
 	}
@@ -81,6 +99,10 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	fl.configPath, fl.renames, fl.externals = *configPath, *renames, *externals
 	fl.noValidators, fl.noDispatcher = *noValidators, *noDispatcher
 	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher)
+	fl.serveOlder = *serveOlder
+	if len(fl.serveOlder) == 0 && cfg != nil {
+		fl.serveOlder = cfg.ServeOlder
+	}
 	return fl, false, err
 }
 
@@ -92,21 +114,40 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
 			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
-		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || fl.rootName != "" {
-			return nil, &usageError{"--all generates this repository's generated/; customisations apply to one revision (--revision)"}
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || fl.rootName != "" || len(fl.serveOlder) > 0 {
+			return nil, &usageError{"--all generates this repository's generated/; customisations and --serve-older apply to one revision (--revision)"}
 		}
 		dir := fl.out
 		if dir == "" {
 			dir = "generated"
 		}
 		var jobs []job
+		byRev := map[string]job{}
 		for _, p := range schema.Pins {
-			jobs = append(jobs, job{revision: p.Revision, out: filepath.Join(dir, p.Package()), pkg: p.Package()})
+			j := job{revision: p.Revision, out: filepath.Join(dir, p.Package()), pkg: p.Package()}
+			byRev[p.Revision] = j
+			jobs = append(jobs, j)
+		}
+		for i, j := range jobs {
+			for _, rev := range gen.PinnedServeOlder[j.revision] {
+				o, ok := byRev[rev]
+				if !ok {
+					return nil, fmt.Errorf("--all: revision %s serves %s, which is not pinned", j.revision, rev)
+				}
+				path, err := importPath(o.out)
+				if err != nil {
+					return nil, fmt.Errorf("--all: %s is not inside a Go module (%v); %s imports %s by import path", dir, err, j.pkg, o.pkg)
+				}
+				jobs[i].older = append(jobs[i].older, olderJob{job: o, importPath: path})
+			}
 		}
 		return jobs, nil
 	}
 	if fl.revision == "" {
 		return nil, &usageError{"generate needs --revision (or --all)"}
+	}
+	if len(fl.serveOlder) > 0 && custom.NoDispatcher {
+		return nil, &usageError{"--serve-older needs the dispatcher: it converts the params and results of methods"}
 	}
 	if fl.out == "" {
 		return nil, &usageError{"generate needs --out DIR"}
@@ -118,7 +159,86 @@ func generateJobs(fl generateFlags) ([]job, error) {
 	if !token.IsIdentifier(name) || token.IsKeyword(name) {
 		return nil, &usageError{fmt.Sprintf("--package %q is not a valid Go package name", name)}
 	}
-	return []job{{revision: fl.revision, schemaRef: fl.schemaRef, out: fl.out, pkg: name}}, nil
+	main := job{revision: fl.revision, schemaRef: fl.schemaRef, out: fl.out, pkg: name, own: true}
+	// The older packages come first: when one fails, the package that
+	// would import it is not written either.
+	var jobs []job
+	seen := map[string]bool{}
+	for _, rev := range fl.serveOlder {
+		switch {
+		case rev == "":
+			return nil, &usageError{"--serve-older: an empty revision"}
+		case seen[rev]:
+			return nil, &usageError{fmt.Sprintf("--serve-older: %s is listed twice", rev)}
+		case rev >= fl.revision:
+			return nil, &usageError{fmt.Sprintf("--serve-older: %s is not older than --revision %s", rev, fl.revision)}
+		}
+		seen[rev] = true
+		pkg := schema.PackageName(rev)
+		o := job{revision: rev, out: filepath.Join(fl.out, pkg), pkg: pkg}
+		path, err := importPath(o.out)
+		if err != nil {
+			return nil, fmt.Errorf("--serve-older: %s is not inside a Go module (%v); the generated package imports the older revisions' packages, written into it, by import path", fl.out, err)
+		}
+		main.older = append(main.older, olderJob{job: o, importPath: path})
+		jobs = append(jobs, o)
+	}
+	return append(jobs, main), nil
+}
+
+// errNoModule is importPath's error for a directory outside any module.
+var errNoModule = errors.New("no go.mod in it or in a directory above it")
+
+// importPath works out the import path of the package in dir from the
+// go.mod of the module that holds it (dir need not exist yet).
+func importPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod := goModPath(data)
+			if mod == "" {
+				return "", fmt.Errorf("%s has no module line; the package that serves older revisions imports their packages by import path", filepath.Join(d, "go.mod"))
+			}
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", err
+			}
+			if rel == "." {
+				return mod, nil
+			}
+			return mod + "/" + filepath.ToSlash(rel), nil
+		}
+		if !os.IsNotExist(err) {
+			return "", err
+		}
+		if filepath.Dir(d) == d {
+			return "", errNoModule
+		}
+	}
+}
+
+// goModPath reads the module path of a go.mod file, or "".
+func goModPath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line = strings.TrimSpace(line)
+		rest, ok := strings.CutPrefix(line, "module")
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if i := strings.Index(rest, "//"); i >= 0 {
+			rest = strings.TrimSpace(rest[:i])
+		}
+		if u, err := strconv.Unquote(rest); err == nil {
+			return u
+		}
+		return rest
+	}
+	return ""
 }
 
 // result is what generating one job gave: its files or error, and the
@@ -151,16 +271,20 @@ func generateAll(ctx context.Context, jobs []job, fl generateFlags, env Env) []*
 	return results
 }
 
-// checkOrWrite prints each job's messages, then compares its files with
-// the disk (check) or writes them, in order; the first error stops it.
+// checkOrWrite prints each job's messages; when every job generated, it
+// compares their files with the disk (check) or writes them, in order.
+// The first error stops it: a failed job writes nothing, nor does any
+// other.
 func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
+	for _, r := range results {
+		env.Stderr.Write(r.stderr.Bytes())
+		if r.err != nil {
+			return r.err
+		}
+	}
 	stale := 0
 	for i, j := range jobs {
-		env.Stderr.Write(results[i].stderr.Bytes())
-		files, err := results[i].files, results[i].err
-		if err != nil {
-			return err
-		}
+		files := results[i].files
 		if check {
 			diffs, err := compareDir(j.out, files)
 			if err != nil {
@@ -187,20 +311,27 @@ func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
 
 // generateOne finds the schema of a job and generates its files.
 func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Files, error) {
+	if !j.own {
+		// An older package of --serve-older: no customisations.
+		fl = generateFlags{out: fl.out, all: fl.all, strict: fl.strict}
+	}
 	strict, custom := fl.strict, fl.custom
 	src, err := locate(ctx, env, j.revision, j.schemaRef)
 	if err != nil {
 		return nil, err
 	}
-	sum := schema.SHA256(src.Data)
-	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: sum}}
-	if src.Pin != nil {
-		opts = gen.PinnedOptions(*src.Pin)
-		opts.Package = j.pkg
-	}
+	opts := jobOptions(j, src, strict)
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
-	opts.Strict = strict
+	for _, o := range j.older {
+		// The older package is a job of its own, which reports where its
+		// schema comes from; here it is only read.
+		osrc, err := env.Locator.Locate(ctx, o.revision, o.schemaRef)
+		if err != nil {
+			return nil, err
+		}
+		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o.job, osrc, strict), ImportPath: o.importPath})
+	}
 	opts.RootName = fl.rootName
 	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
@@ -208,15 +339,41 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 	return files, err
 }
 
+// jobOptions are the options of a job's package before customisations.
+func jobOptions(j job, src *schema.Source, strict bool) gen.Options {
+	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: schema.SHA256(src.Data)}}
+	if src.Pin != nil {
+		opts = gen.PinnedOptions(*src.Pin)
+		opts.Package = j.pkg
+	}
+	opts.Strict = strict
+	return opts
+}
+
 // regenCommand is the command line that regenerates the package of job
 // j, with every flag that shapes it, on one line: what its doc.go and
 // README show.
 func regenCommand(j job, fl generateFlags) string {
+	if fl.all {
+		// generated/ is regenerated as a whole (its packages import
+		// each other for the conversions).
+		args := []string{"mcpgen", "generate", "--all", "--out", filepath.Dir(j.out)}
+		if fl.strict {
+			args = append(args, "--strict")
+		}
+		for i, a := range args {
+			args[i] = shellQuote(a)
+		}
+		return strings.Join(args, " ")
+	}
 	args := []string{"mcpgen", "generate", "--revision", j.revision}
 	if j.schemaRef != "" {
 		args = append(args, "--schema", j.schemaRef)
 	}
 	args = append(args, "--out", j.out, "--package", j.pkg)
+	if len(fl.serveOlder) > 0 {
+		args = append(args, "--serve-older", strings.Join(fl.serveOlder, ","))
+	}
 	if fl.configPath != "" {
 		args = append(args, "--config", fl.configPath)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
-	"github.com/mcpgen/mcpgen/schema"
 )
 
 // Compare reports what changed from the package of one revision to the
@@ -103,19 +102,8 @@ func typeRef(d ir.Decl) TypeRef {
 }
 
 // definition returns the name of the definition a declaration comes from,
-// or "" for an inline schema. The IR leaves Definition empty for a
-// definition built by merging allOf; its pointer still names it
-// ("/$defs/CancelTaskResult").
-func definition(info *ir.DeclInfo) string {
-	if info.Definition != "" {
-		return info.Definition
-	}
-	parts := strings.Split(info.Pointer, "/")
-	if len(parts) == 3 && parts[0] == "" && (parts[1] == "$defs" || parts[1] == "definitions") {
-		return schema.UnescapePointer(parts[2])
-	}
-	return ""
-}
+// or "" for an inline schema.
+func definition(info *ir.DeclInfo) string { return info.DefName() }
 
 func declInfo(d ir.Decl) *ir.DeclInfo {
 	switch d := d.(type) {

@@ -330,6 +330,7 @@ func write(w io.Writer, p *parsed, date time.Time) {
 	writeDispatch(w, p, seen)
 	writeHTTP(w, p, seen)
 	writeToolArgs(w, p, seen)
+	writeClient(w, p, seen)
 
 	var other []string
 	for _, name := range p.order {
@@ -659,4 +660,83 @@ func cpuModel(fallback string) string {
 		return fallback
 	}
 	return "unknown CPU"
+}
+
+// The client benchmarks (BenchmarkClient/<implementation>): a tools/call
+// round trip through a client library against the same server.
+var clientTransports = []struct {
+	suffix, label string
+}{
+	{"", "stdio framing over net.Pipe"},
+	{"HTTP", "Streamable HTTP on loopback"},
+}
+
+// clientLimit is the target: the generated client takes under this
+// fraction of the go-sdk client's time and allocations per call.
+const clientLimit = 0.5
+
+// writeClient prints the client table: per transport, the generated
+// client's and the go-sdk client's round trip, their ratios, and (for
+// stdio, where ServerOnly measures the server's share) the client-only
+// allocations.
+func writeClient(w io.Writer, p *parsed, seen map[string]bool) {
+	if p.results["Client/Mcpgen"] == nil && p.results["Client/McpgenHTTP"] == nil {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Transport | Client | ns/op | cpu-ns/op | allocs/op | B/op | × go-sdk time | × go-sdk allocs | client-only allocs | target | result |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	server := p.results["Client/ServerOnly"]
+	if server != nil {
+		seen["Client/ServerOnly"] = true
+	}
+	for _, tr := range clientTransports {
+		gen, sdk := p.results["Client/Mcpgen"+tr.suffix], p.results["Client/GoSDK"+tr.suffix]
+		for _, row := range []struct {
+			r     *result
+			name  string
+			label string
+		}{{gen, "Mcpgen" + tr.suffix, "mcpgen generated Client"}, {sdk, "GoSDK" + tr.suffix, "go-sdk v1.8.0 ClientSession"}} {
+			if row.r == nil {
+				continue
+			}
+			seen["Client/"+row.name] = true
+			t, _ := row.r.median("ns/op")
+			a, _ := row.r.median("allocs/op")
+			clientOnly := ""
+			if server != nil && tr.suffix == "" {
+				sa, _ := server.median("allocs/op")
+				clientOnly = fmt.Sprintf("%.0f", a-sa)
+			}
+			xt, xa, target, res := "", "", "", ""
+			if row.r == gen && sdk != nil {
+				st, _ := sdk.median("ns/op")
+				sa, _ := sdk.median("allocs/op")
+				ct, _ := gen.median("cpu-ns/op")
+				sct, _ := sdk.median("cpu-ns/op")
+				xt, xa = fmt.Sprintf("%.2f", t/st), fmt.Sprintf("%.2f", a/sa)
+				if tr.suffix == "" {
+					target = fmt.Sprintf("< %g× go-sdk time and allocs", clientLimit)
+					c1 := check{short: "time", ok: t/st < clientLimit, got: fmt.Sprintf("%.2f×", t/st)}
+					if sct > 0 {
+						if cok := ct/sct < clientLimit; cok != c1.ok {
+							c1.cpu = fmt.Sprintf("%s %.2f×", verdict(cok), ct/sct)
+						} else {
+							c1.got += fmt.Sprintf(" (%.2f× on CPU time)", ct/sct)
+						}
+					}
+					c2 := check{short: "allocs", ok: a/sa < clientLimit, got: fmt.Sprintf("%.2f×", a/sa)}
+					res = c1.String() + "; " + c2.String()
+				}
+			}
+			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %.0f | %s | %s | %s | %s | %s | %s |\n", tr.label, row.label, t,
+				num(row.r, "cpu-ns/op", "%.0f"), a, num(row.r, "B/op", "%.0f"), xt, xa, clientOnly, target, res)
+		}
+	}
+	if server != nil {
+		t, _ := server.median("ns/op")
+		a, _ := server.median("allocs/op")
+		fmt.Fprintf(w, "| stdio framing over net.Pipe | the server's share (raw client) | %.0f | %s | %.0f | %s |  |  |  |  |  |\n", t,
+			num(server, "cpu-ns/op", "%.0f"), a, num(server, "B/op", "%.0f"))
+	}
 }

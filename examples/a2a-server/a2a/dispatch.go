@@ -258,6 +258,11 @@ type ServerOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
+	// waits for its response; then notifications/cancelled tells the peer, and the call fails
+	// with an error wrapping context.DeadlineExceeded. A shorter deadline of the call's context
+	// wins. 0 means 5 minutes; a negative value, no limit but the context's.
+	RequestTimeout time.Duration
 }
 
 // ServerDispatcher routes the JSON-RPC messages a client sends to a ServerHandler, checking
@@ -277,7 +282,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes}, methods: map[string]*rpcMethod{MethodGetAuthenticatedExtendedCard: {call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {call: d.callSendMessage}, MethodSendStreamingMessage: {call: d.callSendStreamingMessage}, MethodCancelTask: {call: d.callCancelTask}, MethodGetTask: {call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {call: d.callSetTaskPushNotificationConfig}}, modern: false, versions: opts.SupportedVersions}
+	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodGetAuthenticatedExtendedCard: {call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {call: d.callSendMessage}, MethodSendStreamingMessage: {call: d.callSendStreamingMessage}, MethodCancelTask: {call: d.callCancelTask}, MethodGetTask: {call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {call: d.callSetTaskPushNotificationConfig}}, modern: false, versions: opts.SupportedVersions}
 	d.rpc.addExtensions(opts.ExtensionMethods)
 	return d
 }
@@ -289,24 +294,40 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
-// concurrently and writes responses to w, one per line, until r ends or ctx is done. Several
-// messages on one line ({...}{...}) are answered each. A notifications/cancelled message
-// cancels the context of the request it names (matching the id by value: 100 and 1e2 are the
-// same id), which then gets no response; a request whose id is already in progress is
-// refused with CodeInvalidRequest. Notifications are handled in order, one at a time, apart
-// from requests. The options MaxInFlight and MaxBufferedBytes bound the work and memory of
-// one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
+// concurrently and writes responses to w, one per line, until r ends or ctx is done, and
+// returns nil then (or the error of reading r). Several messages on one line ({...}{...})
+// are answered each. A notifications/cancelled message cancels the context of the request it
+// names (matching the id by value: 100 and 1e2 are the same id), after which nothing about
+// it is written, its response included; a request whose id is already in progress is refused
+// with CodeInvalidRequest. Notifications are handled in order, one at a time, apart from
+// requests. Responses to the requests sent to the peer (SendRequest) go to the callers
+// waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
+// of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
-// mount it at the endpoint's path. It keeps no state between requests, so any number of
-// replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
+// NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
+// endpoint's path) with sessions, as the revision's transport page describes: initialize
+// opens a session and its response carries the Mcp-Session-Id header; every later request
+// names it (404 once it has ended); GET opens the stream of the server's messages that
+// belong to no request; DELETE ends the session; response streams can be resumed with GET
+// and Last-Event-ID. Revisions before 2025-03-26 get the HTTP+SSE transport of their time
+// instead. HTTPOptions bound the sessions (MaxSessions, SessionIdleTimeout,
+// SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
 // HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newHTTPHandler(&d.rpc, opts)
+	return newSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
+}
+
+// Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
+// of every session d serves: connections served by Serve, and HTTP sessions (on their GET
+// streams). params may be nil. It returns how many sessions it reached.
+func (d *ServerDispatcher) Broadcast(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) (int, error) {
+	return d.rpc.broadcastJSON(method, params)
 }
 
 func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (rpcResult, error) {

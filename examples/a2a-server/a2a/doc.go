@@ -20,7 +20,9 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for MCP's Streamable HTTP.
+// or serve NewHTTPHandler for MCP's Streamable HTTP. A handler reaches the client of its
+// request with SendNotification and, where the revision has requests from server to client,
+// SendRequest; SessionFromContext returns what the runtime keeps about that client.
 //
 // The package imports only the standard library. Regenerate it with:
 //

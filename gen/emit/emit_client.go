@@ -1,0 +1,695 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
+)
+
+// This file emits client.go: the typed Client of a package (Connect, one
+// method per request and notification a client sends, the accessors of
+// what the server said when the connection started), the ClientHandler
+// methods that answer the input requests of multi round-trip requests,
+// and the Client's options. The transports, the version negotiation, the
+// retries and the cache are the runtime's (gen/rt/rpc_client*.go).
+
+func (e *emitter) emitClient() *jen.File {
+	p := e.pkg.Protocol
+	c := p.Client
+	f := newFile(e.pkg.Name)
+	ctx := jen.Id("ctx").Qual("context", "Context")
+	recv := jen.Id("c").Op("*").Id(c.Client)
+
+	doc := fmt.Sprintf("%s is a connection to an MCP server, made by %s: one method per request and notification a client sends, with typed params and results. A request's params are checked against the schema before they are sent and its result when it arrives (ClientOptions.SkipRequestValidation and SkipResponseValidation turn that off); an error response comes back as an *RPCError with the server's code (the Code constants). What the server sends (notifications", c.Client, c.Connect)
+	if len(c.Inputs) > 0 {
+		doc += "; the input requests of multi round-trip requests"
+	} else {
+		doc += " and requests"
+	}
+	doc += ") goes to the ClientHandler given to " + c.Connect + ". A " + c.Client + " is safe for concurrent use."
+	f.Comment(commentText(doc))
+	f.Type().Id(c.Client).Struct(
+		jen.Id("core").Op("*").Id("clientCore"),
+		jen.Id("d").Op("*").Id("ClientDispatcher"),
+		jen.Id("opts").Id("ClientOptions"),
+	)
+
+	e.emitConnect(f, p, c)
+
+	// Accessors.
+	f.Comment(commentText("ProtocolVersion returns the protocol version the client and the server agreed on."))
+	f.Func().Params(recv.Clone()).Id("ProtocolVersion").Params().String().Block(jen.Return(jen.Id("c").Dot("core").Dot("protocolVersion").Call()))
+	impl := goType(p.Implementation)
+	var decodeInfo []jen.Code
+	if p.Implementation.Kind == ir.TExternal {
+		decodeInfo = []jen.Code{
+			jen.Id("v").Op(":=").New(impl.Clone()),
+			jen.If(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("raw"), jen.Id("v")).Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Return(jen.Id("v")),
+		}
+	} else {
+		decodeInfo = []jen.Code{
+			jen.Id("v").Op(":=").New(impl.Clone()),
+			jen.If(jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("raw")).Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Return(jen.Id("v")),
+		}
+	}
+	f.Comment(commentText("ServerInfo returns the server's name and version as it gave them when the connection started (serverInfo), or nil when it gave none."))
+	f.Func().Params(recv.Clone()).Id("ServerInfo").Params().Op("*").Add(impl.Clone()).Block(append([]jen.Code{
+		jen.Id("raw").Op(":=").Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("serverInfo")),
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+	}, decodeInfo...)...)
+	caps := p.ServerCapabilities.Name
+	f.Comment(commentText("ServerCapabilities returns the capabilities the server declared when the connection started, or nil when it declared none the client can read."))
+	f.Func().Params(recv.Clone()).Id("ServerCapabilities").Params().Op("*").Id(caps).Block(
+		jen.Id("raw").Op(":=").Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("capabilities")),
+		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Id("v").Op(":=").New(jen.Id(caps)),
+		jen.If(jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("raw")).Op("!=").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("v")),
+	)
+	f.Comment(commentText("Instructions returns the instructions the server gave when the connection started, or \"\"."))
+	f.Func().Params(recv.Clone()).Id("Instructions").Params().String().Block(
+		jen.List(jen.Id("s"), jen.Id("_")).Op(":=").Id("headerText").Call(jen.Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("instructions"))),
+		jen.Return(jen.Id("s")),
+	)
+	f.Comment(commentText("Close ends the connection: requests still waiting fail, and the transport closes (see its documentation). It returns nil when the server ended cleanly."))
+	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(jen.Return(jen.Id("c").Dot("core").Dot("close").Call()))
+
+	for _, call := range c.Requests {
+		e.emitClientRequest(f, p, c, call, ctx)
+	}
+	for _, call := range c.Notifications {
+		e.emitClientNotification(f, p, c, call, ctx)
+	}
+	if c.Meta != nil {
+		e.emitFillMeta(f, c)
+	}
+	if len(c.Inputs) > 0 {
+		e.emitAnswerInput(f, c)
+	}
+	if e.clientOlder(p) {
+		e.emitClientOlder(f, p, c)
+	}
+	return f
+}
+
+// clientOlder reports whether the Client falls back to older revisions
+// through the package's conversions.
+func (e *emitter) clientOlder(p *ir.Protocol) bool {
+	return p.Modern && len(e.pkg.Older) > 0 && e.pkg.OlderRevisions != ""
+}
+
+// emitConnect writes Connect.
+func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
+	var body []jen.Code
+	if c.InfoName != "" {
+		body = append(body, jen.If(jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("==").Lit("")).Block(
+			jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("=").Lit("mcpgen-client"),
+			jen.If(jen.Id("opts").Dot("ClientInfo").Dot(c.InfoVersion).Op("==").Lit("")).Block(
+				jen.Id("opts").Dot("ClientInfo").Dot(c.InfoVersion).Op("=").Id("ProtocolVersion"),
+			),
+		))
+	}
+	if p.Implementation.Kind == ir.TExternal {
+		body = append(body,
+			jen.List(jen.Id("info"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("opts").Dot("ClientInfo")),
+		)
+	} else {
+		body = append(body,
+			jen.If(jen.Op("!").Id("opts").Dot("SkipRequestValidation")).Block(
+				jen.If(jen.Id("err").Op(":=").Id("opts").Dot("ClientInfo").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err"))),
+				),
+			),
+			jen.List(jen.Id("info"), jen.Id("err")).Op(":=").Id("opts").Dot("ClientInfo").Dot("AppendJSON").Call(jen.Nil()),
+		)
+	}
+	body = append(body,
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err"))),
+		),
+		jen.If(jen.Op("!").Id("opts").Dot("SkipRequestValidation")).Block(
+			jen.If(jen.Id("err").Op(":=").Id("opts").Dot("Capabilities").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err"))),
+			),
+		),
+		jen.List(jen.Id("caps"), jen.Id("err")).Op(":=").Id("opts").Dot("Capabilities").Dot("AppendJSON").Call(jen.Nil()),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err"))),
+		),
+		jen.Id("d").Op(":=").Id("NewClientDispatcher").Call(jen.Id("h"), jen.Id("opts")),
+	)
+	cfg := []jen.Code{
+		jen.Id("revision").Op(":").Id("ProtocolVersion"),
+		jen.Id("modern").Op(":").Lit(p.Modern),
+		jen.Id("clientInfo").Op(":").Id("info"),
+		jen.Id("capabilities").Op(":").Id("caps"),
+		jen.Id("requestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
+		jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
+		jen.Id("incoming").Op(":").Op("&").Id("d").Dot("rpc"),
+	}
+	if p.Modern {
+		cfg = append(cfg, jen.Id("probeTimeout").Op(":").Id("opts").Dot("ProbeTimeout"))
+	}
+	if len(c.Inputs) > 0 {
+		cfg = append(cfg,
+			jen.Id("maxRounds").Op(":").Id("opts").Dot("MaxInputRounds"),
+			jen.Id("answerInput").Op(":").Id("d").Dot("answerInput"),
+		)
+	}
+	if c.Cacheable {
+		cfg = append(cfg,
+			jen.Id("cache").Op(":").Id("opts").Dot("Cache"),
+			jen.Id("noCache").Op(":").Id("opts").Dot("NoCache"),
+			jen.Id("authContext").Op(":").Id("opts").Dot("AuthContext"),
+		)
+	} else {
+		cfg = append(cfg, jen.Id("noCache").Op(":").True())
+	}
+	older := e.clientOlder(p)
+	if older {
+		body = append(body,
+			jen.List(jen.Id("older"), jen.Id("err")).Op(":=").Id("clientOlders").Call(jen.Id("d"), jen.Op("&").Id("opts")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+		cfg = append(cfg, jen.Id("older").Op(":").Id("older"))
+	}
+	body = append(body,
+		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Id("newClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Id("clientConfig").Values(cfg...)),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.Return(jen.Op("&").Id(c.Client).Values(
+			jen.Id("core").Op(":").Id("core"),
+			jen.Id("d").Op(":").Id("d"),
+			jen.Id("opts").Op(":").Id("opts"),
+		), jen.Nil()),
+	)
+	doc := c.Connect + " connects to the server that t reaches and returns a " + c.Client + " for it. h (nil: UnimplementedClientHandler{}) handles what the server sends."
+	if p.Modern && older {
+		var revs []string
+		for _, o := range e.pkg.Older {
+			revs = append(revs, o.Revision)
+		}
+		doc += fmt.Sprintf(" It probes with server/discover at ProtocolVersion, as the specification says a client does (basic/versioning.mdx): a server that answers with its supported versions (or an UnsupportedProtocolVersionError that names this version) is a server of this era. Any other answer (or none within ClientOptions.ProbeTimeout) is a server of an earlier revision: the Client then opens with initialize at %s and talks the revision the server answers with (%s) through %s, the conversions of this package. Either way the methods take and return this package's types; ProtocolVersion says which revision the server speaks.", e.pkg.Older[0].Revision, strings.Join(revs, ", "), e.pkg.OlderRevisions)
+	} else if p.Modern {
+		doc += " It probes with server/discover at ProtocolVersion, as the specification says a client does (basic/versioning.mdx); a server that answers with its supported versions (or an UnsupportedProtocolVersionError that names this version) is a server of this era. A server that answers anything else is of an earlier revision, which this package does not talk to (generate it with --serve-older to talk to one): " + c.Connect + " returns an error that says so."
+	} else {
+		doc += " It opens with the initialize handshake at ProtocolVersion (ClientOptions.ClientInfo and Capabilities are what it declares) and fails when the server answers with another version; then it sends notifications/initialized."
+	}
+	doc += " ctx bounds the connection's start only; each request has its own context. Close the " + c.Client + " when done."
+	f.Comment(commentText(doc))
+	f.Func().Id(c.Connect).Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Id("Transport"), jen.Id("h").Id("ClientHandler"), jen.Id("opts").Id("ClientOptions"),
+	).Params(jen.Op("*").Id(c.Client), jen.Error()).Block(body...)
+}
+
+// emitClientRequest writes the Client's method for one request.
+func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSupport, call *ir.ClientCall, ctx *jen.Statement) {
+	m := call.Method
+	recv := jen.Id("c").Op("*").Id(c.Client)
+	params := []jen.Code{ctx.Clone()}
+	var body []jen.Code
+	enc := jen.Nil()
+	older := e.clientOlder(p)
+	if m.Params != nil {
+		params = append(params, jen.Id("params").Add(paramsGoType(m)))
+		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()}, older)...)
+		enc = jen.Id("b")
+	}
+	method := []jen.Code{jen.Id("name").Op(":").Id(m.Const)}
+	if m.Cacheable {
+		method = append(method, jen.Id("cacheable").Op(":").True())
+	}
+	if m.InputRequired && len(c.Inputs) > 0 {
+		method = append(method, jen.Id("inputRequired").Op(":").True())
+	}
+	body = append(body,
+		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("call").Call(jen.Id("ctx"), jen.Id("clientMethod").Values(method...), enc),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+	)
+	if older {
+		// Through the conversions: the older revision's result, checked
+		// against its schema and converted to this package's type.
+		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
+			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ResultFromOlder").Call(jen.Id(m.Const), jen.Id("raw")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err")))),
+			jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("v").Assert(resultGoType(m)),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Qual("fmt", "Errorf").Call(jen.Lit("the conversion gave a %T"), jen.Id("v"))))),
+			jen.Return(jen.Id("r"), jen.Nil()),
+		))
+	}
+	var ret jen.Code
+	var target jen.Code // what decodes and validates
+	decode := []jen.Code{jen.Var().Id("d").Id("decoder"), jen.Id("d").Dot("initShared").Call(jen.Id("raw"))}
+	switch {
+	case m.Result.IsStruct():
+		body = append(body, jen.Id("r").Op(":=").New(goType(m.Result)))
+		target, ret = jen.Id("r"), jen.Id("r")
+	case m.Result.Union() != nil:
+		body = append(body, jen.Var().Id("r").Id(m.Result.Union().Holder))
+		target, ret = jen.Id("r"), jen.Id("r").Dot("Value")
+	default:
+		body = append(body, jen.Var().Id("r").Add(goType(m.Result)))
+		target, ret = jen.Id("r"), jen.Id("r")
+	}
+	body = append(body, decode...)
+	body = append(body, jen.Add(target).Dot("decodeJSON").Call(jen.Op("&").Id("d")))
+	// The members an earlier server may leave out, and what they are
+	// then: resultType first (resultError checks its value).
+	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("finish").Call()}
+	var fills, after []jen.Code
+	if call.ResultType != nil {
+		args = append(args, jen.Lit("resultType"))
+		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
+	}
+	if call.TTL != nil {
+		args = append(args, jen.Lit("ttlMs")) // 0: the zero value
+		// caching.mdx: "If ttlMs is negative, clients SHOULD ignore it
+		// and treat it as 0."
+		after = append(after, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
+	}
+	if call.CacheScope != nil {
+		args = append(args, jen.Lit("cacheScope"))
+		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
+	}
+	if len(fills) > 0 {
+		body = append(body,
+			jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("resultError").Call(args...),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+		body = append(body, fills...)
+	} else {
+		body = append(body,
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("resultError").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		)
+	}
+	body = append(body, after...)
+	body = append(body, jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(
+		jen.If(jen.Id("err").Op(":=").Add(target).Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err"))),
+		),
+	))
+	body = append(body, jen.Return(ret, jen.Nil()))
+
+	doc := fmt.Sprintf("%s sends the request %q ([%s]) and returns its result.", call.Name, m.Name, m.Definition.Name)
+	if m.Params != nil && m.Params.IsStruct() {
+		doc += " params may be nil (no members)"
+		if call.Meta != nil {
+			doc += "; the Client fills its _meta: the protocol version, and the clientInfo and clientCapabilities of ClientOptions unless params sets them"
+		}
+		doc += "."
+	}
+	if m.InputRequired && len(c.Inputs) > 0 {
+		doc += " When the server answers with an InputRequiredResult, the Client asks the ClientHandler for each input request (" + inputHandlers(c) + ") and retries with the answers and the server's requestState, as many rounds as the server needs (ClientOptions.MaxInputRounds); the result is the final one."
+	}
+	if m.Cacheable {
+		doc += " A fresh cached result is returned without a request, and a result whose caching hints allow it is cached (see Cache; ClientOptions.NoCache turns this off)."
+	}
+	if m.Name == "subscriptions/listen" {
+		doc += " The request stays open, and the notifications it asked for reach the ClientHandler, until ctx ends (it then returns ctx's error) or the server ends the subscription."
+	}
+	f.Comment(commentText(doc))
+	f.Func().Params(recv).Id(call.Name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)
+}
+
+// inputHandlers names the ClientHandler methods that answer input
+// requests: "Elicit, CreateMessage, ListRoots".
+func inputHandlers(c *ir.ClientSupport) string {
+	s := ""
+	for i, in := range c.Inputs {
+		if i > 0 {
+			s += ", "
+		}
+		s += in.Handler
+	}
+	return s
+}
+
+// emitClientNotification writes the Client's method for one notification.
+func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.ClientSupport, call *ir.ClientCall, ctx *jen.Statement) {
+	m := call.Method
+	recv := jen.Id("c").Op("*").Id(c.Client)
+	params := []jen.Code{ctx.Clone()}
+	var body []jen.Code
+	enc := jen.Nil()
+	if m.Params != nil {
+		params = append(params, jen.Id("params").Add(paramsGoType(m)))
+		body = append(body, encodeParamsCode(m, call, nil, e.clientOlder(p))...)
+		enc = jen.Id("b")
+	}
+	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
+	doc := fmt.Sprintf("%s sends the notification %q ([%s]).", call.Name, m.Name, m.Definition.Name)
+	if m.Params != nil && m.Params.IsStruct() {
+		doc += " params may be nil (no members)."
+	}
+	f.Comment(commentText(doc))
+	f.Func().Params(recv).Id(call.Name).Params(params...).Error().Block(body...)
+}
+
+// emitFillMeta writes the method that fills a request's _meta.
+func (e *emitter) emitFillMeta(f *jen.File, c *ir.ClientSupport) {
+	m := c.Meta
+	body := []jen.Code{
+		jen.Id("m").Dot(m.ProtocolVersion.Name).Op("=").Id("c").Dot("core").Dot("protocolVersion").Call(),
+	}
+	if m.ClientInfo != nil {
+		body = append(body, jen.If(jen.Id("m").Dot(m.ClientInfo.Name).Op("==").Nil()).Block(
+			jen.Id("m").Dot(m.ClientInfo.Name).Op("=").Op("&").Id("c").Dot("opts").Dot("ClientInfo"),
+		))
+	}
+	if m.ClientCapabilities != nil && m.CapsFields != nil {
+		caps := jen.Id("m").Dot(m.ClientCapabilities.Name)
+		var cond *jen.Statement
+		and := func(x jen.Code) {
+			if cond == nil {
+				cond = jen.Add(x)
+			} else {
+				cond = cond.Op("&&").Add(x)
+			}
+		}
+		for _, fl := range m.CapsFields {
+			and(caps.Clone().Dot(fl.Name).Op("==").Nil())
+		}
+		if ex := capsExtra(c); ex != "" {
+			and(jen.Len(caps.Clone().Dot(ex)).Op("==").Lit(0))
+		}
+		body = append(body, jen.If(cond).Block(caps.Clone().Op("=").Id("c").Dot("opts").Dot("Capabilities")))
+	}
+	f.Comment(commentText("fillMeta fills what the Client puts in the _meta of every request: the negotiated protocol version, and the clientInfo and clientCapabilities of the options unless the caller set them."))
+	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("fillMeta").Params(jen.Id("m").Op("*").Id(m.Struct.Name)).Block(body...)
+}
+
+// capsExtra is the Extra field of ClientCapabilities, or "".
+func capsExtra(c *ir.ClientSupport) string {
+	st := c.Meta.ClientCapabilities.Type.Resolve().Decl.(*ir.Struct)
+	if st.Extra != nil {
+		return st.Extra.Name
+	}
+	return ""
+}
+
+// emitAnswerInput writes the ClientDispatcher method that answers one
+// input request of a multi round-trip request with the handler.
+func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
+	var cases []jen.Code
+	for _, in := range c.Inputs {
+		var stmts []jen.Code
+		args := []jen.Code{jen.Id("ctx")}
+		if in.Params != nil {
+			pt := goType(in.Params)
+			if u := in.Params.Union(); u != nil {
+				pt = jen.Id(u.Holder)
+			}
+			stmts = append(stmts,
+				jen.Var().Id("p").Add(pt),
+				jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			)
+			switch {
+			case in.Params.Union() != nil:
+				args = append(args, jen.Id("p").Dot("Value"))
+			case in.Params.IsStruct():
+				args = append(args, jen.Op("&").Id("p"))
+			default:
+				args = append(args, jen.Id("p"))
+			}
+		}
+		answer := jen.Return(jen.Id("b"), jen.Nil())
+		if in.FillDefaults {
+			answer = jen.Return(jen.Id("elicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
+		}
+		stmts = append(stmts,
+			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Id("err")))),
+			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Nil()))),
+			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
+				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: the result of "+in.Handler+": %w"), jen.Id("err"))),
+				),
+			),
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("r").Dot("AppendJSON").Call(jen.Nil()),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			answer,
+		)
+		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
+	}
+	f.Comment(commentText("answerInput answers one input request of an InputRequiredResult with the handler: the params and the answer as JSON."))
+	f.Func().Params(jen.Id("d").Op("*").Id("ClientDispatcher")).Id("answerInput").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
+	).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: the server asks for %q, which is not an input request of this revision"), jen.Id("method"))),
+	)
+}
+
+// clientInputHandlers returns the ClientHandler methods (and their
+// UnimplementedClientHandler bodies) for the input requests the revision
+// does not also send as requests from server to client; emitSide adds
+// them to the client's side.
+func clientInputHandlers(p *ir.Protocol, s *ir.Side) (ifc, unimpl []jen.Code) {
+	if p.Client == nil || s.Dir != ir.ServerToClient {
+		return nil, nil
+	}
+	for _, in := range p.Client.Inputs {
+		if in.Declared {
+			continue
+		}
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+		uparams := []jen.Code{jen.Qual("context", "Context")}
+		if in.Params != nil {
+			pt := goType(in.Params)
+			if in.Params.IsStruct() {
+				pt = jen.Op("*").Add(pt)
+			}
+			params = append(params, jen.Id("params").Add(pt.Clone()))
+			uparams = append(uparams, pt)
+		}
+		doc := fmt.Sprintf("%s answers the input request %q that a server's InputRequiredResult carries (multi round-trip requests): the Client calls it and sends the result with its retry of the request.", in.Handler, in.Method)
+		if in.FillDefaults {
+			doc += " Members of an accepted form that the result leaves out and requestedSchema gives a default are filled with the default."
+		}
+		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(in.Handler).Params(params...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()))
+		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(in.Handler).Params(uparams...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()).Block(
+			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+		))
+	}
+	return ifc, unimpl
+}
+
+// clientOptionFields are the fields ClientOptions gets for the Client.
+func clientOptionFields(p *ir.Protocol) []jen.Code {
+	c := p.Client
+	if c == nil {
+		return nil
+	}
+	fields := []jen.Code{
+		jen.Comment(commentText("ClientInfo names the client to the server (clientInfo). An empty name is \"mcpgen-client\".")),
+		jen.Id("ClientInfo").Add(goType(p.Implementation)),
+		jen.Comment(commentText("Capabilities are the capabilities the client declares: what its ClientHandler answers.")),
+		jen.Id("Capabilities").Id(p.ClientCapabilities.Name),
+		jen.Comment(commentText("SkipRequestValidation stops the Client from checking the params of its requests against the schema before sending them.")),
+		jen.Id("SkipRequestValidation").Bool(),
+		jen.Comment(commentText("SkipResponseValidation stops the Client from checking the results it receives against the schema (they are still decoded).")),
+		jen.Id("SkipResponseValidation").Bool(),
+	}
+	if p.Modern {
+		fields = append(fields,
+			jen.Comment(commentText("ProbeTimeout bounds the server/discover request that starts a connection: a server of an earlier revision may not answer it at all. 0 means 10 seconds.")),
+			jen.Id("ProbeTimeout").Qual("time", "Duration"),
+		)
+	}
+	if len(c.Inputs) > 0 {
+		fields = append(fields,
+			jen.Comment(commentText("MaxInputRounds bounds how many times the Client retries one request a server answers with an InputRequiredResult. 0 means 10.")),
+			jen.Id("MaxInputRounds").Int(),
+		)
+	}
+	if c.Cacheable {
+		fields = append(fields,
+			jen.Comment(commentText("Cache keeps the results the server marks cacheable (see Cache); Clients may share one. nil means a cache of the Client's own.")),
+			jen.Id("Cache").Op("*").Id("Cache"),
+			jen.Comment(commentText("NoCache turns the cache off: every request goes to the server.")),
+			jen.Id("NoCache").Bool(),
+			jen.Comment(commentText("AuthContext names the authorization context of the Client's requests (such as the user a token belongs to): cached results whose cacheScope is private are shared only by Clients with the same one. Empty means the HTTPTransport's Authorization header, or else a context of the Client's own.")),
+			jen.Id("AuthContext").String(),
+		)
+	}
+	return fields
+}
+
+// encodeParamsCode declares b, the JSON of the method's params, from the
+// Client method's params argument: a copy of a struct (with its _meta
+// filled), or the union or value itself, checked against the schema unless
+// the options say not to. errValues are what the method returns besides the
+// error (nil for a notification's method).
+func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, older bool) []jen.Code {
+	ret := func(err jen.Code) jen.Code {
+		return jen.Return(append(append([]jen.Code(nil), errValues...), err)...)
+	}
+	var body []jen.Code
+	switch {
+	case m.Params.IsStruct():
+		body = append(body,
+			jen.Var().Id("p").Add(goType(m.Params)),
+			jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("p").Op("=").Op("*").Id("params")),
+		)
+		if call.Meta != nil {
+			body = append(body, jen.Id("c").Dot("fillMeta").Call(jen.Op("&").Id("p").Dot(call.Meta.Name)))
+		}
+	case m.Params.Union() != nil:
+		body = append(body, jen.Id("p").Op(":=").Add(holderOf(m.Params.Union(), jen.Id("params"))))
+	default:
+		body = append(body, jen.Id("p").Op(":=").Id("params"))
+	}
+	own := []jen.Code{
+		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipRequestValidation")).Block(
+			jen.If(jen.Id("err").Op(":=").Id("p").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+				ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err"))),
+			),
+		),
+		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
+	}
+	body = append(body, jen.Var().Id("b").Index().Byte(), jen.Var().Id("err").Error())
+	if older {
+		// Through the conversions: the older revision's params, checked
+		// against its schema.
+		arg := jen.Op("&").Id("p")
+		if m.Params.Union() != nil {
+			arg = jen.Id("params")
+		}
+		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
+			jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("o").Dot("ParamsToOlder").Call(jen.Id(m.Const), arg),
+		).Else().Block(own...))
+	} else {
+		body = append(body, own...)
+	}
+	body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err")))))
+	return body
+}
+
+// emitClientOlder writes what the Client needs to talk to a server of an
+// older revision through the package's conversions: the table of each
+// revision for the core (clientOlders), the one the connection uses
+// (Client.older), and the answers to the requests such a server sends
+// (ClientDispatcher.answerOlder).
+func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
+	f.Comment(commentText(fmt.Sprintf("older returns the conversions of the older revision the server speaks, or nil when it speaks %s's.", e.pkg.Revision)))
+	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("older").Params().Op("*").Id("Older").Block(
+		jen.If(jen.Id("i").Op(":=").Id("c").Dot("core").Dot("olderIndex").Call(), jen.Id("i").Op(">=").Lit(0)).Block(
+			jen.Return(jen.Id(e.pkg.OlderRevisions).Index(jen.Id("i"))),
+		),
+		jen.Return(jen.Nil()),
+	)
+
+	// The methods each older revision carries, for the core's table.
+	// (Those a server sends: its notifications, and the input requests an
+	// older server sends as requests of its own.)
+	toClient := map[string]bool{}
+	for _, m := range p.Methods {
+		if m.Direction == ir.ServerToClient && m.Notification {
+			toClient[m.Name] = true
+		}
+	}
+	for _, in := range c.Inputs {
+		toClient[in.Method] = true
+	}
+	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	var lists []jen.Code
+	for _, o := range e.pkg.Older {
+		var ms []jen.Code
+		for _, m := range o.Methods {
+			if toClient[m.Name] {
+				ms = append(ms, jen.Values(jen.Lit(m.Name), jen.Lit(m.Notification)))
+			}
+		}
+		lists = append(lists, jen.Custom(multi, ms...))
+	}
+	info := jen.Op("&").Id("opts").Dot("ClientInfo")
+	body := []jen.Code{
+		jen.Id("methods").Op(":=").Index().Index().Id("clientOlderMethod").Custom(multi, lists...),
+		jen.Id("out").Op(":=").Make(jen.Index().Id("clientOlder"), jen.Lit(0), jen.Len(jen.Id(e.pkg.OlderRevisions))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("o")).Op(":=").Range().Id(e.pkg.OlderRevisions)).Block(
+			jen.List(jen.Id("oi"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(info),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err")))),
+			jen.List(jen.Id("oc"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(jen.Op("&").Id("opts").Dot("Capabilities")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err")))),
+			jen.List(jen.Id("info"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oi")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.List(jen.Id("caps"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oc")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("clientOlder").Values(
+				jen.Id("revision").Op(":").Id("o").Dot("Revision").Call(),
+				jen.Id("clientInfo").Op(":").Id("info"),
+				jen.Id("capabilities").Op(":").Id("caps"),
+				jen.Id("methods").Op(":").Id("methods").Index(jen.Id("i")),
+				jen.Id("params").Op(":").Func().Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+					jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
+					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+					jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))),
+					jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Nil())),
+					jen.Return(jen.Id("a").Dot("AppendJSON").Call(jen.Nil())),
+				),
+				jen.Id("answer").Op(":").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+					jen.Return(jen.Id("d").Dot("answerOlder").Call(jen.Id("ctx"), jen.Id("o"), jen.Id("method"), jen.Id("raw"))),
+				),
+			)),
+		),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	}
+	f.Comment(commentText(fmt.Sprintf("clientOlders describes the older revisions of %s for a Client's core: what it declares to each, the methods each carries, and how what a server of each sends reaches the ClientHandler.", e.pkg.OlderRevisions)))
+	f.Func().Id("clientOlders").Params(jen.Id("d").Op("*").Id("ClientDispatcher"), jen.Id("opts").Op("*").Id("ClientOptions")).Params(jen.Index().Id("clientOlder"), jen.Error()).Block(body...)
+
+	// answerOlder: the requests an older server sends.
+	var cases []jen.Code
+	for _, in := range c.Inputs {
+		var stmts []jen.Code
+		args := []jen.Code{jen.Id("ctx")}
+		stmts = append(stmts,
+			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+		)
+		if in.Params != nil {
+			switch {
+			case in.Params.Union() != nil:
+				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
+			case in.Params.IsStruct():
+				stmts = append(stmts,
+					jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Op("*").Add(goType(in.Params))),
+					jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Id("p").Op("=").New(goType(in.Params))),
+				)
+			default:
+				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
+			}
+			args = append(args, jen.Id("p"))
+		} else {
+			stmts = append(stmts, jen.Id("_").Op("=").Id("v"))
+		}
+		answer := jen.Return(jen.Id("b"), jen.Nil())
+		if in.FillDefaults {
+			answer = jen.Return(jen.Id("elicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
+		}
+		stmts = append(stmts,
+			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Nil()))),
+			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
+				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err"))),
+				),
+			),
+			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("o").Dot("ResultToOlder").Call(jen.Id("method"), jen.Id("r")),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err")))),
+			answer,
+		)
+		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
+	}
+	f.Comment(commentText("answerOlder answers a request a server of an older revision sends (elicitation/create, sampling/createMessage, roots/list) with the handler, through the revision's conversions: its params in, its result out."))
+	f.Func().Params(jen.Id("d").Op("*").Id("ClientDispatcher")).Id("answerOlder").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Op("*").Id("Older"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
+	).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+	)
+}

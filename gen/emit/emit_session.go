@@ -1,0 +1,66 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/ir"
+)
+
+// This file emits the typed glue of what the runtime keeps per peer
+// (gen/rt/rpc_session.go, rpc_outbound.go, rpc_http_session.go): the option
+// that bounds requests sent to the peer, the dispatcher methods that notify
+// every session, and the documentation of the methods the runtime answers.
+
+// sessionMethodDoc is the sentence the handler interface's doc adds for a
+// method the runtime keeps the bookkeeping of (Method.Default "session").
+func sessionMethodDoc(dispatcher, method string) string {
+	what := "the resource among the session's subscriptions, which NotifyResourceUpdated reaches"
+	if method == "logging/setLevel" {
+		what = "the level in the session, by which Log filters messages"
+	}
+	return fmt.Sprintf("The %s answers it with an empty result when the handler does not implement it; either way, once it succeeds, the runtime keeps %s.", dispatcher, what)
+}
+
+// sessionOptionFields declares the options of requests sent to the peer.
+func sessionOptionFields(server bool) []jen.Code {
+	doc := "RequestTimeout bounds how long a request sent to the peer (SendRequest,\nSession.Request) waits for its response; then notifications/cancelled tells the\npeer, and the call fails with an error wrapping context.DeadlineExceeded. A\nshorter deadline of the call's context wins. 0 means 5 minutes; a negative\nvalue, no limit but the context's."
+	if !server {
+		doc = "RequestTimeout bounds how long a request sent to the peer waits for its\nresponse; then notifications/cancelled tells the peer, and the call fails with\nan error wrapping context.DeadlineExceeded. A shorter deadline of the call's\ncontext wins. 0 means 5 minutes; a negative value, no limit but the context's."
+	}
+	return []jen.Code{
+		jen.Comment(commentText(doc)),
+		jen.Id("RequestTimeout").Qual("time", "Duration"),
+	}
+}
+
+// httpSessionDoc documents NewHTTPHandler of a revision with the initialize
+// handshake.
+func httpSessionDoc() string {
+	return "NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it\nat the endpoint's path) with sessions, as the revision's transport page\ndescribes: initialize opens a session and its response carries the\nMcp-Session-Id header; every later request names it (404 once it has ended);\nGET opens the stream of the server's messages that belong to no request;\nDELETE ends the session; response streams can be resumed with GET and\nLast-Event-ID. Revisions before 2025-03-26 get the HTTP+SSE transport of their\ntime instead. HTTPOptions bound the sessions (MaxSessions, SessionIdleTimeout,\nSessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See\nHTTPHandler.NewServer for an http.Server with timeouts."
+}
+
+// emitSessionMethods writes the ServerDispatcher methods that send to every
+// session: Broadcast, and NotifyResourceUpdated where the revision has
+// resources/subscribe.
+func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
+	if p.Modern {
+		return
+	}
+	recv := jen.Id("d").Op("*").Id(s.Dispatcher)
+	appendJSON := jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))
+	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of every session d serves: connections served by Serve, and HTTP\nsessions (on their GET streams). params may be nil. It returns how many\nsessions it reached."))
+	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
+		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastJSON").Call(jen.Id("method"), jen.Id("params"))),
+	)
+	for _, m := range ms {
+		if m.Name != "resources/subscribe" {
+			continue
+		}
+		f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of every session that subscribed to it (resources/subscribe) and has not\nunsubscribed since, and returns how many it reached."))
+		f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
+			jen.Return(jen.Id("d").Dot("rpc").Dot("notifyResourceUpdated").Call(jen.Id("uri"))),
+		)
+	}
+}

@@ -1,0 +1,1308 @@
+//lint:file-ignore U1000 the runtime is for generated code; gen/rt alone does not use all of it
+
+package rt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// This file is the part of a generated Client that does not depend on the
+// revision's types: it negotiates the protocol version (server/discover,
+// or the initialize handshake), sends requests through a transport, fills
+// what the specification makes the client's job (the per-request _meta of
+// 2026-07-28 is filled by the typed layer; the request metadata headers,
+// retries after UnsupportedProtocolVersionError and HeaderMismatchError,
+// multi round-trip requests and the cache are here), and routes what the
+// server sends to the ClientDispatcher's method table. The generated code
+// encodes, validates and decodes the typed values around it.
+
+// clientConfig is what a generated Client tells the core.
+type clientConfig struct {
+	// revision is the package's protocol version; modern marks a revision
+	// with per-request _meta (2026-07-28).
+	revision string
+	modern   bool
+	// clientInfo and capabilities are the Implementation and the
+	// ClientCapabilities the client declares, as JSON (initialize sends
+	// them; in the modern era the typed layer puts them in _meta).
+	clientInfo, capabilities []byte
+	// maxRounds bounds the retries of one multi round-trip request.
+	maxRounds int
+	// requestTimeout bounds a request (zero: defaultRequestTimeout;
+	// negative: none); probeTimeout bounds the server/discover probe.
+	requestTimeout, probeTimeout time.Duration
+	// cache, unless noCache: nil means a cache of the client's own.
+	cache       *Cache
+	noCache     bool
+	authContext string
+	logf        func(format string, args ...any)
+	// answerInput answers one input request of an InputRequiredResult
+	// (elicitation/create, sampling/createMessage, roots/list) with the
+	// handler: params and result as JSON.
+	answerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
+	// incoming is the ClientDispatcher's table: what the server sends.
+	incoming *rpcDispatcher
+	// older are the older revisions the package converts to (newest
+	// first): a modern client falls back to one of them for a server of
+	// the initialize era.
+	older []clientOlder
+}
+
+// clientOlder is an older revision a modern client can talk to through the
+// package's conversions (mcpgen generate --serve-older), as the core needs
+// it; the generated code fills it from the revision's conversion table.
+type clientOlder struct {
+	revision string
+	// clientInfo and capabilities are ClientOptions' converted to the
+	// revision, as JSON, for its initialize.
+	clientInfo, capabilities []byte
+	// methods are the methods the revision and the package both carry,
+	// each with whether it is a notification.
+	methods []clientOlderMethod
+	// params converts the params of a notification the server sends from
+	// the revision's JSON to the package's.
+	params func(method string, raw []byte) ([]byte, error)
+	// answer answers a request the server sends (elicitation/create, ...)
+	// with the ClientHandler: the revision's params in, its result out.
+	answer func(ctx context.Context, method string, raw []byte) ([]byte, error)
+}
+
+// clientOlderMethod is a method an older revision carries.
+type clientOlderMethod struct {
+	name         string
+	notification bool
+}
+
+// clientMethod is what the core knows of a request method.
+type clientMethod struct {
+	name string
+	// cacheable: the result carries ttlMs and cacheScope.
+	cacheable bool
+	// inputRequired: the result may be an InputRequiredResult.
+	inputRequired bool
+}
+
+// defaultMaxRounds bounds the retries of a multi round-trip request when
+// the options leave MaxInputRounds zero.
+const defaultMaxRounds = 10
+
+// defaultProbeTimeout bounds the server/discover probe when the options
+// leave ProbeTimeout zero: a legacy server may not answer an unknown
+// request before initialize at all (stdio.mdx: "or does not respond within
+// a reasonable timeout: the server is legacy").
+const defaultProbeTimeout = 10 * time.Second
+
+// clientCore is one connection of a Client to a server.
+type clientCore struct {
+	cfg   clientConfig
+	t     clientTransport
+	in    *rpcDispatcher
+	cache *Cache
+	// serverKey names the server in a shared cache; authKey the
+	// authorization context of private entries.
+	serverKey, authKey string
+	overHTTP           bool
+
+	mu      sync.RWMutex
+	version string          // the negotiated protocol version
+	modern  bool            // the negotiated version has per-request _meta
+	older   int             // the index in cfg.older of the negotiated revision; -1: the package's own
+	hello   json.RawMessage // the DiscoverResult or InitializeResult
+	// headers are the x-mcp-header bindings of the tools the server
+	// listed, by tool name (Streamable HTTP in the modern era).
+	headers map[string][]paramHeader
+	closed  atomic.Bool
+	// bad is the latest message from the server that no request could
+	// take (malformed, or a response to an id nobody awaits): a request
+	// that then gets no response says so.
+	bad atomic.Pointer[badNote]
+	// live is t, for what the server sends: its reader starts before
+	// newClientCore has t.
+	live atomic.Pointer[clientTransport]
+}
+
+// badNote is a message the server sent that no request could take.
+type badNote struct {
+	at   time.Time
+	what string
+}
+
+// noteBad records (and logs) a message from the server that no request
+// could take.
+func (c *clientCore) noteBad(what string) {
+	c.bad.Store(&badNote{at: time.Now(), what: what})
+	if c.cfg.logf != nil {
+		c.cfg.logf("mcp: dropped a message from the server: %s", what)
+	}
+}
+
+// explain adds to the error of a request that got no response (it timed
+// out, or its context ended) what the server sent meanwhile that no
+// request could take: likely the response, malformed or misaddressed.
+func (c *clientCore) explain(err error, since time.Time) error {
+	if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		return err
+	}
+	if b := c.bad.Load(); b != nil && !b.at.Before(since) {
+		return fmt.Errorf("%w (meanwhile the server sent %s)", err, b.what)
+	}
+	return err
+}
+
+// describeBad describes a message the dispatcher could not route.
+func describeBad(msg, errResp []byte) string {
+	why := ""
+	if m := rtMembersOf(errResp, "error", "message"); m != nil {
+		why, _ = headerText(m)
+	}
+	if msg == nil {
+		return why
+	}
+	return why + ": " + rtQuote(string(msg))
+}
+
+// clientTransport carries the messages of one client connection.
+type clientTransport interface {
+	// request sends a request and waits for its response: the result
+	// member, or an *RPCError for an error response.
+	request(ctx context.Context, r clientRequest) (json.RawMessage, error)
+	// notify sends a notification.
+	notify(ctx context.Context, r *clientRequest) error
+	// started is called once the connection is ready for use (after the
+	// initialize handshake in the legacy era): a legacy HTTP transport
+	// opens its GET stream.
+	started()
+	// close ends the connection and stops its goroutines.
+	close() error
+	// peerCancelled ends the wait of the request with id (JSON) that the
+	// server cancelled with notifications/cancelled, which a 2026-07-28
+	// server sends on stdio only to end a subscriptions/listen request.
+	peerCancelled(id []byte)
+}
+
+// errPeerCancelled is what a request the server cancelled fails with.
+var errPeerCancelled = errors.New("mcp: the server ended the request (notifications/cancelled)")
+
+// clientRequest is one message to send.
+type clientRequest struct {
+	method string
+	params []byte // a JSON object, or nil
+	// version is the MCP-Protocol-Version header ("" sends none) and
+	// modern says whether the request metadata headers of 2026-07-28
+	// apply (Mcp-Method, Mcp-Name, Mcp-Param-*).
+	version string
+	modern  bool
+	// name is the Mcp-Name header; params the Mcp-Param-* headers.
+	name         string
+	paramHeaders []headerField
+	// timeout bounds the wait (zero: defaultRequestTimeout; negative: only
+	// the context).
+	timeout time.Duration
+}
+
+// headerField is one header to send.
+type headerField struct{ key, value string }
+
+// Transport is how a Client reaches its server: a *CommandTransport (a
+// server process it starts, over stdio), a *StreamTransport (any
+// io.ReadWriteCloser carrying newline-delimited messages) or an
+// *HTTPTransport (Streamable HTTP).
+type Transport interface {
+	open(ctx context.Context, c *clientCore) (t clientTransport, serverKey string, err error)
+}
+
+// errSessionGone is what a legacy HTTP transport returns when the
+// server no longer knows the session (404): the core starts a new one.
+var errSessionGone = errors.New("mcp: the server ended the session (HTTP 404)")
+
+// newClientCore connects to the server and negotiates the protocol
+// version.
+func newClientCore(ctx context.Context, tr Transport, cfg clientConfig) (*clientCore, error) {
+	if tr == nil {
+		return nil, errors.New("mcp: Connect: the transport is nil")
+	}
+	if cfg.maxRounds <= 0 {
+		cfg.maxRounds = defaultMaxRounds
+	}
+	if cfg.probeTimeout == 0 {
+		cfg.probeTimeout = defaultProbeTimeout
+	}
+	c := &clientCore{cfg: cfg, version: cfg.revision, modern: cfg.modern, older: -1}
+	c.in = c.incoming(cfg.incoming)
+	t, key, err := tr.open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	c.t, c.serverKey = t, key
+	c.live.Store(&t)
+	_, c.overHTTP = tr.(*HTTPTransport)
+	if !cfg.noCache {
+		c.cache = cfg.cache
+		if c.cache == nil {
+			c.cache = NewCache(0)
+		}
+		c.authKey = cfg.authContext
+		if c.authKey == "" {
+			if h, ok := tr.(*HTTPTransport); ok {
+				c.authKey = h.authContext()
+			}
+		}
+		if c.authKey == "" {
+			// Unknown: private entries stay this client's own.
+			c.authKey = "client#" + strconv.FormatUint(clientSerial.Add(1), 10)
+		}
+	}
+	if err := c.negotiate(ctx); err != nil {
+		t.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// clientSerial numbers clients, for authorization contexts of their own.
+var clientSerial atomic.Uint64
+
+// negotiated returns the negotiated version and whether it is modern.
+func (c *clientCore) negotiated() (string, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.version, c.modern
+}
+
+// protocolVersion is the negotiated protocol version.
+func (c *clientCore) protocolVersion() string {
+	v, _ := c.negotiated()
+	return v
+}
+
+// olderIndex is the index of the older revision the client talks through
+// conversions (in the package's OlderRevisions), or -1.
+func (c *clientCore) olderIndex() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.older
+}
+
+// olderRev is the older revision the client talks through conversions, or
+// nil.
+func (c *clientCore) olderRev() *clientOlder {
+	if i := c.olderIndex(); i >= 0 {
+		return &c.cfg.older[i]
+	}
+	return nil
+}
+
+// helloResult is the server's DiscoverResult or InitializeResult.
+func (c *clientCore) helloResult() json.RawMessage {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.hello
+}
+
+// negotiate finds the protocol version both ends speak, as the peers do it
+// (basic/versioning.mdx, "Backward Compatibility"): a modern client probes
+// with server/discover at its version; a DiscoverResult or a recognized
+// modern error identifies a modern server, anything else a legacy one, for
+// which it falls back to the initialize handshake. A client of a legacy
+// revision opens with initialize.
+func (c *clientCore) negotiate(ctx context.Context) error {
+	if !c.cfg.modern {
+		return c.initialize(ctx, c.cfg.revision)
+	}
+	pctx, cancel := context.WithTimeout(ctx, c.cfg.probeTimeout)
+	raw, err := c.discover(pctx)
+	cancel()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err == nil {
+		vs, isDiscover := supportedVersions(raw)
+		if !isDiscover {
+			// Not a DiscoverResult (a legacy server that answers any
+			// request): legacy.
+			return c.legacyFallback(ctx, errors.New("server/discover was answered with a result that is not a DiscoverResult"))
+		}
+		if slices.Contains(vs, c.cfg.revision) {
+			c.mu.Lock()
+			c.hello = raw
+			c.mu.Unlock()
+			return nil
+		}
+		// A server of both eras that does not speak this revision but
+		// an older one this package converts to.
+		if i := c.commonOlder(vs); i >= 0 {
+			return c.initializeOlder(ctx, i)
+		}
+		return fmt.Errorf("mcp: the server supports protocol versions %s; this client speaks %s", rtQuoteList(vs), rtQuoteList(c.speaks()))
+	}
+	var re *RPCError
+	if errors.As(err, &re) && modernCode(re.Code) {
+		// A modern server: surface its error (an unsupported version
+		// was retried already when the server named ours), unless it
+		// names an older version this package converts to.
+		if re.Code == rtCodeUnsupportedProtocolVersion {
+			if i := c.commonOlder(unsupportedData(re)); i >= 0 {
+				return c.initializeOlder(ctx, i)
+			}
+			return fmt.Errorf("mcp: the server does not support protocol version %q (it supports %s): %w", c.cfg.revision, rtQuoteList(unsupportedData(re)), err)
+		}
+		return fmt.Errorf("mcp: server/discover: %w", err)
+	}
+	var se *HTTPStatusError
+	if errors.As(err, &se) && (se.StatusCode == 401 || se.StatusCode == 403) {
+		// Not a question of eras: the request needs credentials.
+		return fmt.Errorf("mcp: server/discover: %w", err)
+	}
+	return c.legacyFallback(ctx, err)
+}
+
+// modernCode reports whether an error code is one of the errors only a
+// modern server sends (versioning.mdx: "a recognized modern JSON-RPC
+// error").
+func modernCode(code int64) bool {
+	switch code {
+	case rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
+		return true
+	}
+	return false
+}
+
+// legacyFallback is called when the probe identified a legacy server: the
+// client opens with initialize at the newest older revision the package
+// converts to (basic/versioning.mdx: "Anything else identifies a legacy
+// server").
+func (c *clientCore) legacyFallback(ctx context.Context, probe error) error {
+	if len(c.cfg.older) == 0 {
+		return fmt.Errorf("mcp: the server does not speak protocol version %q: it answered server/discover with %v (it may be a server of an earlier revision; generate the package with --serve-older to talk to one)", c.cfg.revision, probe)
+	}
+	if err := c.initializeOlder(ctx, 0); err != nil {
+		return fmt.Errorf("%w (server/discover was answered with %v)", err, probe)
+	}
+	return nil
+}
+
+// speaks lists the versions the client speaks, newest first.
+func (c *clientCore) speaks() []string {
+	vs := []string{c.cfg.revision}
+	for _, o := range c.cfg.older {
+		vs = append(vs, o.revision)
+	}
+	return vs
+}
+
+// commonOlder is the index of the newest older revision in vs, or -1.
+func (c *clientCore) commonOlder(vs []string) int {
+	for i, o := range c.cfg.older {
+		if slices.Contains(vs, o.revision) {
+			return i
+		}
+	}
+	return -1
+}
+
+// initializeOlder performs the initialize handshake at the older revision
+// i and accepts the version the server answers with when the package
+// converts to it (lifecycle.mdx: the server answers with a version it
+// supports; the client goes on if it supports it too).
+func (c *clientCore) initializeOlder(ctx context.Context, i int) error {
+	o := c.cfg.older[i]
+	return c.handshake(ctx, o.revision, o.clientInfo, o.capabilities, func(v string) bool {
+		for j, x := range c.cfg.older {
+			if x.revision == v {
+				c.older = j // under c.mu (handshake holds it)
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// discover sends server/discover with the request metadata of the
+// client's revision.
+func (c *clientCore) discover(ctx context.Context) (json.RawMessage, error) {
+	params := c.modernMeta(nil)
+	return c.call(ctx, clientMethod{name: "server/discover", cacheable: true}, params)
+}
+
+// modernMeta returns params (a JSON object, nil for none) with the _meta
+// members of the negotiated version: protocolVersion always, clientInfo
+// and clientCapabilities unless params has them. The typed layer fills
+// them itself; this serves the requests the core makes.
+func (c *clientCore) modernMeta(params []byte) []byte {
+	version, _ := c.negotiated()
+	e := encoder{buf: make([]byte, 0, 128+len(params)+len(c.cfg.clientInfo)+len(c.cfg.capabilities))}
+	e.buf = append(e.buf, `{"_meta":{"io.modelcontextprotocol/protocolVersion":`...)
+	e.string(version)
+	if c.cfg.clientInfo != nil {
+		e.buf = append(e.buf, `,"io.modelcontextprotocol/clientInfo":`...)
+		e.buf = append(e.buf, c.cfg.clientInfo...)
+	}
+	e.buf = append(e.buf, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	if c.cfg.capabilities != nil {
+		e.buf = append(e.buf, c.cfg.capabilities...)
+	} else {
+		e.buf = append(e.buf, "{}"...)
+	}
+	e.buf = append(e.buf, '}')
+	if params != nil {
+		var d decoder
+		d.initShared(params)
+		if d.object() {
+			for first := true; d.member(&first); {
+				k := d.key
+				d.peek()
+				v := d.raw()
+				if k == "_meta" {
+					continue
+				}
+				e.buf = append(e.buf, ',')
+				e.string(k)
+				e.buf = append(e.buf, ':')
+				e.buf = append(e.buf, v...)
+			}
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return e.buf
+}
+
+// supportedVersions reads the supportedVersions of a DiscoverResult; ok is
+// false when raw is not one (a legacy server that answers every method).
+func supportedVersions(raw []byte) (vs []string, ok bool) {
+	m := rtMember(raw, "supportedVersions")
+	if m == nil || m[0] != '[' {
+		return nil, false
+	}
+	if err := json.Unmarshal(m, &vs); err != nil {
+		return nil, false
+	}
+	return vs, true
+}
+
+// unsupportedData reads the supported versions of an
+// UnsupportedProtocolVersionError.
+func unsupportedData(re *RPCError) []string {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	_ = json.Unmarshal(re.Data, &d)
+	return d.Supported
+}
+
+// initialize performs the initialize handshake at the package's own
+// legacy revision: initialize, then notifications/initialized. The
+// server's answer must name that version (lifecycle.mdx: otherwise the
+// client SHOULD disconnect).
+func (c *clientCore) initialize(ctx context.Context, version string) error {
+	if i := c.olderIndex(); i >= 0 {
+		// A new session after the old one ended: the same revision.
+		return c.initializeOlder(ctx, i)
+	}
+	return c.handshake(ctx, version, c.cfg.clientInfo, c.cfg.capabilities, func(v string) bool { return v == version })
+}
+
+// handshake sends initialize at version with clientInfo and capabilities
+// (JSON) and then notifications/initialized; accept says whether the
+// version the server answers with will do (and records what it needs,
+// under c.mu).
+func (c *clientCore) handshake(ctx context.Context, version string, clientInfo, capabilities []byte, accept func(string) bool) error {
+	e := encoder{buf: make([]byte, 0, 128+len(clientInfo)+len(capabilities))}
+	e.buf = append(e.buf, `{"protocolVersion":`...)
+	e.string(version)
+	e.buf = append(e.buf, `,"capabilities":`...)
+	if capabilities != nil {
+		e.buf = append(e.buf, capabilities...)
+	} else {
+		e.buf = append(e.buf, "{}"...)
+	}
+	e.buf = append(e.buf, `,"clientInfo":`...)
+	if clientInfo != nil {
+		e.buf = append(e.buf, clientInfo...)
+	} else {
+		e.buf = append(e.buf, `{"name":"mcpgen-client","version":"0"}`...)
+	}
+	e.buf = append(e.buf, '}')
+	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.buf, timeout: c.cfg.requestTimeout})
+	if err != nil {
+		return fmt.Errorf("mcp: initialize: %w", err)
+	}
+	v := rtMember(raw, "protocolVersion")
+	if v == nil || v[0] != '"' {
+		return fmt.Errorf("mcp: initialize: the server's result has no protocolVersion: %s", rtQuote(string(raw)))
+	}
+	got, _ := headerText(v)
+	c.mu.Lock()
+	ok := accept(got)
+	if ok {
+		c.version, c.modern, c.hello = got, false, raw
+	}
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, rtQuoteList(c.speaks()))
+	}
+	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
+		return fmt.Errorf("mcp: notifications/initialized: %w", err)
+	}
+	c.t.started()
+	return nil
+}
+
+// call sends a request and returns its final result: from the cache when a
+// fresh one is there, after as many rounds of input as the server asks for
+// (multi round-trip requests), and into the cache when its hints allow.
+func (c *clientCore) call(ctx context.Context, m clientMethod, params []byte) (json.RawMessage, error) {
+	if c.closed.Load() {
+		return nil, errClientClosed
+	}
+	var key string
+	cacheable := m.cacheable && c.cache != nil
+	if cacheable {
+		key, cacheable = rtCacheKey(m.name, params)
+	}
+	if cacheable {
+		if raw, ok := c.cache.get(c.serverKey, c.authKey, key); ok {
+			if m.name == "tools/list" {
+				c.learnTools(raw)
+			}
+			return raw, nil
+		}
+	}
+	raw, rounds, err := c.rounds(ctx, &m, params)
+	if err != nil {
+		c.afterError(&m, params, err)
+		return nil, err
+	}
+	if m.name == "tools/list" {
+		raw = c.learnTools(raw)
+	}
+	if cacheable && rounds == 0 {
+		c.cache.put(c.serverKey, c.authKey, key, m.name, params, raw)
+	}
+	return raw, nil
+}
+
+// errClientClosed is what a request fails with after Close.
+var errClientClosed = errors.New("mcp: the client is closed")
+
+// rounds sends a request and, while the server answers with an
+// InputRequiredResult, answers its input requests and retries
+// (basic/patterns/mrtr.mdx): each retry is a new request (a new id) with
+// the original params, the answers as inputResponses and the requestState
+// exactly as the server sent it (none when it sent none). It returns how
+// many retries it made.
+func (c *clientCore) rounds(ctx context.Context, m *clientMethod, params []byte) (json.RawMessage, int, error) {
+	p := params
+	for round := 0; ; round++ {
+		raw, err := c.send(ctx, m, p)
+		if err != nil {
+			return nil, round, err
+		}
+		_, modern := c.negotiated()
+		if !m.inputRequired || !modern {
+			return raw, round, nil
+		}
+		if ir, _ := resultKind(raw, true); !ir {
+			return raw, round, nil
+		}
+		if round >= c.cfg.maxRounds {
+			return nil, round, fmt.Errorf("mcp: %s: the server still asks for input after %d rounds (ClientOptions.MaxInputRounds)", rtQuote(m.name), round)
+		}
+		if p, err = c.answerRound(ctx, m, params, raw); err != nil {
+			return nil, round, err
+		}
+	}
+}
+
+// answerRound answers the input requests of an InputRequiredResult with
+// the client's handler and returns the params of the retry.
+func (c *clientCore) answerRound(ctx context.Context, m *clientMethod, params, result []byte) ([]byte, error) {
+	reqs := rtMember(result, "inputRequests")
+	state := rtMember(result, "requestState")
+	e := encoder{buf: make([]byte, 0, len(params)+len(state)+256)}
+	e.buf = append(e.buf, '{')
+	n := 0
+	if params != nil {
+		var d decoder
+		d.initShared(params)
+		if d.object() {
+			for first := true; d.member(&first); {
+				k := d.key
+				d.peek()
+				v := d.raw()
+				if k == "inputResponses" || k == "requestState" {
+					continue
+				}
+				if n > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.string(k)
+				e.buf = append(e.buf, ':')
+				e.buf = append(e.buf, v...)
+				n++
+			}
+		}
+	}
+	if reqs != nil && reqs[0] == '{' {
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, `"inputResponses":{`...)
+		var d decoder
+		d.initShared(reqs)
+		d.object()
+		i := 0
+		for first := true; d.member(&first); {
+			k := d.key
+			d.peek()
+			req := d.raw()
+			method := ""
+			if mv := rtMember(req, "method"); mv != nil && mv[0] == '"' {
+				method, _ = headerText(mv)
+			}
+			if c.cfg.answerInput == nil {
+				return nil, fmt.Errorf("mcp: %s: the server asks for input (%s), and this client cannot answer it", rtQuote(m.name), rtQuote(method))
+			}
+			resp, err := c.cfg.answerInput(ctx, method, rtMember(req, "params"))
+			if err != nil {
+				return nil, fmt.Errorf("mcp: %s: answering the server's input request %s (%s): %w", rtQuote(m.name), rtQuote(k), method, err)
+			}
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.string(k)
+			e.buf = append(e.buf, ':')
+			e.buf = append(e.buf, resp...)
+			i++
+		}
+		e.buf = append(e.buf, '}')
+		n++
+	}
+	if state != nil {
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, `"requestState":`...)
+		e.buf = append(e.buf, state...)
+	}
+	e.buf = append(e.buf, '}')
+	return e.buf, nil
+}
+
+// send sends one request with the metadata of the negotiated version. A
+// modern server that names the client's version among the supported ones
+// in an UnsupportedProtocolVersionError gets the request once more
+// (versioning.mdx: the client retries with a mutually supported version);
+// a tools/call that a server refuses with HeaderMismatchError is sent once
+// more after tools/list has refreshed the tool's x-mcp-header bindings
+// (streamable-http.mdx, "Client Behavior"); a legacy session the server
+// has ended is started again.
+func (c *clientCore) send(ctx context.Context, m *clientMethod, params []byte) (json.RawMessage, error) {
+	for attempt := 0; ; attempt++ {
+		version, modern := c.negotiated()
+		r := clientRequest{method: m.name, params: params, version: version, modern: modern, timeout: c.cfg.requestTimeout}
+		if m.name == "subscriptions/listen" {
+			r.timeout = -1 // open until cancelled
+		}
+		if modern && c.overHTTP {
+			c.requestHeaders(&r)
+		}
+		start := time.Now()
+		raw, err := c.t.request(ctx, r)
+		err = c.explain(err, start)
+		if err == nil || attempt > 0 || ctx.Err() != nil {
+			return raw, err
+		}
+		if errors.Is(err, errSessionGone) && !modern {
+			if ierr := c.initialize(ctx, version); ierr != nil {
+				return nil, fmt.Errorf("%w; starting a new session failed: %w", err, ierr)
+			}
+			continue
+		}
+		var re *RPCError
+		if !errors.As(err, &re) || !modern {
+			return nil, err
+		}
+		switch {
+		case re.Code == rtCodeUnsupportedProtocolVersion && slices.Contains(unsupportedData(re), version):
+			continue
+		case re.Code == rtCodeHeaderMismatch && m.name == "tools/call" && c.overHTTP:
+			if c.refreshTools(ctx) {
+				continue
+			}
+		}
+		return nil, err
+	}
+}
+
+// requestHeaders fills the request metadata headers of a modern request
+// over HTTP beyond MCP-Protocol-Version and Mcp-Method: Mcp-Name from
+// params.name (tools/call, prompts/get), params.uri (resources/read) or
+// params.taskId (the tasks extension's methods), and for tools/call the
+// Mcp-Param-* headers of the tool's x-mcp-header bindings.
+func (c *clientCore) requestHeaders(r *clientRequest) {
+	var member string
+	switch r.method {
+	case "tools/call", "prompts/get":
+		member = "name"
+	case "resources/read":
+		member = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		member = "taskId"
+	default:
+		return
+	}
+	v := rtMember(r.params, member)
+	if v == nil || v[0] != '"' {
+		return
+	}
+	name, _ := headerText(v)
+	r.name = encodeHeaderValue(name)
+	if r.method != "tools/call" {
+		return
+	}
+	c.mu.RLock()
+	bindings := c.headers[name]
+	c.mu.RUnlock()
+	if len(bindings) == 0 {
+		return
+	}
+	args := rtMember(r.params, "arguments")
+	for _, b := range bindings {
+		raw := argumentAt(args, b.path)
+		if raw == nil || string(raw) == "null" {
+			continue // absent or null: no header (streamable-http.mdx)
+		}
+		text, ok := headerText(raw)
+		if !ok {
+			continue
+		}
+		r.paramHeaders = append(r.paramHeaders, headerField{b.key, encodeHeaderValue(text)})
+	}
+}
+
+// refreshTools lists the server's tools again (every page, past the
+// cache) to learn their x-mcp-header bindings, and reports whether that
+// worked.
+func (c *clientCore) refreshTools(ctx context.Context) bool {
+	var cursor []byte
+	for page := 0; page < 100; page++ {
+		params := []byte(`{}`)
+		if cursor != nil {
+			params = append(append([]byte(`{"cursor":`), cursor...), '}')
+		}
+		raw, err := c.send(ctx, &clientMethod{name: "tools/list"}, c.modernMeta(params))
+		if err != nil {
+			return false
+		}
+		c.learnTools(raw)
+		cursor = rtMember(raw, "nextCursor")
+		if cursor == nil || cursor[0] != '"' {
+			return true
+		}
+	}
+	return true
+}
+
+// learnTools records the x-mcp-header bindings of the tools in a tools/list
+// result and, over Streamable HTTP in the modern era, drops the tools whose
+// annotations break the rules (tools.mdx, "x-mcp-header": the client MUST
+// exclude an invalid tool from the result of tools/list), logging why. It
+// returns the result to use.
+func (c *clientCore) learnTools(raw []byte) []byte {
+	_, modern := c.negotiated()
+	if !modern || !c.overHTTP {
+		return raw
+	}
+	tools := rtMember(raw, "tools")
+	if tools == nil || tools[0] != '[' {
+		return raw
+	}
+	var d decoder
+	d.initShared(tools)
+	d.array()
+	var kept [][]byte
+	dropped := 0
+	learned := map[string][]paramHeader{}
+	for first := true; d.elem(&first); {
+		d.peek()
+		tool := d.raw()
+		name, _ := headerText(rtMember(tool, "name"))
+		bindings, err := toolHeaderBindings(rtMember(tool, "inputSchema"))
+		if err != nil {
+			dropped++
+			if c.cfg.logf != nil {
+				c.cfg.logf("mcp: tools/list: dropping tool %s: %v", rtQuote(name), err)
+			}
+			continue
+		}
+		kept = append(kept, tool)
+		if len(bindings) > 0 {
+			learned[name] = bindings
+		}
+	}
+	if d.finish() != nil {
+		return raw
+	}
+	c.mu.Lock()
+	if c.headers == nil {
+		c.headers = map[string][]paramHeader{}
+	}
+	for _, t := range kept {
+		name, _ := headerText(rtMember(t, "name"))
+		if b, ok := learned[name]; ok {
+			c.headers[name] = b
+		} else {
+			delete(c.headers, name)
+		}
+	}
+	c.mu.Unlock()
+	if dropped == 0 {
+		return raw
+	}
+	// Rebuild the result with the kept tools in place of the list.
+	e := encoder{buf: make([]byte, 0, len(raw))}
+	e.buf = append(e.buf, '{')
+	var rd decoder
+	rd.initShared(raw)
+	rd.object()
+	n := 0
+	for first := true; rd.member(&first); {
+		k := rd.key
+		rd.peek()
+		v := rd.raw()
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		n++
+		e.string(k)
+		e.buf = append(e.buf, ':')
+		if k != "tools" {
+			e.buf = append(e.buf, v...)
+			continue
+		}
+		e.buf = append(e.buf, '[')
+		for i, t := range kept {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, t...)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.buf = append(e.buf, '}')
+	return e.buf
+}
+
+// toolHeaderBindings reads the x-mcp-header bindings of a tool's
+// inputSchema and checks the rules of tools.mdx: valid header names,
+// unique ignoring case, on string, integer or boolean properties reached
+// through properties keywords only (an annotation anywhere else, under
+// items, a composition keyword or $ref, makes the tool invalid).
+func toolHeaderBindings(schema []byte) ([]paramHeader, error) {
+	if schema == nil {
+		return nil, nil
+	}
+	bindings, err := paramHeaders(schema)
+	if err != nil {
+		return nil, err
+	}
+	// Every annotation must be one paramHeaders found on a properties
+	// chain.
+	var count int
+	var walk func(v any, onChain bool) error
+	walk = func(v any, onChain bool) error {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, sub := range v {
+				switch {
+				case k == "x-mcp-header":
+					count++
+					if !onChain {
+						return errors.New("an x-mcp-header annotation outside a chain of properties keywords")
+					}
+				case k == "properties":
+					if props, ok := sub.(map[string]any); ok {
+						for _, p := range props {
+							if err := walk(p, onChain); err != nil {
+								return err
+							}
+						}
+						continue
+					}
+					if err := walk(sub, false); err != nil {
+						return err
+					}
+				default:
+					if err := walk(sub, false); err != nil {
+						return err
+					}
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if err := walk(x, false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var root any
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, err
+	}
+	if err := walk(root, true); err != nil {
+		return nil, err
+	}
+	// The root itself is no property: an annotation there is misplaced.
+	if m, ok := root.(map[string]any); ok {
+		if _, ok := m["x-mcp-header"]; ok {
+			return nil, errors.New("an x-mcp-header annotation on the inputSchema itself")
+		}
+	}
+	if count != len(bindings) {
+		return nil, errors.New("an x-mcp-header annotation outside a chain of properties keywords")
+	}
+	return bindings, nil
+}
+
+// afterError drops cached results an error shows to be out of date
+// (caching.mdx): a list page whose cursor the server refused discards
+// every cached page of that list, and a tools/call that the server
+// refuses as an unknown tool or invalid params drops the cached tools/list.
+func (c *clientCore) afterError(m *clientMethod, params []byte, err error) {
+	if c.cache == nil {
+		return
+	}
+	var re *RPCError
+	if !errors.As(err, &re) || (re.Code != CodeInvalidParams && re.Code != CodeMethodNotFound) {
+		return
+	}
+	switch {
+	case m.cacheable && rtMember(params, "cursor") != nil:
+		c.cache.invalidate(c.serverKey, m.name, "")
+	case m.name == "tools/call":
+		c.cache.invalidate(c.serverKey, "tools/list", "")
+	}
+}
+
+// notify sends a notification (with the negotiated version's _meta, in
+// the modern era, when params has none).
+func (c *clientCore) notify(ctx context.Context, method string, params []byte) error {
+	if c.closed.Load() {
+		return errClientClosed
+	}
+	version, modern := c.negotiated()
+	return c.t.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+}
+
+// close ends the connection.
+func (c *clientCore) close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.t.close()
+}
+
+// incoming returns the dispatcher for what the server sends: the
+// ClientDispatcher's methods, behind hooks that keep the cache true to
+// the notifications (caching.mdx: a list_changed notification, or
+// resources/updated for a URI, makes the cached results stale at once),
+// and that fill the defaults of an accepted elicitation form.
+func (c *clientCore) incoming(d *rpcDispatcher) *rpcDispatcher {
+	in := &rpcDispatcher{methods: map[string]*rpcMethod{}, omitUnknownID: true}
+	if d == nil {
+		return in
+	}
+	in.batches, in.omitUnknownID, in.logf, in.limits = d.batches, d.omitUnknownID, d.logf, d.limits
+	for name, m := range d.methods {
+		in.methods[name] = m
+	}
+	in.onResponse = func(msg []byte) {
+		c.noteBad("a response to id " + string(rtMember(msg, "id")) + ", which no request awaits: " + rtQuote(string(msg)))
+	}
+	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
+	if m := in.methods["notifications/cancelled"]; m != nil {
+		in.methods["notifications/cancelled"] = &rpcMethod{notification: true, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			// In the modern era the server sends no requests: the id is
+			// one of the client's (its subscriptions/listen). In the
+			// legacy era it names a request of the server's own.
+			if t := c.live.Load(); t != nil {
+				if _, modern := c.negotiated(); modern {
+					if id := rtMember(params, "requestId"); id != nil && rtIsRequestID(id) {
+						(*t).peerCancelled(id)
+					}
+				}
+			}
+			return m.call(ctx, params)
+		}}
+	}
+	invalidates := map[string][]string{
+		"notifications/tools/list_changed":     {"tools/list"},
+		"notifications/prompts/list_changed":   {"prompts/list"},
+		"notifications/resources/list_changed": {"resources/list", "resources/templates/list"},
+	}
+	for name, methods := range invalidates {
+		m := in.methods[name]
+		if m == nil {
+			continue
+		}
+		in.methods[name] = &rpcMethod{notification: true, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			if c.cache != nil {
+				for _, lm := range methods {
+					c.cache.invalidate(c.serverKey, lm, "")
+				}
+			}
+			return m.call(ctx, params)
+		}}
+	}
+	if m := in.methods["notifications/resources/updated"]; m != nil {
+		in.methods["notifications/resources/updated"] = &rpcMethod{notification: true, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			if c.cache != nil {
+				if uri, ok := headerText(rtMember(params, "uri")); ok {
+					c.cache.invalidate(c.serverKey, "resources/read", uri)
+				}
+			}
+			return m.call(ctx, params)
+		}}
+	}
+	c.olderMethods(in)
+	if m := in.methods["elicitation/create"]; m != nil && !m.notification {
+		in.methods["elicitation/create"] = &rpcMethod{call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			res, err := m.call(ctx, params)
+			if err != nil || res == nil {
+				return res, err
+			}
+			e := encoder{}
+			res.encodeJSON(&e)
+			if e.err != nil {
+				return res, nil
+			}
+			return rawResult(elicitDefaults(params, e.buf)), nil
+		}}
+	}
+	return in
+}
+
+// olderMethods adds to the incoming table what a server of an older
+// revision sends, for when the client talks to one through the package's
+// conversions: its notifications, converted to this revision's params
+// for the table's own entry; its requests, answered by the ClientHandler
+// through the conversions; and ping. While the client talks the package's
+// own revision, each entry is the table's own (or method not found).
+func (c *clientCore) olderMethods(in *rpcDispatcher) {
+	kinds := map[string]bool{}
+	for _, o := range c.cfg.older {
+		for _, m := range o.methods {
+			kinds[m.name] = m.notification
+		}
+	}
+	if len(c.cfg.older) > 0 {
+		kinds["ping"] = false
+	}
+	for name, notification := range kinds {
+		orig := in.methods[name]
+		in.methods[name] = &rpcMethod{notification: notification, call: func(ctx context.Context, params []byte) (rpcResult, error) {
+			o := c.olderRev()
+			switch {
+			case o == nil && orig != nil:
+				return orig.call(ctx, params)
+			case o == nil:
+				return nil, errNotImplemented
+			case name == "ping":
+				return rawResult("{}"), nil
+			case notification:
+				b, err := o.params(name, params)
+				if err != nil {
+					return nil, err
+				}
+				if orig == nil {
+					return nil, nil
+				}
+				return orig.call(ctx, b)
+			}
+			b, err := o.answer(ctx, name, params)
+			if err != nil {
+				return nil, err
+			}
+			return rawResult(b), nil
+		}}
+	}
+}
+
+// elicitDefaults fills the content of an accepted form elicitation with
+// the defaults of requestedSchema for the members it lacks
+// (client/elicitation.mdx: clients that support defaults SHOULD
+// pre-populate the form with them; SEP-1034). Any other result comes back
+// as it is.
+func elicitDefaults(params, result []byte) []byte {
+	if string(rtMember(result, "action")) != `"accept"` {
+		return result
+	}
+	props := rtMembersOf(params, "requestedSchema", "properties")
+	if props == nil || props[0] != '{' {
+		return result
+	}
+	content := rtMember(result, "content")
+	if content != nil && content[0] != '{' {
+		return result
+	}
+	var add []byte
+	var d decoder
+	d.initShared(props)
+	d.object()
+	for first := true; d.member(&first); {
+		k := d.key
+		d.peek()
+		p := d.raw()
+		def := rtMember(p, "default")
+		if def == nil || rtMember(content, k) != nil {
+			continue
+		}
+		if len(add) > 0 {
+			add = append(add, ',')
+		}
+		add = rtAppendQuoted(add, k)
+		add = append(add, ':')
+		add = append(add, def...)
+	}
+	if len(add) == 0 {
+		return result
+	}
+	// Rebuild the result with the content extended.
+	e := encoder{buf: make([]byte, 0, len(result)+len(add)+16)}
+	e.buf = append(e.buf, '{')
+	var rd decoder
+	rd.initShared(result)
+	rd.object()
+	n := 0
+	for first := true; rd.member(&first); {
+		k := rd.key
+		rd.peek()
+		v := rd.raw()
+		if k == "content" {
+			continue
+		}
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		n++
+		e.string(k)
+		e.buf = append(e.buf, ':')
+		e.buf = append(e.buf, v...)
+	}
+	if n > 0 {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, `"content":{`...)
+	if content != nil {
+		inner := content[1 : len(content)-1]
+		if i := firstByte(inner); i >= 0 {
+			e.buf = append(e.buf, inner...)
+			e.buf = append(e.buf, ',')
+		}
+	}
+	e.buf = append(e.buf, add...)
+	e.buf = append(e.buf, "}}"...)
+	return e.buf
+}
+
+// rtMembersOf is rtMember through a chain of members.
+func rtMembersOf(obj []byte, path ...string) []byte {
+	for _, p := range path {
+		obj = rtMember(obj, p)
+	}
+	return obj
+}
+
+// resultInvalid describes a result that breaks the schema.
+func resultInvalid(method string, err error) error {
+	return fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
+}
+
+// helloMember reads a member of the result the connection started with:
+// capabilities, instructions, serverInfo (in a DiscoverResult, the
+// serverInfo of its _meta).
+func helloMember(hello []byte, name string) []byte {
+	if v := rtMember(hello, name); v != nil {
+		return v
+	}
+	if name == "serverInfo" {
+		return rtMembersOf(hello, "_meta", "io.modelcontextprotocol/serverInfo")
+	}
+	return nil
+}
+
+// inputError describes why the handler gave no answer to an input
+// request.
+func inputError(handler string, err error) error {
+	switch {
+	case err == nil:
+		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
+	case errors.Is(err, errNotImplemented):
+		return errors.New("mcp: the ClientHandler does not implement " + handler)
+	}
+	return err
+}
+
+// resultError checks a decoded result: err is what decoding it gave.
+// optional names the members a server of an earlier revision leaves out
+// and the specification gives a default to (resultType: "complete";
+// ttlMs: 0; cacheScope): a result that lacks only some of them is
+// accepted, and missing has bit i set for each optional[i] absent, for
+// the typed layer to fill. (The typed layer decodes the result itself,
+// with a decoder that shares the result's bytes, which the core owns.)
+func resultError(method string, raw []byte, err error, optional ...string) (missing uint, _ error) {
+	if err != nil && len(optional) > 0 {
+		if m, ok := onlyMissingOf(err, optional); ok {
+			missing, err = m, nil
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), err)
+	}
+	if len(optional) > 0 && optional[0] == "resultType" {
+		if _, kerr := resultKind(raw, false); kerr != nil {
+			return 0, fmt.Errorf("mcp: the result of %s: %w", rtQuote(method), kerr)
+		}
+	}
+	return missing, nil
+}
+
+// onlyMissingOf reports whether every violation of err is a top-level
+// member of names that is missing, and which.
+func onlyMissingOf(err error, names []string) (missing uint, ok bool) {
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) == 0 {
+		return 0, false
+	}
+	for _, v := range ve.Violations {
+		if v.Pointer != "" || v.Keyword != "required" {
+			return 0, false
+		}
+		found := false
+		for i, n := range names {
+			if v.Message == "missing required member "+strconv.Quote(n) {
+				missing |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return missing, true
+}
+
+// paramsError describes params that cannot be sent.
+func paramsError(method string, err error) error {
+	return fmt.Errorf("mcp: the params of %s: %w", rtQuote(method), err)
+}
