@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -41,12 +42,25 @@ type Options struct {
 	// (not only a holder of definitions) generates for its root; ""
 	// derives it from the root's title.
 	RootName string
+	// Formats says whether the validators check "format" (FormatsAssert,
+	// the default, and what the MCP revisions mean) or leave it as an
+	// annotation (FormatsAnnotate, as draft 2020-12 does by default).
+	Formats Formats
 	// Older are older revisions to convert to and from (--serve-older):
 	// the package gets the conversions between its types and each one's
 	// (the older packages themselves are generated on their own, with
 	// their Options).
 	Older []Older
 }
+
+// Formats is what the validators make of the "format" keyword.
+type Formats string
+
+// The values of Options.Formats; "" is FormatsAssert.
+const (
+	FormatsAssert   Formats = "assert"
+	FormatsAnnotate Formats = "annotate"
+)
 
 // ExternalType is an existing Go type: import path and name.
 type ExternalType = ir.ExternalType
@@ -87,6 +101,15 @@ type builder struct {
 	shared map[string]string         // enum key -> Go name of an enum several properties repeat
 	opaque map[*schema.Schema]bool   // definitions kept as raw JSON (free-form recursive JSON)
 	canon  map[string]*schema.Schema // canonical text -> first definition with it
+	// sources maps a schema merged from others (allOf, $ref with
+	// siblings, a union branch with the union's other keywords) to the
+	// schemas it stands for: the merge decides the Go type, the sources
+	// how the value is validated.
+	sources map[*schema.Schema][]*schema.Schema
+	// complexMemo remembers complexKeywords.
+	complexMemo map[*schema.Schema]bool
+	// mergeDepth counts the allOf merges in progress.
+	mergeDepth int
 
 	// The IR made so far: the declarations in the order they were made,
 	// and what each schema node became.
@@ -120,6 +143,8 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		shared:       map[string]string{},
 		opaque:       map[*schema.Schema]bool{},
 		canon:        map[string]*schema.Schema{},
+		sources:      map[*schema.Schema][]*schema.Schema{},
+		complexMemo:  map[*schema.Schema]bool{},
 		intern:       newInterner(),
 		methodConsts: map[string]string{},
 		wrapped:      map[string]*ir.Type{},
@@ -228,6 +253,7 @@ func (b *builder) build() *ir.Package {
 		// method that takes free-form JSON).
 		sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
 	}
+	b.markInexact()
 	if protocol != nil && b.opts.NoValidators {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
@@ -529,7 +555,19 @@ func (b *builder) nameForPointer(ptr string) string {
 				name = derive(name, n)
 			}
 		case "items":
-			name = derive(name, "Item")
+			if i+1 < len(parts) && isIndex(parts[i+1]) {
+				i++
+				name = derive(name, "Item"+parts[i]) // draft-07 tuple position
+			} else {
+				name = derive(name, "Item")
+			}
+		case "prefixItems":
+			if i+1 < len(parts) {
+				i++
+				name = derive(name, "Item"+parts[i])
+			}
+		case "additionalItems":
+			name = derive(name, "Rest")
 		case "additionalProperties":
 			name = derive(name, "Value")
 		case "anyOf", "oneOf", "allOf":
@@ -566,21 +604,58 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	if (s.Ref != nil) || len(s.AllOf) > 0 {
 		m, err := b.flatten(s)
 		if err != nil {
-			b.errorf(s.Pointer, "%v", err)
-			return &ir.Type{Kind: ir.TRaw}
+			return b.rawFallback(s, err.Error())
 		}
 		return b.typeOf(m, name)
 	}
 	if s.IsEmpty() {
 		return &ir.Type{Kind: ir.TRaw}
 	}
+	// Keywords a Go value cannot be checked by directly: Validate checks
+	// the value's JSON encoding against the schema (whole). Where the Go
+	// type would be an interface, an enum or a multi-kind value, the
+	// value is kept as raw JSON instead.
+	whole := b.wholeCheck(s)
+	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) {
+		whole = nil // a map checks them (objectType)
+	}
+	simple := func() *ir.Type {
+		if whole != nil {
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: whole}}
+		}
+		return nil
+	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
+		if len(s.AnyOf) > 0 && len(s.OneOf) > 0 {
+			// Both lists must hold: no one sum type says that.
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
+		if t := simple(); t != nil {
+			return t
+		}
 		return b.unionType(s, name)
 	}
 	if s.Const != nil {
+		if t := simple(); t != nil {
+			return t
+		}
+		if !constFitsTypes(s) || hasOtherConstraints(s, true) {
+			// "type" rules out the constant (or a kind it takes): raw
+			// JSON says so exactly.
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
 		return b.constType(s)
 	}
 	if s.Enum != nil {
+		if t := simple(); t != nil {
+			return t
+		}
+		if hasOtherConstraints(s, false) || len(s.Enum) == 0 {
+			// An enum type checks its values only; the rest of the
+			// schema (a pattern, a bound) is for raw JSON to check, and
+			// so is an empty enum (no value is valid).
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		}
 		return b.enumType(s, name)
 	}
 	if len(s.Types) == 0 {
@@ -590,9 +665,125 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	if len(s.Types) > 1 {
+		if t := simple(); t != nil {
+			return t
+		}
 		return b.kindsType(s, name, nil)
 	}
-	return b.singleType(s, s.Types[0], name)
+	t := b.singleType(s, s.Types[0], name)
+	if whole == nil {
+		return t
+	}
+	switch t.Kind {
+	case ir.TString, ir.TInt, ir.TFloat, ir.TBool, ir.TSlice, ir.TMap:
+		t.C.Whole = whole
+	case ir.TDecl:
+		switch d := t.Decl.(type) {
+		case *ir.Struct:
+			d.Whole = whole
+		case *ir.Tuple:
+			d.Whole = whole
+		default:
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: whole}}
+		}
+	}
+	return t
+}
+
+// int64Of returns the integer a number's text is, if an int64 holds it.
+func int64Of(num string) (int64, bool) {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+// hasOtherConstraints reports whether s constrains values beyond "type"
+// and its const (isConst) or its enum.
+func hasOtherConstraints(s *schema.Schema, isConst bool) bool {
+	c := *s
+	c.Types = nil
+	if isConst {
+		c.Const = nil
+	} else {
+		c.Enum = nil
+	}
+	return hasConstraints(&c)
+}
+
+// constFitsTypes reports whether s's "type" (if any) allows its const,
+// so that the const alone decides the Go type.
+func constFitsTypes(s *schema.Schema) bool {
+	if s.Types == nil {
+		return true
+	}
+	switch c := s.Const; c.Kind {
+	case schema.Null:
+		return s.HasType("null")
+	case schema.Bool:
+		return s.HasType("boolean")
+	case schema.String:
+		return s.HasType("string")
+	case schema.Number:
+		return s.HasType("number") || s.HasType("integer") && schema.IsInteger(c.Num)
+	case schema.Array:
+		return s.HasType("array")
+	}
+	return s.HasType("object")
+}
+
+// rawFallback keeps a value whose schema cannot be one Go type (an allOf
+// whose parts mcpgen cannot merge) as raw JSON, validated as such.
+func (b *builder) rawFallback(s *schema.Schema, why string) *ir.Type {
+	b.warnf(s.Pointer, "%s; it is kept as raw JSON (json.RawMessage) and validated as such", why)
+	return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+}
+
+// wholeCheck returns the check Validate runs on a value's JSON encoding
+// when its schema uses keywords the typed checks do not cover (not, if,
+// contains, unevaluatedProperties, ...), or nil.
+func (b *builder) wholeCheck(s *schema.Schema) *ir.Check {
+	if !b.complexKeywords(s) {
+		return nil
+	}
+	return b.check(s)
+}
+
+// complexKeywords reports whether s, or a schema merged into it (allOf,
+// $ref with siblings), has a keyword the typed checks do not cover. The
+// alternatives of anyOf and oneOf do not count: each branch is a Go type
+// of its own.
+func (b *builder) complexKeywords(s *schema.Schema) bool {
+	if v, ok := b.complexMemo[s]; ok {
+		return v
+	}
+	b.complexMemo[s] = false // a cycle adds nothing
+	v := false
+	if srcs, ok := b.sources[s]; ok {
+		for _, src := range srcs {
+			v = v || b.complexKeywords(src)
+		}
+	} else if !s.IsBool {
+		v = s.Not != nil || s.If != nil || s.PatternProperties != nil ||
+			s.PropertyNames != nil || s.MinProperties != nil || s.MaxProperties != nil ||
+			s.Dependencies != nil || s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil ||
+			s.Contains != nil || s.UniqueItems
+		if s.Ref != nil {
+			// A $ref among the sources of a merge was merged in.
+			v = v || b.complexKeywords(s.Ref)
+		}
+		for _, p := range s.AllOf {
+			v = v || b.complexKeywords(p)
+		}
+	}
+	b.complexMemo[s] = v
+	return v
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 func (b *builder) isDef(s *schema.Schema) bool {
@@ -604,7 +795,14 @@ func (b *builder) isDef(s *schema.Schema) bool {
 func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	switch typ {
 	case "string":
-		return &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern}}
+		t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: b.format(s), MinLength: s.MinLength, MaxLength: s.MaxLength}}
+		if s.Pattern != nil {
+			// Go's spelling of the ECMA-262 pattern (the loader checked
+			// that there is one).
+			src, _, _ := schema.GoPattern(*s.Pattern)
+			t.C.Pattern, t.C.PatternText = &src, *s.Pattern
+		}
+		return t
 	case "integer":
 		return &ir.Type{Kind: ir.TInt, C: numConstraints(s)}
 	case "number":
@@ -615,6 +813,9 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	case "null":
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	case "array":
+		if s.PrefixItems != nil {
+			return b.tupleType(s, name)
+		}
 		elem := &ir.Type{Kind: ir.TRaw}
 		if s.Items != nil {
 			elem = b.typeOf(s.Items, derive(name, "Item"))
@@ -646,7 +847,7 @@ func (b *builder) checkFloatBounds(s *schema.Schema) {
 }
 
 func numConstraints(s *schema.Schema) ir.Constraints {
-	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum}
+	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum, MultipleOf: s.MultipleOf}
 }
 
 // formats the generated runtime can check.
@@ -655,7 +856,7 @@ var knownFormats = []string{"uri", "iri", "uri-reference", "iri-reference", "uri
 	"uuid", "json-pointer", "relative-json-pointer", "regex"}
 
 func (b *builder) format(s *schema.Schema) string {
-	if s.Format == "" {
+	if s.Format == "" || b.opts.Formats == FormatsAnnotate {
 		return ""
 	}
 	if !slices.Contains(knownFormats, s.Format) {
@@ -669,6 +870,18 @@ func (b *builder) format(s *schema.Schema) string {
 // properties, a map when it only constrains its members' values, raw JSON
 // when it allows anything.
 func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
+	if pp := mapPattern(s); pp != nil {
+		// Every member matches one pattern, and has its schema: a map
+		// whose keys Validate checks.
+		src, _, _ := schema.GoPattern(pp.Pattern)
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(pp.Schema, derive(name, "Value")),
+			C: ir.Constraints{KeyPattern: &src, KeyPatternText: pp.Pattern, MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
+	}
+	if len(s.Properties) == 0 && len(s.Required) == 0 && s.PatternProperties != nil {
+		// Members the patterns take and members they leave to
+		// additionalProperties can be of different types: raw JSON.
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+	}
 	if len(s.Properties) == 0 && len(s.Required) == 0 {
 		ap := s.AdditionalProperties
 		if ap == nil || (ap.IsBool && ap.BoolValue) || (!ap.IsBool && ap.IsEmpty()) {
@@ -677,9 +890,35 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 		if ap.IsFalse() {
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
-		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, derive(name, "Value"))}
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, derive(name, "Value")), C: ir.Constraints{MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
 	}
 	return b.structType(s, name)
+}
+
+// mapPattern returns the one pattern of an object schema that allows no
+// other member (no properties, one patternProperties entry Go's regexp
+// can match, additionalProperties false), or nil.
+func mapPattern(s *schema.Schema) *schema.PatternProperty {
+	if len(s.Properties) > 0 || len(s.Required) > 0 || len(s.PatternProperties) != 1 ||
+		s.PatternProperties[0].Unsupported || s.AdditionalProperties == nil || !s.AdditionalProperties.IsFalse() {
+		return nil
+	}
+	return s.PatternProperties[0]
+}
+
+// mapKeywordsTyped reports whether the keywords of s that complexKeywords
+// counts are all ones a map type checks itself: patternProperties (the
+// one of mapPattern), minProperties and maxProperties.
+func (b *builder) mapKeywordsTyped(s *schema.Schema) bool {
+	if _, merged := b.sources[s]; merged || s.Ref != nil || s.AllOf != nil || len(s.Properties) > 0 || len(s.Required) > 0 {
+		return false
+	}
+	if s.PatternProperties != nil && mapPattern(s) == nil {
+		return false
+	}
+	rest := *s
+	rest.PatternProperties, rest.MinProperties, rest.MaxProperties = nil, nil, nil
+	return !b.complexKeywords(&rest)
 }
 
 func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
@@ -749,8 +988,20 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 			addField(r, orTrue(s.AdditionalProperties), true, s.Pointer+"/required")
 		}
 	}
+	// A required member whose struct holds this one by value again (a
+	// required $ref to itself) cannot be a Go value field; no finite
+	// document has one anyway, and raw JSON says so.
+	for _, f := range st.Fields {
+		if f.Required && f.Name != "" && holdsByValue(f.Type, st, map[*ir.Struct]bool{}) {
+			f.Type = &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(propSchema(s, f.JSONName))}}
+		}
+	}
 	ap := s.AdditionalProperties
 	switch {
+	case s.PatternProperties != nil:
+		// Members the patterns take are kept as they are, like those
+		// additionalProperties takes; the validators tell them apart.
+		st.Extra = &ir.Extra{Name: "Extra", Value: &ir.Type{Kind: ir.TRaw}}
 	case ap != nil && ap.IsFalse():
 		st.Extra = nil
 	case ap == nil || (ap.IsBool && ap.BoolValue) || ap.IsEmpty():
@@ -760,6 +1011,32 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.memberNames(st)
 	return t
+}
+
+// holdsByValue reports whether a value of type t holds a struct target
+// by value: t is target, or a struct with a required field that does.
+func holdsByValue(t *ir.Type, target *ir.Struct, seen map[*ir.Struct]bool) bool {
+	r := t.Resolve()
+	if r.Kind != ir.TDecl {
+		return false
+	}
+	st, ok := r.Decl.(*ir.Struct)
+	if !ok {
+		return false
+	}
+	if st == target {
+		return true
+	}
+	if seen[st] {
+		return false
+	}
+	seen[st] = true
+	for _, f := range st.Fields {
+		if f.Required && f.Name != "" && f.Type != nil && holdsByValue(f.Type, target, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // structMethods are the methods every generated struct has.
@@ -865,11 +1142,15 @@ func (b *builder) constType(s *schema.Schema) *ir.Type {
 	case schema.Bool:
 		t.Kind = ir.TBool
 	case schema.Number:
-		if schema.IsInteger(c.Num) {
+		if _, ok := int64Of(c.Num); ok {
 			t.Kind = ir.TInt
-		} else {
-			t.Kind = ir.TFloat
+			break
 		}
+		// A number an int64 does not hold exactly (0.5, 1e30): float64
+		// rounding would let near numbers pass, so raw JSON compares
+		// the text exactly.
+		t.Kind = ir.TRaw
+		t.C = ir.Constraints{Raw: b.check(s)}
 	default:
 		t.Kind = ir.TRaw
 		t.C.Raw = b.check(s)
@@ -884,7 +1165,8 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 	allStrings, allInts := true, true
 	for _, v := range s.Enum {
 		allStrings = allStrings && v.Kind == schema.String
-		allInts = allInts && v.Kind == schema.Number && schema.IsInteger(v.Num)
+		_, isInt64 := int64Of(v.Num)
+		allInts = allInts && v.Kind == schema.Number && isInt64
 	}
 	typeOK := func(want ...string) bool {
 		if s.Types == nil {
@@ -928,12 +1210,7 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 		if base == ir.KString && v.Str == "" {
 			word = "Empty" // the empty string is a value like any other
 		} else if base == ir.KString {
-			w, err := propertyGoName(v.Str)
-			if err != nil {
-				b.errorf(s.Pointer+"/enum", "enum value %v", err)
-				continue
-			}
-			word = w
+			word = enumWord(v.Str)
 		} else {
 			word = strings.ReplaceAll(v.Num, "-", "Minus")
 		}

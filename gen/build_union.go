@@ -19,11 +19,20 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	}
 	branches, oneOf := s.AnyOf, false
 	if len(s.OneOf) > 0 {
-		if len(s.AnyOf) > 0 {
-			b.errorf(s.Pointer, "anyOf and oneOf on one schema are not supported; move one into allOf")
-			return &ir.Type{Kind: ir.TRaw}
-		}
 		branches, oneOf = s.OneOf, true
+		// Two equal branches of a oneOf both match or both fail: a sum
+		// type would keep one of them and lose that. Raw JSON keeps it.
+		seen := map[string]bool{}
+		for _, br := range branches {
+			c := canonical(br)
+			// A branch with a keyword mcpgen cannot enforce may pass
+			// where it should fail, and count as a second match: only
+			// the raw checks count such a branch as "maybe".
+			if seen[c] || checkInexact(b.check(br), map[*ir.Check]bool{}) {
+				return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+			}
+			seen[c] = true
+		}
 	}
 	// Keywords next to anyOf apply to every branch.
 	rest := *s
@@ -31,15 +40,31 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	if hasConstraints(&rest) {
 		var merged []*schema.Schema
 		for _, br := range branches {
-			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)})
+			m, err := b.mergeAll(br, []*schema.Schema{br, withoutRef(&rest)}, []*schema.Schema{br, &rest})
 			if err != nil {
-				b.errorf(s.Pointer, "%v", err)
-				return &ir.Type{Kind: ir.TRaw}
+				return b.rawFallback(s, err.Error())
 			}
 			merged = append(merged, m)
 		}
 		branches = merged
 	}
+	// A branch no value matches (false, or types that rule each other
+	// out) changes nothing: it is left out. A branch every value matches
+	// is no sum type: raw JSON says what the schema says.
+	var live []*schema.Schema
+	for _, br := range branches {
+		switch {
+		case br.IsFalse():
+		case br.IsBool:
+			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+		default:
+			live = append(live, br)
+		}
+	}
+	if len(live) == 0 {
+		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
+	}
+	branches = live
 	if e := constEnum(s, branches); e != nil {
 		// An anyOf (or oneOf) of string constants, or of integer
 		// constants, is an enum of them (distinct constants never both
@@ -104,8 +129,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int, word string
 	}
 	f, err := b.deref(br, 0)
 	if err != nil {
-		b.errorf(br.Pointer, "%v", err)
-		return nil
+		f = br // typeOf keeps it as raw JSON, with a warning
 	}
 	name := derive(union, branchSuffix(f, i)+word)
 	errs := len(b.errs)
@@ -410,7 +434,7 @@ func (b *builder) flatKinds(branches []*schema.Schema) ([]kindSchema, bool) {
 			return nil, false
 		}
 		f, err := b.deref(br, 0)
-		if err != nil || f.Types == nil || f.Enum != nil || f.Const != nil || len(f.AnyOf)+len(f.OneOf) > 0 {
+		if err != nil || f.Types == nil || f.Enum != nil || f.Const != nil || len(f.AnyOf)+len(f.OneOf) > 0 || b.complexKeywords(f) {
 			return nil, false
 		}
 		for _, t := range f.Types {
@@ -523,6 +547,8 @@ func kindsOf(t *ir.Type, seen map[ir.Decl]bool) []ir.Kind {
 	switch d := t.Decl.(type) {
 	case *ir.Struct:
 		return []ir.Kind{ir.KObject}
+	case *ir.Tuple:
+		return []ir.Kind{ir.KArray}
 	case *ir.Enum:
 		if d.Base == ir.KInt {
 			return []ir.Kind{ir.KInt}
@@ -695,4 +721,23 @@ func findTag(cases []*ir.TagCase, v string) *ir.TagCase {
 		}
 	}
 	return nil
+}
+
+// checkInexact reports whether c, or a check below it, has a keyword the
+// validators cannot enforce (markInexact works this out for the whole
+// graph once it is built).
+func checkInexact(c *ir.Check, seen map[*ir.Check]bool) bool {
+	if c == nil || seen[c] {
+		return false
+	}
+	seen[c] = true
+	if c.Inexact || c.UnknownPatterns {
+		return true
+	}
+	for _, x := range c.Children() {
+		if checkInexact(x, seen) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
@@ -54,6 +56,19 @@ func (b *builder) check(s *schema.Schema) *ir.Check {
 	if c, ok := b.intern.checks[s]; ok {
 		return c
 	}
+	if srcs, ok := b.sources[s]; ok {
+		// A merged schema (allOf, $ref with siblings): validation follows
+		// the schemas it stands for, as written.
+		if len(srcs) == 1 {
+			c := b.check(srcs[0])
+			b.intern.checks[s] = c
+			return c
+		}
+		c := &ir.Check{Pointer: s.Pointer}
+		b.intern.checks[s] = c
+		c.AllOf = b.checkList(srcs)
+		return c
+	}
 	c := &ir.Check{Pointer: s.Pointer, IsBool: s.IsBool, Accept: s.BoolValue}
 	b.intern.checks[s] = c
 	if s.IsBool {
@@ -78,15 +93,109 @@ func (b *builder) check(s *schema.Schema) *ir.Check {
 	}
 	c.Required = s.Required
 	c.AdditionalProperties = b.check(s.AdditionalProperties)
-	c.Items = b.check(s.Items)
-	c.MinItems, c.MaxItems = s.MinItems, s.MaxItems
-	if slices.Contains(knownFormats, s.Format) {
-		c.Format = s.Format
+	for _, pp := range s.PatternProperties {
+		if pp.Unsupported {
+			c.UnknownPatterns = true
+			continue
+		}
+		src, _, _ := schema.GoPattern(pp.Pattern)
+		c.PatternProperties = append(c.PatternProperties, &ir.CheckPattern{Pattern: src, Text: pp.Pattern, Check: b.check(pp.Schema)})
 	}
-	c.MinLength, c.MaxLength, c.Pattern = s.MinLength, s.MaxLength, s.Pattern
+	c.PropertyNames = b.check(s.PropertyNames)
+	c.MinProperties, c.MaxProperties = s.MinProperties, s.MaxProperties
+	for _, d := range s.Dependencies {
+		c.Dependencies = append(c.Dependencies, &ir.CheckDependency{Keyword: d.Keyword, Name: d.Name, Required: d.Required, Check: b.check(d.Schema)})
+	}
+	c.UnevaluatedProperties = b.check(s.UnevaluatedProperties)
+	c.PrefixItems = b.checkList(s.PrefixItems)
+	c.Items, c.ItemsKeyword = b.check(s.Items), s.ItemsKeyword
+	c.MinItems, c.MaxItems = s.MinItems, s.MaxItems
+	c.Contains = b.check(s.Contains)
+	c.MinContains, c.MaxContains = s.MinContains, s.MaxContains
+	c.UniqueItems = s.UniqueItems
+	c.UnevaluatedItems = b.check(s.UnevaluatedItems)
+	c.Format = b.checkedFormat(s.Format)
+	c.MinLength, c.MaxLength = s.MinLength, s.MaxLength
+	if s.Pattern != nil {
+		src, _, _ := schema.GoPattern(*s.Pattern)
+		c.Pattern, c.PatternText = &src, *s.Pattern
+	}
 	c.Minimum, c.Maximum = s.Minimum, s.Maximum
 	c.ExclusiveMinimum, c.ExclusiveMaximum = s.ExclusiveMinimum, s.ExclusiveMaximum
+	c.MultipleOf = s.MultipleOf
+	c.Not = b.check(s.Not)
+	if s.If != nil {
+		c.If, c.Then, c.Else = b.check(s.If), b.check(s.Then), b.check(s.Else)
+	}
+	c.Inexact = s.Inexact
 	return c
+}
+
+// checkedFormat is the format the validators check for format f: "" for
+// an unknown format (the reference validator ignores those too) and for
+// every format when formats are annotations.
+func (b *builder) checkedFormat(f string) string {
+	if b.opts.Formats == FormatsAnnotate || !slices.Contains(knownFormats, f) {
+		return ""
+	}
+	return f
+}
+
+// markInexact spreads Inexact from every check to the checks that contain
+// it, to a fixed point (the graph has cycles through $ref), and warns
+// about each keyword that negates an inexact check and is therefore not
+// enforced (so that the validators never reject more than the schema).
+func (b *builder) markInexact() {
+	for changed := true; changed; {
+		changed = false
+		for _, c := range b.intern.checks {
+			if c.Inexact || c.IsBool {
+				continue
+			}
+			for _, x := range c.Children() {
+				if x.Inexact {
+					c.Inexact, changed = true, true
+					break
+				}
+			}
+		}
+	}
+	warned := map[string]bool{}
+	warn := func(ptr, format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if !warned[ptr+msg] {
+			warned[ptr+msg] = true
+			b.warnf(ptr, "%s", msg)
+		}
+	}
+	var checks []*ir.Check
+	for _, c := range b.intern.checks {
+		checks = append(checks, c)
+	}
+	slices.SortFunc(checks, func(x, y *ir.Check) int { return strings.Compare(x.Pointer, y.Pointer) })
+	for _, c := range checks {
+		const why = "uses a keyword mcpgen cannot enforce"
+		if c.Not != nil && c.Not.Inexact {
+			warn(c.Pointer+"/not", "\"not\" is not enforced: its schema %s", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then != nil && c.Else != nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; a value it matches must be valid against \"then\" or \"else\"", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then != nil && c.Else == nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; \"then\" is not enforced", why)
+		}
+		if c.If != nil && c.If.Inexact && c.Then == nil && c.Else != nil {
+			warn(c.Pointer+"/if", "the schema of \"if\" %s; \"else\" applies only to values it rejects for certain", why)
+		}
+		if c.Contains != nil && c.Contains.Inexact && c.MaxContains != nil {
+			warn(c.Pointer+"/maxContains", "\"maxContains\" is not enforced: the schema of \"contains\" %s", why)
+		}
+		for i, br := range c.OneOf {
+			if br.Inexact {
+				warn(fmt.Sprintf("%s/oneOf/%d", c.Pointer, i), "this branch %s: it does not count as a second match of \"oneOf\"", why)
+			}
+		}
+	}
 }
 
 func (b *builder) checkList(ss []*schema.Schema) []*ir.Check {

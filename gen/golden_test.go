@@ -28,8 +28,9 @@ const olderRevision = "2020-01-01"
 
 // caseOptions is golden/<case>/case.json (optional).
 type caseOptions struct {
-	Strict   bool   `json:"strict"`
-	RootName string `json:"rootName"`
+	Strict   bool        `json:"strict"`
+	RootName string      `json:"rootName"`
+	Formats  gen.Formats `json:"formats"`
 }
 
 // TestGolden generates each golden/<case>/schema.json and compares the
@@ -61,7 +62,7 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
-			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName}
+			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName, Formats: opts.Formats}
 			olderPkg := schema.PackageName(olderRevision)
 			if odata, err := os.ReadFile(filepath.Join(dir, "older.json")); err == nil {
 				oopts := gen.Options{Package: olderPkg, Revision: olderRevision, Source: gen.SourceInfo{URL: "golden/" + name + "/older.json", SHA256: schema.SHA256(odata)}}

@@ -1,8 +1,12 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
+	"math/big"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -36,7 +40,7 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 		return s, nil
 	}
 	if s.Ref != nil && hasConstraints(s) {
-		return b.mergeAll(s, []*schema.Schema{s.Ref, withoutRef(s)})
+		return b.mergeAll(s, []*schema.Schema{s.Ref, withoutRef(s)}, []*schema.Schema{s})
 	}
 	if len(s.AllOf) > 0 {
 		rest := *s
@@ -57,7 +61,7 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 		if hasConstraints(&rest) || rest.Ref != nil {
 			parts = append(parts, &rest)
 		}
-		return b.mergeAll(s, parts)
+		return b.mergeAll(s, parts, []*schema.Schema{s})
 	}
 	return s, nil
 }
@@ -73,8 +77,8 @@ func refTarget(p *schema.Schema) *schema.Schema {
 }
 
 // mergeAll intersects parts; the result carries at's pointer and
-// description.
-func (b *builder) mergeAll(at *schema.Schema, parts []*schema.Schema) (*schema.Schema, error) {
+// description, and stands for the schemas sources.
+func (b *builder) mergeAll(at *schema.Schema, parts, sources []*schema.Schema) (*schema.Schema, error) {
 	out := &schema.Schema{IsBool: true, BoolValue: true}
 	for _, p := range parts {
 		var err error
@@ -92,6 +96,7 @@ func (b *builder) mergeAll(at *schema.Schema, parts []*schema.Schema) (*schema.S
 	if at.Deprecated {
 		m.Deprecated = true
 	}
+	b.sources[&m] = sources
 	return &m, nil
 }
 
@@ -117,7 +122,12 @@ func (b *builder) deref(s *schema.Schema, depth int) (*schema.Schema, error) {
 // the shortcuts (anything, nothing), each group of keywords is merged by
 // its own function.
 func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Schema, error) {
-	if depth > 50 {
+	// depth counts this merge's own nesting; mergeDepth all the merges
+	// in progress (a recursive schema can start a new one through
+	// flatten, forever).
+	b.mergeDepth++
+	defer func() { b.mergeDepth-- }()
+	if depth > 50 || b.mergeDepth > 200 {
 		return nil, fmt.Errorf("allOf at %s nests too deep to merge", at)
 	}
 	// Intersecting with "anything" changes nothing: keep the other side as
@@ -151,17 +161,34 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	m := merger{b: b, at: at, x: x, y: y, out: out, depth: depth}
 	for _, step := range []func() error{m.types, m.object, m.array, m.applicators, m.constEnum, m.bounds, m.strings} {
 		if err := step(); err != nil {
+			var none noValue
+			if errors.As(err, &none) {
+				// Nothing can satisfy both (a draft of MCP had such an
+				// allOf): the intersection is false, said so, and the
+				// sources say how a value fails them.
+				b.warnf(at, "allOf: %s, so no value is valid here: the generated code rejects any (a member can only be absent)", strings.TrimPrefix(err.Error(), "allOf at "+at+": "))
+				out = &schema.Schema{IsBool: true, Pointer: at}
+				break
+			}
 			return nil, err
 		}
-		if m.never != "" {
-			// A valid schema that no value satisfies (a draft of MCP had
-			// one): it is false, and said so.
-			b.warnf(at, "allOf: %s, so no value is valid here: the generated code rejects any (a member can only be absent)", m.never)
-			return &schema.Schema{IsBool: true, Pointer: at}, nil
-		}
 	}
+	b.sources[out] = append(b.sourcesOf(x), b.sourcesOf(y)...)
 	return out, nil
 }
+
+// sourcesOf returns the schemas s stands for: its sources when it was
+// merged, else itself.
+func (b *builder) sourcesOf(s *schema.Schema) []*schema.Schema {
+	if srcs, ok := b.sources[s]; ok {
+		return slices.Clone(srcs)
+	}
+	return []*schema.Schema{s}
+}
+
+// noValue is a merge that no value can satisfy (two types, two consts,
+// two enums with nothing in common): the merged schema is false.
+type noValue struct{ error }
 
 // merger merges the keywords of x and y into out, one group per method.
 type merger struct {
@@ -169,7 +196,6 @@ type merger struct {
 	at        string
 	x, y, out *schema.Schema
 	depth     int
-	never     string // why no value satisfies both sides, when none does
 }
 
 func (m *merger) cannot(what string) error {
@@ -197,7 +223,7 @@ func (m *merger) types() error {
 			}
 		}
 		if len(m.out.Types) == 0 {
-			m.never = fmt.Sprintf("no value has both type %v (%s) and type %v (%s)", x.Types, x.Pointer, y.Types, y.Pointer)
+			return noValue{fmt.Errorf("allOf at %s: no value has both type %v (%s) and type %v (%s)", m.at, x.Types, x.Pointer, y.Types, y.Pointer)}
 		}
 	}
 	return nil
@@ -226,6 +252,10 @@ func (m *merger) object() error {
 			m.out.Properties = append(m.out.Properties, &schema.Property{Name: n, Schema: ps})
 		}
 	}
+	m.out.PatternProperties = append(slices.Clone(x.PatternProperties), y.PatternProperties...)
+	if m.out.PatternProperties == nil && (x.PatternProperties != nil || y.PatternProperties != nil) {
+		m.out.PatternProperties = []*schema.PatternProperty{}
+	}
 	if x.AdditionalProperties != nil || y.AdditionalProperties != nil {
 		ap, err := m.b.merge(m.at+"/additionalProperties", orTrue(x.AdditionalProperties), orTrue(y.AdditionalProperties), m.depth+1)
 		if err != nil {
@@ -242,19 +272,38 @@ func (m *merger) object() error {
 	return nil
 }
 
-// array merges items and the item counts.
+// array merges prefixItems (position by position; a side without one
+// applies its items there), items and the item counts.
 func (m *merger) array() error {
 	x, y := m.x, m.y
+	for i := range max(len(x.PrefixItems), len(y.PrefixItems)) {
+		p, err := m.b.merge(m.at+"/prefixItems/"+strconv.Itoa(i), position(x, i), position(y, i), m.depth+1)
+		if err != nil {
+			return err
+		}
+		m.out.PrefixItems = append(m.out.PrefixItems, p)
+	}
 	if x.Items != nil || y.Items != nil {
 		it, err := m.b.merge(m.at+"/items", orTrue(x.Items), orTrue(y.Items), m.depth+1)
 		if err != nil {
 			return err
 		}
-		m.out.Items = it
+		m.out.Items, m.out.ItemsKeyword = it, x.ItemsKeyword
+		if m.out.ItemsKeyword == "" {
+			m.out.ItemsKeyword = y.ItemsKeyword
+		}
 	}
 	m.out.MinItems = intMax(x.MinItems, y.MinItems)
 	m.out.MaxItems = intMin(x.MaxItems, y.MaxItems)
 	return nil
+}
+
+// position is what s says about the array element at index i.
+func position(s *schema.Schema, i int) *schema.Schema {
+	if i < len(s.PrefixItems) {
+		return s.PrefixItems[i]
+	}
+	return orTrue(s.Items)
 }
 
 // applicators keeps the anyOf or oneOf of one side (two are an error);
@@ -275,7 +324,7 @@ func (m *merger) constEnum() error {
 	switch {
 	case x.Const != nil && y.Const != nil:
 		if !schema.Equal(x.Const, y.Const) {
-			return fmt.Errorf("allOf at %s: const %s (%s) and const %s (%s) cannot both hold", m.at, x.Const.JSON(), x.Pointer, y.Const.JSON(), y.Pointer)
+			return noValue{fmt.Errorf("allOf at %s: const %s (%s) and const %s (%s) cannot both hold", m.at, x.Const.JSON(), x.Pointer, y.Const.JSON(), y.Pointer)}
 		}
 		m.out.Const = x.Const
 	default:
@@ -292,7 +341,7 @@ func (m *merger) constEnum() error {
 			}
 		}
 		if len(m.out.Enum) == 0 {
-			return fmt.Errorf("allOf at %s: the enums of %s and %s share no value", m.at, x.Pointer, y.Pointer)
+			return noValue{fmt.Errorf("allOf at %s: the enums of %s and %s share no value", m.at, x.Pointer, y.Pointer)}
 		}
 	default:
 		m.out.Enum = pick(x.Enum, y.Enum)
@@ -300,14 +349,58 @@ func (m *merger) constEnum() error {
 	return nil
 }
 
-// bounds keeps the tighter of each numeric bound.
+// bounds keeps the tighter of each numeric bound, and the least common
+// multiple of two multipleOf.
 func (m *merger) bounds() error {
 	x, y := m.x, m.y
 	m.out.Minimum = numMax(x.Minimum, y.Minimum)
 	m.out.ExclusiveMinimum = numMax(x.ExclusiveMinimum, y.ExclusiveMinimum)
 	m.out.Maximum = numMin(x.Maximum, y.Maximum)
 	m.out.ExclusiveMaximum = numMin(x.ExclusiveMaximum, y.ExclusiveMaximum)
+	m.out.MultipleOf = pick1(x.MultipleOf, y.MultipleOf)
+	if x.MultipleOf != nil && y.MultipleOf != nil {
+		l := lcmRat(*x.MultipleOf, *y.MultipleOf)
+		m.out.MultipleOf = &l
+	}
 	return nil
+}
+
+// lcmRat is the least common multiple of two positive numbers (as text):
+// a value is a multiple of both exactly when it is a multiple of it. For
+// fractions in lowest terms, lcm(a/b, c/d) = lcm(a, c) / gcd(b, d).
+func lcmRat(x, y string) string {
+	a, _ := new(big.Rat).SetString(x)
+	c, _ := new(big.Rat).SetString(y)
+	if a.Cmp(c) == 0 {
+		return x
+	}
+	g := new(big.Int).GCD(nil, nil, a.Num(), c.Num())
+	l := new(big.Int).Mul(a.Num(), c.Num())
+	l.Div(l, g)
+	den := new(big.Int).GCD(nil, nil, a.Denom(), c.Denom())
+	r := new(big.Rat).SetFrac(l, den)
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	// A terminating decimal: both denominators divide a power of ten.
+	return r.FloatString(decimals(r))
+}
+
+// decimals is the number of decimal places r needs (its denominator
+// divides a power of ten).
+func decimals(r *big.Rat) int {
+	d := new(big.Int).Set(r.Denom())
+	ten := big.NewInt(10)
+	n := 0
+	for d.Cmp(big.NewInt(1)) != 0 && n < 400 {
+		g := new(big.Int).GCD(nil, nil, d, ten)
+		if g.Cmp(big.NewInt(1)) == 0 {
+			break
+		}
+		d.Div(d, g)
+		n++
+	}
+	return n
 }
 
 // strings merges the string keywords: lengths, pattern and format (two
@@ -338,11 +431,31 @@ func isTrue(s *schema.Schema) bool {
 	return s.IsEmpty() && s.Ref == nil
 }
 
+// propSchema is what s says about member name, as far as the Go type
+// goes: its property, else additionalProperties unless a pattern of
+// patternProperties may take the member (then anything: the validators
+// check the patterns).
 func propSchema(s *schema.Schema, name string) *schema.Schema {
 	if p := s.Prop(name); p != nil {
 		return p
 	}
+	for _, pp := range s.PatternProperties {
+		if pp.Unsupported || patternMatches(pp.Pattern, name) {
+			return trueSchema
+		}
+	}
 	return orTrue(s.AdditionalProperties)
+}
+
+// patternMatches reports whether the ECMA-262 pattern p matches name with
+// Go's regexp (as the validators match it).
+func patternMatches(p, name string) bool {
+	src, _, err := schema.GoPattern(p)
+	if err != nil || src == "" {
+		return true // unknown: as if it matched
+	}
+	re, err := regexp.Compile(src)
+	return err != nil || re.MatchString(name)
 }
 
 var trueSchema = &schema.Schema{IsBool: true, BoolValue: true}
@@ -483,6 +596,65 @@ func canon(b *strings.Builder, s *schema.Schema, depth int) {
 	if s.Format != "" {
 		fmt.Fprintf(b, "format:%q;", s.Format)
 	}
+	// The keywords beyond the ones above, each with its subschemas.
+	sub := func(k string, c *schema.Schema) {
+		if c != nil {
+			b.WriteString(k + ":")
+			canon(b, c, depth+1)
+			b.WriteByte(';')
+		}
+	}
+	sub("not", s.Not)
+	if s.If != nil {
+		sub("if", s.If)
+		sub("then", s.Then)
+		sub("else", s.Else)
+	}
+	sub("propertyNames", s.PropertyNames)
+	sub("unevaluatedProperties", s.UnevaluatedProperties)
+	if s.Contains != nil {
+		sub("contains", s.Contains)
+		for _, n := range []struct {
+			k string
+			v *int64
+		}{{"minContains", s.MinContains}, {"maxContains", s.MaxContains}} {
+			if n.v != nil {
+				fmt.Fprintf(b, "%s:%d;", n.k, *n.v)
+			}
+		}
+	}
+	sub("unevaluatedItems", s.UnevaluatedItems)
+	for _, pp := range s.PatternProperties {
+		sub("pattern "+strconv.Quote(pp.Pattern), pp.Schema)
+	}
+	for _, d := range s.Dependencies {
+		fmt.Fprintf(b, "%s %q:%q;", d.Keyword, d.Name, d.Required)
+		sub("", d.Schema)
+	}
+	if s.PrefixItems != nil {
+		b.WriteString("prefixItems:[")
+		for _, p := range s.PrefixItems {
+			canon(b, p, depth+1)
+		}
+		b.WriteString("];")
+	}
+	for _, n := range []struct {
+		k string
+		v *int64
+	}{{"minProperties", s.MinProperties}, {"maxProperties", s.MaxProperties}} {
+		if n.v != nil {
+			fmt.Fprintf(b, "%s:%d;", n.k, *n.v)
+		}
+	}
+	if s.MultipleOf != nil {
+		fmt.Fprintf(b, "multipleOf:%q;", *s.MultipleOf)
+	}
+	if s.UniqueItems {
+		b.WriteString("uniqueItems;")
+	}
+	if s.Inexact {
+		b.WriteString("inexact;")
+	}
 	b.WriteByte('}')
 }
 
@@ -504,7 +676,9 @@ func (b *builder) findCanonical() {
 // word (ignoring descriptions), or nil. The inline copy then uses the
 // definition's type instead of declaring another.
 func (b *builder) sameAsDef(s *schema.Schema) *schema.Schema {
-	if s.Name != "" {
+	if _, merged := b.sources[s]; s.Name != "" || merged {
+		// A merged schema's canonical text leaves out what the merge
+		// leaves to its sources (not, if, ...): it is never a copy.
 		return nil
 	}
 	return b.canon[canonical(s)]

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -13,11 +14,15 @@ import (
 type fieldRole int
 
 const (
-	identity   fieldRole = iota + 1 // where the node is; not a keyword
-	boolean                         // a boolean schema
-	annotation                      // says nothing about which values are valid
-	reference                       // $ref: names a type on its own
-	constraint                      // a validation keyword
+	identity     fieldRole = iota + 1 // where the node is; not a keyword
+	boolean                           // a boolean schema
+	annotation                        // says nothing about which values are valid
+	reference                         // $ref: names a type on its own
+	constraint                        // a validation keyword the Go types follow (merged by allOf)
+	checked                           // a validation keyword checked on the value's JSON (Struct.Whole), not merged
+	withIf                            // then, else: a keyword only next to if
+	withContains                      // minContains, maxContains: only next to contains
+	flag                              // Inexact: a keyword the validators cannot enforce
 )
 
 var schemaFieldRoles = map[string]fieldRole{
@@ -31,6 +36,13 @@ var schemaFieldRoles = map[string]fieldRole{
 	"Minimum": constraint, "Maximum": constraint, "ExclusiveMinimum": constraint, "ExclusiveMaximum": constraint,
 	"MinItems": constraint, "MaxItems": constraint, "MinLength": constraint, "MaxLength": constraint,
 	"Pattern": constraint, "Format": constraint,
+	"PatternProperties": constraint, "PrefixItems": constraint, "ItemsKeyword": annotation,
+	"MultipleOf": constraint, "Not": checked, "If": checked, "Then": withIf, "Else": withIf,
+	"PropertyNames": checked, "MinProperties": checked, "MaxProperties": checked, "Dependencies": checked,
+	"UnevaluatedProperties": checked, "Contains": checked, "MinContains": withContains, "MaxContains": withContains,
+	"UniqueItems": checked, "UnevaluatedItems": checked,
+	"ContentMediaType": annotation, "ContentEncoding": annotation, "ContentSchema": annotation,
+	"Inexact": flag,
 }
 
 // sampleSchema returns a schema with only the named field set, to a value
@@ -61,6 +73,10 @@ func sampleSchema(t *testing.T, field string) *schema.Schema {
 		*v = []*schema.Schema{str}
 	case *[]*schema.Property:
 		*v = []*schema.Property{{Name: "a", Schema: str}}
+	case *[]*schema.PatternProperty:
+		*v = []*schema.PatternProperty{{Pattern: "^a", Schema: str}}
+	case *[]*schema.Dependency:
+		*v = []*schema.Dependency{{Keyword: "dependentRequired", Name: "a", Required: []string{"b"}}}
 	case **schema.Value:
 		*v = &schema.Value{Kind: schema.String, Str: "v"}
 	case *[]*schema.Value:
@@ -106,10 +122,53 @@ func TestSchemaModelFields(t *testing.T) {
 	b := newBuilder(&schema.Document{File: "model"}, Options{})
 	checkType := reflect.TypeOf(*b.check(&schema.Schema{}))
 	for name, role := range schemaFieldRoles {
-		if role != constraint && role != annotation && role != reference {
+		if role == identity || role == boolean {
 			continue
 		}
 		s := sampleSchema(t, name)
+		switch role {
+		case withIf, withContains:
+			// Alone it means nothing; next to its keyword it counts.
+			if !s.IsEmpty() || canonical(s) != empty {
+				t.Errorf("%s alone: IsEmpty %v, canonical %q", name, s.IsEmpty(), canonical(s))
+			}
+			if role == withIf {
+				s.If = &schema.Schema{Types: []string{"string"}, Pointer: "/$defs/I"}
+			} else {
+				s.Contains = &schema.Schema{Types: []string{"string"}, Pointer: "/$defs/C"}
+			}
+			with := *s
+			reflect.ValueOf(&with).Elem().FieldByName(name).SetZero()
+			if canonical(s) == canonical(&with) {
+				t.Errorf("canonical ignores %s", name)
+			}
+			if reflect.ValueOf(b.check(s)).Elem().FieldByName(name).IsZero() {
+				t.Errorf("check drops %s", name)
+			}
+			continue
+		case flag:
+			if s.IsEmpty() || canonical(s) == empty || !b.check(s).Inexact {
+				t.Errorf("%s: IsEmpty %v, canonical %q", name, s.IsEmpty(), canonical(s))
+			}
+			continue
+		case checked:
+			if s.IsEmpty() || !hasConstraints(s) || canonical(s) == empty {
+				t.Errorf("%s: IsEmpty %v, hasConstraints %v, canonical %q", name, s.IsEmpty(), hasConstraints(s), canonical(s))
+			}
+			// The merge leaves it out of the Go type, and the merged
+			// schema stands for s: Validate checks s on the JSON.
+			o := sampleSchema(t, "MinLength")
+			out, err := b.merge("/m", s, o, 0)
+			if err != nil {
+				t.Errorf("merging %s: %v", name, err)
+			} else if !slices.Contains(b.sourcesOf(out), s) || !b.complexKeywords(out) {
+				t.Errorf("a merge with %s does not stand for it (sources %v)", name, b.sourcesOf(out))
+			}
+			if reflect.ValueOf(b.check(s)).Elem().FieldByName(name).IsZero() {
+				t.Errorf("check drops %s", name)
+			}
+			continue
+		}
 		switch role {
 		case annotation:
 			if !s.IsEmpty() || hasConstraints(s) || canonical(s) != empty {

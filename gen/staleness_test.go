@@ -63,6 +63,53 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 }
 
+// TestKeywordsExampleUpToDate regenerates internal/kwexample (a package
+// for a schema that uses the validation keywords beyond the MCP schemas',
+// for the allocation test and the benchmark) from its schema.json and
+// fails when the committed files differ; -update rewrites them.
+func TestKeywordsExampleUpToDate(t *testing.T) {
+	dir := filepath.Join(testenv.ModuleRoot(t), "internal", "kwexample")
+	data, err := os.ReadFile(filepath.Join(dir, "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, warns, err := gen.Generate("schema.json", data, gen.Options{Package: "kwexample", Revision: "kwexample",
+		Source: gen.SourceInfo{URL: "internal/kwexample/schema.json", SHA256: schema.SHA256(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) > 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+	for _, name := range files.Names() {
+		path := filepath.Join(dir, name)
+		if *update {
+			if err := os.WriteFile(path, files[name], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		old, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("internal/kwexample/%s: %v (go test ./gen -run TestKeywordsExampleUpToDate -update)", name, err)
+			continue
+		}
+		if d := textdiff.Unified("committed "+name, "regenerated "+name, string(old), string(files[name]), 3, 40); d != "" {
+			t.Errorf("internal/kwexample/%s is stale (go test ./gen -run TestKeywordsExampleUpToDate -update):\n%s", name, d)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if files[n] == nil && !strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(n, ".json") {
+			t.Errorf("internal/kwexample/%s is not generated any more", n)
+		}
+	}
+}
+
 // pinOf is the pin of a revision.
 func pinOf(t *testing.T, revision string) schema.Pin {
 	t.Helper()

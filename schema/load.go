@@ -233,7 +233,7 @@ func (l *loader) node(v *Value) *Schema {
 			s.Ignored = append(s.Ignored, m.Name)
 			continue
 		}
-		l.keyword(s, m.Name, m.Value, ptr)
+		l.keyword(s, m.Name, m.Value, ptr, v)
 	}
 	if l.draft == Draft04 {
 		draft04Exclusive(s, v)
@@ -252,7 +252,7 @@ func draft04Exclusive(s *Schema, v *Value) {
 	}
 }
 
-func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
+func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Value) {
 	switch name {
 	case "$ref":
 		if v.Kind != String {
@@ -321,11 +321,177 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 		s.AdditionalProperties = l.node(v)
 	case "items":
 		if v.Kind == Array {
-			l.warnf(ptr, "the array form of \"items\" (tuple validation) is not supported; it is not enforced")
-			s.Ignored = append(s.Ignored, name)
+			if l.draft != Draft07 {
+				l.errorf(ptr, "the array form of \"items\" is draft-07; draft 2020-12 spells it \"prefixItems\"")
+				return
+			}
+			s.PrefixItems = l.schemaList(v)
+			if s.PrefixItems == nil {
+				s.PrefixItems = []*Schema{}
+			}
+			// additionalItems, before or after, applies past the tuple.
+			if ai := obj.Get("additionalItems"); ai != nil {
+				s.Items, s.ItemsKeyword = l.node(ai), "additionalItems"
+			}
 			return
 		}
-		s.Items = l.node(v)
+		s.Items, s.ItemsKeyword = l.node(v), "items"
+	case "additionalItems":
+		switch {
+		case l.draft != Draft07:
+			l.warnf(ptr, "\"additionalItems\" is not a draft 2020-12 keyword (it is draft-07's; 2020-12 spells it \"items\" next to \"prefixItems\"); it is ignored")
+			s.Ignored = append(s.Ignored, name)
+		default:
+			// Read next to an array "items"; otherwise it has no effect
+			// (draft-07), but it is still a schema to check.
+			l.node(v)
+		}
+	case "prefixItems":
+		if l.draft == Draft07 {
+			l.unknown(s, name, ptr)
+			return
+		}
+		if v.Kind != Array || len(v.Items) == 0 {
+			l.errorf(ptr, "\"prefixItems\" must be a non-empty array of schemas")
+			return
+		}
+		s.PrefixItems = l.schemaList(v)
+	case "contains":
+		s.Contains = l.node(v)
+	case "minContains", "maxContains", "minProperties", "maxProperties":
+		if l.draft == Draft07 && strings.HasSuffix(name, "Contains") {
+			l.unknown(s, name, ptr)
+			return
+		}
+		n, ok := nonNegInt(v)
+		if !ok {
+			l.errorf(ptr, "%q must be a non-negative integer, not %s", name, v.JSON())
+			return
+		}
+		switch name {
+		case "minContains":
+			s.MinContains = &n
+		case "maxContains":
+			s.MaxContains = &n
+		case "minProperties":
+			s.MinProperties = &n
+		default:
+			s.MaxProperties = &n
+		}
+	case "uniqueItems":
+		if v.Kind != Bool {
+			l.errorf(ptr, "\"uniqueItems\" must be a boolean, not a JSON %s", v.Kind)
+			return
+		}
+		s.UniqueItems = v.Bool
+	case "unevaluatedItems", "unevaluatedProperties":
+		if l.draft == Draft07 {
+			l.unknown(s, name, ptr)
+			return
+		}
+		if name == "unevaluatedItems" {
+			s.UnevaluatedItems = l.node(v)
+		} else {
+			s.UnevaluatedProperties = l.node(v)
+		}
+	case "not":
+		s.Not = l.node(v)
+	case "if":
+		s.If = l.node(v)
+		// then and else mean nothing without if.
+		if t := obj.Get("then"); t != nil {
+			s.Then = l.node(t)
+		}
+		if e := obj.Get("else"); e != nil {
+			s.Else = l.node(e)
+		}
+	case "then", "else":
+		if obj.Get("if") == nil {
+			l.node(v) // no effect without "if", but still a schema
+		}
+	case "multipleOf":
+		if v.Kind != Number || !positive(v.Num) {
+			l.errorf(ptr, "\"multipleOf\" must be a number greater than 0, not %s", v.JSON())
+			return
+		}
+		n := v.Num
+		s.MultipleOf = &n
+	case "patternProperties":
+		if v.Kind != Object {
+			l.errorf(ptr, "\"patternProperties\" must be an object, not a JSON %s", v.Kind)
+			return
+		}
+		s.PatternProperties = []*PatternProperty{}
+		for _, m := range v.Members {
+			ps := l.node(m.Value)
+			if ps == nil {
+				continue
+			}
+			pp := &PatternProperty{Pattern: m.Name, Schema: ps}
+			if !l.checkPattern(s, m.Name, m.Value.Pointer, "patternProperties") {
+				pp.Unsupported = true
+			}
+			s.PatternProperties = append(s.PatternProperties, pp)
+		}
+	case "propertyNames":
+		s.PropertyNames = l.node(v)
+	case "dependentRequired", "dependentSchemas", "dependencies":
+		if l.draft == Draft07 && name != "dependencies" {
+			l.unknown(s, name, ptr)
+			return
+		}
+		if v.Kind != Object {
+			l.errorf(ptr, "%q must be an object, not a JSON %s", name, v.Kind)
+			return
+		}
+		for _, m := range v.Members {
+			dep := &Dependency{Keyword: name, Name: m.Name}
+			isList := m.Value.Kind == Array
+			switch {
+			case name == "dependentRequired" && !isList:
+				l.errorf(m.Value.Pointer, "\"dependentRequired\" entries must be arrays of strings, not a JSON %s", m.Value.Kind)
+				continue
+			case name == "dependentSchemas" && isList:
+				l.errorf(m.Value.Pointer, "\"dependentSchemas\" entries must be schemas, not a JSON array")
+				continue
+			}
+			if isList {
+				dep.Required = []string{}
+				for _, it := range m.Value.Items {
+					if it.Kind != String {
+						l.errorf(it.Pointer, "%q entries must be strings, not a JSON %s", name, it.Kind)
+						continue
+					}
+					dep.Required = append(dep.Required, it.Str)
+				}
+			} else {
+				dep.Schema = l.node(m.Value)
+				if dep.Schema == nil {
+					continue
+				}
+			}
+			s.Dependencies = append(s.Dependencies, dep)
+		}
+	case "contentSchema":
+		if l.draft == Draft07 {
+			l.unknown(s, name, ptr)
+			return
+		}
+		s.ContentSchema = l.node(v)
+	case "contentMediaType", "contentEncoding":
+		if v.Kind != String {
+			l.errorf(ptr, "%q must be a string, not a JSON %s", name, v.Kind)
+			return
+		}
+		if name == "contentMediaType" {
+			s.ContentMediaType = v.Str
+		} else {
+			s.ContentEncoding = v.Str
+		}
+	case "$dynamicRef", "$recursiveRef":
+		l.warnf(ptr, "%q is not supported; it is not enforced, and the schemas that depend on it accept what it would reject", name)
+		s.Ignored = append(s.Ignored, name)
+		s.Inexact = true
 	case "anyOf", "oneOf", "allOf":
 		if v.Kind != Array || len(v.Items) == 0 {
 			l.errorf(ptr, "%q must be a non-empty array of schemas", name)
@@ -346,8 +512,8 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 	case "const":
 		s.Const = v
 	case "enum":
-		if v.Kind != Array || len(v.Items) == 0 {
-			l.errorf(ptr, "\"enum\" must be a non-empty array")
+		if v.Kind != Array {
+			l.errorf(ptr, "\"enum\" must be an array, not a JSON %s", v.Kind)
 			return
 		}
 		// Equal values share a key: one pass finds every repeat.
@@ -360,6 +526,9 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 			seen[k] = true
 		}
 		s.Enum = v.Items
+		if s.Enum == nil {
+			s.Enum = []*Value{} // an empty enum: no value is valid
+		}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		if v.Kind == Bool && l.draft == Draft04 && strings.HasPrefix(name, "exclusive") {
 			return // applied to minimum (maximum) when the node is read
@@ -409,7 +578,9 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 			return
 		}
 		p := v.Str
-		s.Pattern = &p
+		if l.checkPattern(s, p, ptr, "pattern") {
+			s.Pattern = &p
+		}
 	case "format":
 		if v.Kind != String {
 			l.errorf(ptr, "\"format\" must be a string, not a JSON %s", v.Kind)
@@ -456,12 +627,54 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string) {
 		if s.Pointer != "" {
 			l.warnf(ptr, "\"id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
 		}
-	case "$comment", "examples", "readOnly", "writeOnly", "contentMediaType", "contentEncoding":
+	case "$comment", "examples", "readOnly", "writeOnly":
 		// Annotations with no effect on the generated code.
 	default:
-		l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced", name)
-		s.Ignored = append(s.Ignored, name)
+		l.unknown(s, name, ptr)
 	}
+}
+
+// unknown reports a keyword the model does not read.
+func (l *loader) unknown(s *Schema, name, ptr string) {
+	l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced", name)
+	s.Ignored = append(s.Ignored, name)
+}
+
+// schemaList builds the schemas of an array of schemas.
+func (l *loader) schemaList(v *Value) []*Schema {
+	var out []*Schema
+	for _, it := range v.Items {
+		if n := l.node(it); n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkPattern checks a regular expression of "pattern" or
+// "patternProperties": one Go's regexp cannot match is a warning, and the
+// node is inexact. It reports whether the pattern is enforced.
+func (l *loader) checkPattern(s *Schema, p, ptr, keyword string) bool {
+	_, unsupported, err := GoPattern(p)
+	switch {
+	case err != nil:
+		l.errorf(ptr, "%s %q is not a regular expression: %v", keyword, p, err)
+		return false
+	case unsupported != "":
+		what := "it is not enforced"
+		if keyword == "patternProperties" {
+			what = "its schema is not applied, and additionalProperties and unevaluatedProperties accept every member it might match"
+		}
+		l.warnf(ptr, "%s %q uses %s, which Go's regexp cannot match; %s", keyword, p, unsupported, what)
+		s.Inexact = true
+		return false
+	}
+	return true
+}
+
+func positive(num string) bool {
+	r, ok := new(big.Rat).SetString(num)
+	return ok && r.Sign() > 0
 }
 
 func (l *loader) checkType(t, ptr string) bool {
@@ -592,9 +805,10 @@ func unescapeFragment(s string) (string, error) {
 }
 
 // checkCycles reports cycles that no Go type can represent: a schema that
-// reaches itself through $ref, allOf, anyOf and oneOf alone, with no
+// reaches itself through the applicators to the value itself alone ($ref,
+// allOf, anyOf, oneOf, not, if/then/else, dependent schemas), with no
 // properties, items or additionalProperties on the way (a value that would
-// have to contain itself).
+// have to contain itself, or a check that would never end).
 func (l *loader) checkCycles(doc *Document) {
 	const (
 		white = iota
@@ -626,15 +840,8 @@ func (l *loader) checkCycles(doc *Document) {
 		}
 		color[s] = grey
 		stack = append(stack, s)
-		if s.Ref != nil {
-			visit(s.Ref)
-		}
-		for _, list := range [][]*Schema{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, c := range list {
-				if c != nil {
-					visit(c)
-				}
-			}
+		for _, c := range s.InPlace() {
+			visit(c)
 		}
 		stack = stack[:len(stack)-1]
 		color[s] = black

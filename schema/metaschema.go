@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -58,6 +59,7 @@ func checkMetaschema(file string, d Draft, root *Value, schemaVals map[*Value]bo
 	pieces := []*Value{root}
 	var leafErrs []*jsonschema.ValidationError
 	var prefixes []string
+	var docs []any
 	for len(pieces) > 0 {
 		v := pieces[0]
 		pieces = pieces[1:]
@@ -67,11 +69,12 @@ func checkMetaschema(file string, d Draft, root *Value, schemaVals map[*Value]bo
 		if errors.As(err, &ve) {
 			leafErrs = append(leafErrs, ve)
 			prefixes = append(prefixes, v.Pointer)
+			docs = append(docs, doc)
 		}
 	}
 	var out Errors
 	for i, ve := range leafErrs {
-		out = append(out, metaLeaves(file, d, prefixes[i], ve)...)
+		out = append(out, metaLeaves(file, d, prefixes[i], docs[i], ve)...)
 	}
 
 	// The validator's order follows Go map iteration; sort for stable output.
@@ -86,10 +89,16 @@ func checkMetaschema(file string, d Draft, root *Value, schemaVals map[*Value]bo
 
 // metaLeaves lists the failing leaves of one piece's verdict, their
 // locations prefixed with the piece's pointer.
-func metaLeaves(file string, d Draft, prefix string, ve *jsonschema.ValidationError) Errors {
+func metaLeaves(file string, d Draft, prefix string, doc any, ve *jsonschema.ValidationError) Errors {
 	var out Errors
 	var leaves func(*jsonschema.ValidationError)
 	leaves = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 && ecmaRegexAt(doc, e) {
+			// The metaschema's "regex" format is Go's regexp there; a
+			// pattern is ECMA-262's, and one with a construct Go lacks
+			// is still a schema (Load warns that it is not enforced).
+			return
+		}
 		if len(e.Causes) == 0 {
 			out = append(out, &Diagnostic{File: file, Pointer: prefix + e.InstanceLocation,
 				Message: "not a valid " + d.String() + " schema (by its metaschema): " + e.Message})
@@ -139,4 +148,27 @@ func metaPiece(v, top *Value, depth int, schemaVals map[*Value]bool, pieces *[]*
 		m[mem.Name] = metaPiece(mem.Value, top, depth, schemaVals, pieces)
 	}
 	return m
+}
+
+// ecmaRegexAt reports whether the leaf e is the "regex" format rejecting a
+// pattern (the string at its location, or the member name at its location
+// for patternProperties) that is an ECMA-262 regular expression.
+func ecmaRegexAt(doc any, e *jsonschema.ValidationError) bool {
+	if !strings.HasSuffix(e.KeywordLocation, "/format") || !strings.HasSuffix(e.Message, "'regex'") {
+		return false
+	}
+	toks := strings.Split(e.InstanceLocation, "/")
+	v := doc
+	for _, t := range toks[1:] {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		v = m[UnescapePointer(t)]
+	}
+	if p, ok := v.(string); ok {
+		return IsECMARegex(p)
+	}
+	// propertyNames of patternProperties: the member name is the pattern.
+	return len(toks) > 1 && IsECMARegex(UnescapePointer(toks[len(toks)-1]))
 }

@@ -106,10 +106,49 @@ type Schema struct {
 
 	Minimum, Maximum                   *string // exact number text
 	ExclusiveMinimum, ExclusiveMaximum *string
+	MultipleOf                         *string // exact number text, > 0
 	MinItems, MaxItems                 *int64
 	MinLength, MaxLength               *int64
-	Pattern                            *string
+	Pattern                            *string // as written (ECMA-262); see GoPattern
 	Format                             string
+
+	// Applicators to the value itself (besides $ref, allOf, anyOf, oneOf).
+	Not            *Schema
+	If, Then, Else *Schema // Then and Else are nil without If
+
+	// Object keywords besides properties, required, additionalProperties.
+	PatternProperties            []*PatternProperty // in document order
+	PropertyNames                *Schema
+	MinProperties, MaxProperties *int64
+	// Dependencies are dependentRequired and dependentSchemas (2020-12)
+	// and "dependencies" (draft-07; 2020-12 schemas may still use it), in
+	// document order.
+	Dependencies          []*Dependency
+	UnevaluatedProperties *Schema // 2020-12
+
+	// Array keywords besides items, minItems, maxItems. PrefixItems is
+	// 2020-12 "prefixItems" or the array form of draft-07 "items"; Items
+	// then applies to the elements after them (2020-12 "items", draft-07
+	// "additionalItems"), and ItemsKeyword says which keyword it was.
+	PrefixItems              []*Schema
+	ItemsKeyword             string // "items" or "additionalItems"; "" when Items is nil
+	Contains                 *Schema
+	MinContains, MaxContains *int64 // minContains is 1 when absent
+	UniqueItems              bool
+	UnevaluatedItems         *Schema // 2020-12
+
+	// Content annotations (no assertion, as both drafts allow): the media
+	// type and encoding of a string's content, and the schema of the
+	// decoded content (2020-12).
+	ContentMediaType, ContentEncoding string
+	ContentSchema                     *Schema
+
+	// Inexact is set when the node has a validation keyword mcpgen cannot
+	// enforce (a pattern using an ECMA-262 construct Go's regexp lacks, a
+	// $dynamicRef); each one is a warning. The generated validators then
+	// accept what that keyword would have rejected, never more: see the
+	// README ("Validation").
+	Inexact bool
 
 	Default     *Value
 	Title       string
@@ -125,6 +164,25 @@ type Schema struct {
 type Property struct {
 	Name   string
 	Schema *Schema
+}
+
+// PatternProperty is one entry of "patternProperties": Pattern is the
+// regular expression as written. Unsupported is set when Go's regexp
+// cannot match it (GoPattern): which members it applies to is unknown.
+type PatternProperty struct {
+	Pattern     string
+	Schema      *Schema
+	Unsupported bool
+}
+
+// Dependency is one entry of dependentRequired, dependentSchemas or
+// draft-07 "dependencies": when the object has the member Name, it must
+// also have the members Required, or be valid against Schema.
+type Dependency struct {
+	Keyword  string // "dependentRequired", "dependentSchemas" or "dependencies"
+	Name     string
+	Required []string // nil for a schema dependency
+	Schema   *Schema  // nil for a required-members dependency
 }
 
 // Prop returns the schema of property name, or nil.
@@ -168,7 +226,37 @@ func (s *Schema) IsEmpty() bool {
 		s.AllOf == nil && s.Const == nil && s.Enum == nil && s.Minimum == nil && s.Maximum == nil &&
 		s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MinItems == nil &&
 		s.MaxItems == nil && s.MinLength == nil && s.MaxLength == nil && s.Pattern == nil &&
-		s.Format == ""
+		s.Format == "" && s.MultipleOf == nil && s.Not == nil && s.If == nil &&
+		s.PatternProperties == nil && s.PropertyNames == nil && s.MinProperties == nil &&
+		s.MaxProperties == nil && s.Dependencies == nil && s.UnevaluatedProperties == nil &&
+		s.PrefixItems == nil && s.Contains == nil && !s.UniqueItems && s.UnevaluatedItems == nil &&
+		!s.Inexact
+}
+
+// InPlace returns the subschemas that apply to the value itself rather
+// than to a member or element: $ref, allOf, anyOf, oneOf, not, if, then,
+// else and the dependent schemas, in that order.
+func (s *Schema) InPlace() []*Schema {
+	var out []*Schema
+	add := func(c *Schema) {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	add(s.Ref)
+	for _, l := range [][]*Schema{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, c := range l {
+			add(c)
+		}
+	}
+	add(s.Not)
+	add(s.If)
+	add(s.Then)
+	add(s.Else)
+	for _, d := range s.Dependencies {
+		add(d.Schema)
+	}
+	return out
 }
 
 // IsFalse reports whether the schema rejects every value.

@@ -57,6 +57,8 @@ func Emit(pkg *ir.Package) (Files, error) {
 		switch d := d.(type) {
 		case *ir.Struct:
 			e.emitStruct(d)
+		case *ir.Tuple:
+			e.emitTuple(d)
 		case *ir.Enum:
 			e.emitEnum(d)
 		case *ir.Union:

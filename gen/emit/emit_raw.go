@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,20 +12,39 @@ import (
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// Raw checks validate JSON that is kept as bytes (json.RawMessage and the
-// opaque types) against its schema. Each schema node gets one function,
-// rawCheckN(d *decoder, s *vstate), that reads one value from d and
-// records its violations; $ref calls the target's function, so recursive
-// schemas such as JSONValue work.
+// Raw checks validate JSON text against its schema: the values kept as
+// bytes (json.RawMessage and the opaque types), and the typed values whose
+// schema uses keywords a Go value cannot be checked by directly, through
+// their encoding. Each schema node gets one function,
+// rawCheckN(d *decoder, s *vstate), that reads one value from d and records
+// its violations; $ref calls the target's function, so recursive schemas
+// such as JSONValue work. The keywords that apply to the value itself
+// (allOf, anyOf, not, if, ...) read it again with sub decoders.
+//
+// unevaluatedProperties and unevaluatedItems need to know which members or
+// elements the other keywords evaluated (2020-12 annotations). A node that
+// can be reached from one of them through the keywords that apply to the
+// same value gets a second function, rawEvalN(d, s, ev *rtEval), which also
+// records in ev what it evaluated; the caller keeps that only when the
+// subschema passed.
+
+type rawFunc struct {
+	check *ir.Check
+	eval  bool
+	name  string
+}
 
 type rawChecks struct {
 	names map[*ir.Check]string
-	queue []*ir.Check
+	evals map[*ir.Check]string
+	queue []rawFunc
 	done  int
+	// nameLists holds the member names a dependencies check looks up.
+	nameLists [][]string
 }
 
 func newRawChecks() *rawChecks {
-	return &rawChecks{names: map[*ir.Check]string{}}
+	return &rawChecks{names: map[*ir.Check]string{}, evals: map[*ir.Check]string{}}
 }
 
 // need returns the function name that checks s, queueing it.
@@ -32,150 +52,132 @@ func (r *rawChecks) need(s *ir.Check) string {
 	if n, ok := r.names[s]; ok {
 		return n
 	}
-	n := "rawCheck" + strconv.Itoa(len(r.queue)+1)
+	n := "rawCheck" + strconv.Itoa(len(r.names)+1)
 	r.names[s] = n
-	r.queue = append(r.queue, s)
+	r.queue = append(r.queue, rawFunc{check: s, name: n})
+	return n
+}
+
+// needEval returns the function name that checks s and records what it
+// evaluated, queueing it.
+func (r *rawChecks) needEval(s *ir.Check) string {
+	if n, ok := r.evals[s]; ok {
+		return n
+	}
+	n := "rawEval" + strconv.Itoa(len(r.evals)+1)
+	r.evals[s] = n
+	r.queue = append(r.queue, rawFunc{check: s, eval: true, name: n})
 	return n
 }
 
 func (e *emitter) emitRawChecks() {
 	for e.raw.done < len(e.raw.queue) {
-		s := e.raw.queue[e.raw.done]
+		f := e.raw.queue[e.raw.done]
 		e.raw.done++
-		e.emitRawCheck(s, e.raw.names[s])
+		e.emitRawCheck(f)
+	}
+	for i, names := range e.raw.nameLists {
+		var lits []jen.Code
+		for _, n := range names {
+			lits = append(lits, jen.Lit(n))
+		}
+		e.validate.Var().Id("rawNames" + strconv.Itoa(i+1)).Op("=").Index().String().Values(lits...)
 	}
 }
 
-func (e *emitter) emitRawCheck(sc *ir.Check, name string) {
-	where := "#" + sc.Pointer
-	if sc.Pointer == "" {
+func (e *emitter) emitRawCheck(f rawFunc) {
+	where := "#" + f.check.Pointer
+	if f.check.Pointer == "" {
 		where = "the schema"
 	}
-	e.validate.Comment(commentText(fmt.Sprintf("%s checks one JSON value against %s.", name, where)))
-	e.validate.Func().Id(name).Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")).Block(e.rawBody(sc)...)
+	params := []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")}
+	doc := fmt.Sprintf("%s checks one JSON value against %s.", f.name, where)
+	if f.eval {
+		params = append(params, jen.Id("ev").Op("*").Id("rtEval"))
+		doc = fmt.Sprintf("%s checks one JSON value against %s and records in ev the members or items it evaluated.", f.name, where)
+	}
+	e.validate.Comment(commentText(doc))
+	g := &rawGen{e: e, sc: f.check, eval: f.eval}
+	e.validate.Func().Id(f.name).Params(params...).Block(g.body()...)
 }
 
-func (e *emitter) rawBody(sc *ir.Check) []jen.Code {
+// rawGen writes the body of one raw check function.
+type rawGen struct {
+	e     *emitter
+	sc    *ir.Check
+	eval  bool // the function records annotations in its ev parameter
+	track bool // ev is in scope (eval, or the node has unevaluated*)
+	needC bool // the body uses c, the value's first byte
+}
+
+// call calls the check of c on decoder dec, recording violations in st;
+// with ev it calls the evaluating variant.
+func (g *rawGen) call(c *ir.Check, dec, st, ev jen.Code) jen.Code {
+	if ev != nil {
+		return jen.Id(g.e.raw.needEval(c)).Call(dec, st, ev)
+	}
+	return jen.Id(g.e.raw.need(c)).Call(dec, st)
+}
+
+// evArg is the ev argument for a subschema that applies to the value
+// itself, nil when nothing records annotations.
+func (g *rawGen) evArg() jen.Code {
+	if g.track {
+		return jen.Id("ev")
+	}
+	return nil
+}
+
+func add(keyword string, msg jen.Code) jen.Code {
+	return jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)
+}
+
+func (g *rawGen) body() []jen.Code {
+	sc := g.sc
 	skip := jen.Id("d").Dot("skip").Call()
 	if sc.IsBool {
 		if sc.Accept {
 			return []jen.Code{skip}
 		}
-		return []jen.Code{jen.Id("s").Dot("add").Call(jen.Lit("false"), jen.Lit("no value is allowed here")), skip}
+		return []jen.Code{add("false", jen.Lit("no value is allowed here")), skip}
 	}
+	g.track = g.eval || sc.UnevaluatedProperties != nil || sc.UnevaluatedItems != nil
 	var out []jen.Code
-	// Applicators that look at the whole value use sub decoders; the
-	// value itself is read below.
-	sub := func(fn string, st string) jen.Code {
-		return jen.Block(
-			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id(fn).Call(jen.Op("&").Id("sd"), jen.Id(st)),
-		)
+	if g.track && !g.eval {
+		out = append(out, jen.Var().Id("evs").Id("rtEval"), jen.Id("ev").Op(":=").Op("&").Id("evs"))
 	}
-	if sc.Ref != nil {
-		out = append(out, sub(e.raw.need(sc.Ref), "s"))
+	if sc.UnevaluatedProperties != nil || sc.UnevaluatedItems != nil {
+		out = append(out, jen.Id("sv").Op(":=").Id("d").Dot("sub").Call())
 	}
-	for _, p := range sc.AllOf {
-		out = append(out, sub(e.raw.need(p), "s"))
-	}
-	for _, l := range []struct {
-		kw   string
-		list []*ir.Check
-	}{{"anyOf", sc.AnyOf}, {"oneOf", sc.OneOf}} {
-		if len(l.list) == 0 {
-			continue
-		}
-		block := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
-		for _, p := range l.list {
-			try := []jen.Code{
-				jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-				jen.Id("vs").Op(":=").Id("newVState").Call(),
-				jen.Id(e.raw.need(p)).Call(jen.Op("&").Id("sd"), jen.Id("vs")),
-				jen.If(jen.Id("vs").Dot("release").Call()).Block(jen.Id("n").Op("++")),
-			}
-			// A branch whose type rules out the value's kind fails without
-			// being run (and without building messages).
-			if cond := kindGuard(p); cond != nil {
-				block = append(block, jen.If(cond).Block(try...))
-			} else {
-				block = append(block, jen.Block(try...))
-			}
-		}
-		if l.kw == "anyOf" {
-			block = append(block, jen.If(jen.Id("n").Op("==").Lit(0)).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("anyOf"), jen.Lit("matches none of the alternatives")),
-			))
-		} else {
-			block = append(block, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("must match exactly one alternative, matches ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n"))),
-			))
-		}
-		out = append(out, jen.Block(block...))
-	}
+	out = append(out, g.inPlace()...)
 	if sc.Types != nil {
-		var conds []jen.Code
-		var words []string
-		intOnly := slices.Contains(sc.Types, ir.KInt) && !slices.Contains(sc.Types, ir.KFloat)
-		for _, k := range sc.Types {
-			words = append(words, k.String())
-			switch {
-			case k == ir.KInt && !intOnly:
-				continue // number holds every integer
-			case k == ir.KInt:
-				conds = append(conds, kindTest(ir.KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
-			default:
-				conds = append(conds, kindTest(k))
-			}
-		}
-		ok := jen.Null()
-		for i, c := range conds {
-			if i > 0 {
-				ok.Op("||")
-			}
-			ok.Parens(c)
-		}
-		out = append(out, jen.If(jen.Op("!").Parens(ok)).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("expected "+strings.Join(words, " or ")+", got ").Op("+").Id("d").Dot("describe").Call()),
-			skip,
-			jen.Return(),
-		))
+		out = append(out, g.typeCheck())
 	}
 	if sc.Const != nil {
-		out = append(out, jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON))).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("const"), jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON)),
+		out = append(out, jen.If(jen.Op("!").Id("rtEqualsConst").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON))).Block(
+			add("const", jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON)),
 		))
 	}
 	if sc.Enum != nil {
-		var conds []jen.Code
-		for _, v := range sc.Enum {
-			conds = append(conds, jen.Op("!").Id("rtJSONEqual").Call(jen.Id("raw"), jen.Lit(v.JSON)))
-		}
-		all := jen.Null()
-		for i, c := range conds {
-			if i > 0 {
-				all.Op("&&")
-			}
-			all.Add(c)
-		}
-		out = append(out, jen.If(jen.Id("raw").Op(":=").Id("d").Dot("peekRaw").Call(), all).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("enum"), jen.Id("rtQuote").Call(jen.String().Call(jen.Id("raw"))).Op("+").Lit(" is not one of "+enumList(sc.Enum))),
-		))
+		out = append(out, g.enumCheck())
 	}
 	var cases []jen.Code
-	if obj := e.rawObject(sc); obj != nil {
+	if obj := g.object(); obj != nil {
 		cases = append(cases, jen.Case(kindTest(ir.KObject)).Block(obj...))
 	}
-	if arr := e.rawArray(sc); arr != nil {
+	if arr := g.array(); arr != nil {
 		cases = append(cases, jen.Case(kindTest(ir.KArray)).Block(arr...))
 	}
-	if str := e.rawString(sc); str != nil {
+	if str := g.e.rawString(sc); str != nil {
 		cases = append(cases, jen.Case(kindTest(ir.KString)).Block(str...))
 	}
 	if num := rawNumber(sc); num != nil {
 		cases = append(cases, jen.Case(kindTest(ir.KFloat)).Block(num...))
 	}
-	usesC := sc.Types != nil || len(cases) > 0 || usesKindGuard(sc)
-	if usesC {
+	if len(cases) > 0 {
+		g.needC = true
+	}
+	if g.needC {
 		out = append([]jen.Code{jen.Id("c").Op(":=").Id("d").Dot("peek").Call()}, out...)
 	}
 	if len(cases) == 0 {
@@ -185,15 +187,252 @@ func (e *emitter) rawBody(sc *ir.Check) []jen.Code {
 	return append(out, jen.Switch().Block(cases...))
 }
 
-func usesKindGuard(sc *ir.Check) bool {
-	for _, l := range [][]*ir.Check{sc.AnyOf, sc.OneOf} {
-		for _, p := range l {
-			if kindGuard(p) != nil {
-				return true
-			}
+// inPlace checks the subschemas that apply to the value itself, each on a
+// sub decoder: $ref, allOf, anyOf, oneOf, not, if/then/else, dependencies.
+func (g *rawGen) inPlace() []jen.Code {
+	sc := g.sc
+	var out []jen.Code
+	sub := func(c *ir.Check, st string, ev jen.Code) jen.Code {
+		return jen.Block(
+			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+			g.call(c, jen.Op("&").Id("sd"), jen.Id(st), ev),
+		)
+	}
+	if sc.Ref != nil {
+		out = append(out, sub(sc.Ref, "s", g.evArg()))
+	}
+	for _, p := range sc.AllOf {
+		out = append(out, sub(p, "s", g.evArg()))
+	}
+	if len(sc.AnyOf) > 0 {
+		out = append(out, g.alternatives("anyOf", sc.AnyOf))
+	}
+	if len(sc.OneOf) > 0 {
+		out = append(out, g.alternatives("oneOf", sc.OneOf))
+	}
+	if sc.Not != nil && !sc.Not.Inexact {
+		// A not whose subschema cannot be decided exactly is not enforced
+		// (the builder warns): a pass might be a failure.
+		out = append(out, jen.Block(
+			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+			jen.Id("vs").Op(":=").Id("newVState").Call(),
+			g.call(sc.Not, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
+			jen.If(jen.Id("vs").Dot("release").Call()).Block(
+				add("not", jen.Lit("must not be valid against "+pointerText(sc.Not.Pointer))),
+			),
+		))
+	}
+	if sc.If != nil && (sc.Then != nil || sc.Else != nil || g.track) {
+		out = append(out, g.ifThenElse())
+	}
+	if len(sc.Dependencies) > 0 {
+		out = append(out, g.dependencies()...)
+	}
+	return out
+}
+
+func pointerText(ptr string) string {
+	if ptr == "" {
+		return "the schema"
+	}
+	return "#" + ptr
+}
+
+// alternatives checks anyOf or oneOf: each branch on its own sub decoder
+// and vstate, counting the ones that pass.
+func (g *rawGen) alternatives(kw string, list []*ir.Check) jen.Code {
+	block := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
+	inexact := false
+	for _, p := range list {
+		counter := "n"
+		if kw == "oneOf" && p.Inexact {
+			// A branch that may pass where the schema says it fails does
+			// not count as a second match.
+			counter, inexact = "maybe", true
+		}
+		var ev jen.Code
+		try := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), jen.Id("vs").Op(":=").Id("newVState").Call()}
+		passed := []jen.Code{jen.Id(counter).Op("++")}
+		if g.track {
+			try = append(try, jen.Var().Id("be").Id("rtEval"))
+			ev = jen.Op("&").Id("be")
+			passed = append(passed, jen.Id("ev").Dot("merge").Call(jen.Op("&").Id("be")))
+		}
+		try = append(try,
+			g.call(p, jen.Op("&").Id("sd"), jen.Id("vs"), ev),
+			jen.If(jen.Id("vs").Dot("release").Call()).Block(passed...),
+		)
+		// A branch whose type rules out the value's kind fails without
+		// being run (and without building messages).
+		if cond := kindGuard(p); cond != nil {
+			g.needC = true
+			block = append(block, jen.If(cond).Block(try...))
+		} else {
+			block = append(block, jen.Block(try...))
 		}
 	}
-	return false
+	if inexact {
+		block = append([]jen.Code{jen.Id("maybe").Op(":=").Lit(0)}, block...)
+	}
+	switch {
+	case kw == "anyOf":
+		block = append(block, jen.If(jen.Id("n").Op("==").Lit(0)).Block(
+			add("anyOf", jen.Lit("matches none of the alternatives")),
+		))
+	case inexact:
+		block = append(block, jen.If(jen.Id("n").Op(">").Lit(1).Op("||").Id("n").Op("+").Id("maybe").Op("==").Lit(0)).Block(
+			add("oneOf", jen.Lit("must match exactly one alternative, matches ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n"))),
+		))
+	default:
+		block = append(block, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+			add("oneOf", jen.Lit("must match exactly one alternative, matches ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n"))),
+		))
+	}
+	return jen.Block(block...)
+}
+
+// ifThenElse checks if, then and else. The annotations of if count when it
+// passes. When if cannot be decided exactly, a pass may be a failure: the
+// value must then be valid against then or else.
+func (g *rawGen) ifThenElse() jen.Code {
+	sc := g.sc
+	block := []jen.Code{
+		jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+		jen.Id("vs").Op(":=").Id("newVState").Call(),
+	}
+	var ifEv jen.Code
+	if g.track {
+		block = append(block, jen.Var().Id("ie").Id("rtEval"))
+		ifEv = jen.Op("&").Id("ie")
+	}
+	block = append(block, g.call(sc.If, jen.Op("&").Id("sd"), jen.Id("vs"), ifEv))
+	branch := func(c *ir.Check, st string) []jen.Code {
+		if c == nil {
+			return nil
+		}
+		return []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(c, jen.Op("&").Id("sd"), jen.Id(st), g.evArg())}
+	}
+	var then []jen.Code
+	if g.track {
+		then = append(then, jen.Id("ev").Dot("merge").Call(jen.Op("&").Id("ie")))
+	}
+	switch {
+	case sc.If.Inexact && sc.Then != nil && sc.Else != nil:
+		then = append(then, jen.Id("tv").Op(":=").Id("newVState").Call())
+		then = append(then, branch(sc.Then, "tv")...)
+		elseTry := []jen.Code{jen.Id("ev2").Op(":=").Id("newVState").Call()}
+		elseTry = append(elseTry, jen.Block(branch(sc.Else, "ev2")...))
+		elseTry = append(elseTry, jen.If(jen.Op("!").Id("ev2").Dot("release").Call()).Block(
+			add("if", jen.Lit("is valid against neither then nor else")),
+		))
+		then = append(then, jen.If(jen.Op("!").Id("tv").Dot("release").Call()).Block(elseTry...))
+	case sc.If.Inexact:
+		// then alone, or else alone: the other side accepts everything.
+	default:
+		then = append(then, branch(sc.Then, "s")...)
+	}
+	els := branch(sc.Else, "s")
+	cond := jen.If(jen.Id("vs").Dot("release").Call()).Block(then...)
+	if len(els) > 0 {
+		cond.Else().Block(els...)
+	}
+	block = append(block, cond)
+	return jen.Block(block...)
+}
+
+// dependencies checks dependentRequired, dependentSchemas and
+// dependencies on an object: which of the names involved are present is
+// read once.
+func (g *rawGen) dependencies() []jen.Code {
+	sc := g.sc
+	var names []string
+	index := func(n string) int {
+		if i := slices.Index(names, n); i >= 0 {
+			return i
+		}
+		names = append(names, n)
+		return len(names) - 1
+	}
+	for _, dep := range sc.Dependencies {
+		index(dep.Name)
+		for _, r := range dep.Required {
+			index(r)
+		}
+	}
+	present := func(n string) *jen.Statement {
+		i := index(n)
+		return jen.Id("p" + strconv.Itoa(i/64)).Op("&").Parens(jen.Lit(1).Op("<<").Lit(i % 64)).Op("!=").Lit(0)
+	}
+	var body []jen.Code
+	for w := 0; w*64 < len(names); w++ {
+		chunk := names[w*64 : min(len(names), (w+1)*64)]
+		g.e.raw.nameLists = append(g.e.raw.nameLists, slices.Clone(chunk))
+		body = append(body, jen.Id("p"+strconv.Itoa(w)).Op(":=").Id("d").Dot("peekKeys").Call(jen.Id("rawNames"+strconv.Itoa(len(g.e.raw.nameLists)))))
+	}
+	for _, dep := range sc.Dependencies {
+		var then []jen.Code
+		if dep.Check != nil {
+			then = append(then, jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(dep.Check, jen.Op("&").Id("sd"), jen.Id("s"), g.evArg()))
+		}
+		for _, r := range dep.Required {
+			then = append(then, jen.If(jen.Op("!").Parens(present(r))).Block(
+				add(dep.Keyword, jen.Lit(fmt.Sprintf("missing member %s, which member %s requires", encoderString(r), encoderString(dep.Name)))),
+			))
+		}
+		if len(then) > 0 {
+			body = append(body, jen.If(present(dep.Name)).Block(then...))
+		}
+	}
+	g.needC = true
+	return []jen.Code{jen.If(jen.Id("c").Op("==").LitRune('{')).Block(body...)}
+}
+
+func (g *rawGen) typeCheck() jen.Code {
+	sc := g.sc
+	g.needC = true
+	var conds []jen.Code
+	var words []string
+	intOnly := slices.Contains(sc.Types, ir.KInt) && !slices.Contains(sc.Types, ir.KFloat)
+	for _, k := range sc.Types {
+		words = append(words, k.String())
+		switch {
+		case k == ir.KInt && !intOnly:
+			continue // number holds every integer
+		case k == ir.KInt:
+			conds = append(conds, kindTest(ir.KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
+		default:
+			conds = append(conds, kindTest(k))
+		}
+	}
+	ok := jen.Null()
+	for i, c := range conds {
+		if i > 0 {
+			ok.Op("||")
+		}
+		ok.Parens(c)
+	}
+	return jen.If(jen.Op("!").Parens(ok)).Block(
+		add("type", jen.Lit("expected "+strings.Join(words, " or ")+", got ").Op("+").Id("d").Dot("describe").Call()),
+		jen.Id("d").Dot("skip").Call(),
+		jen.Return(),
+	)
+}
+
+func (g *rawGen) enumCheck() jen.Code {
+	sc := g.sc
+	if len(sc.Enum) == 0 {
+		return add("enum", jen.Lit("no value is allowed (the enum is empty)"))
+	}
+	all := jen.Null()
+	for i, v := range sc.Enum {
+		if i > 0 {
+			all.Op("&&")
+		}
+		all.Op("!").Id("rtEqualsConst").Call(jen.Id("raw"), jen.Lit(v.JSON))
+	}
+	return jen.If(jen.Id("raw").Op(":=").Id("d").Dot("peekRaw").Call(), all).Block(
+		add("enum", jen.Id("rtQuote").Call(jen.String().Call(jen.Id("raw"))).Op("+").Lit(" is not one of "+enumList(sc.Enum))),
+	)
 }
 
 // kindGuard is the condition on the first byte c under which a branch can
@@ -223,10 +462,56 @@ func kindGuard(br *ir.Check) *jen.Statement {
 	return cond
 }
 
-func (e *emitter) rawObject(sc *ir.Check) []jen.Code {
-	if sc.Properties == nil && sc.Required == nil && sc.AdditionalProperties == nil {
+// object reads an object's members: properties, patternProperties,
+// additionalProperties, propertyNames, required, the member counts, the
+// annotations, and unevaluatedProperties last. It returns nil when the
+// node says nothing about objects.
+func (g *rawGen) object() []jen.Code {
+	sc := g.sc
+	mark := g.track && (len(sc.Properties) > 0 || len(sc.PatternProperties) > 0)
+	loop := sc.Properties != nil || sc.Required != nil || sc.AdditionalProperties != nil ||
+		len(sc.PatternProperties) > 0 || sc.PropertyNames != nil || sc.MinProperties != nil || sc.MaxProperties != nil || mark
+	evalAll := g.track && (sc.AdditionalProperties != nil || sc.UnknownPatterns)
+	if !loop && !evalAll && sc.UnevaluatedProperties == nil {
 		return nil
 	}
+	var out []jen.Code
+	if !loop {
+		out = append(out, jen.Id("d").Dot("skip").Call())
+	} else {
+		out = append(out, g.members()...)
+	}
+	if evalAll {
+		out = append(out, jen.Id("ev").Dot("all").Op("=").True())
+	}
+	if u := sc.UnevaluatedProperties; u != nil {
+		var each []jen.Code
+		if u.IsBool && !u.Accept {
+			each = []jen.Code{add("unevaluatedProperties", jen.Lit("member is not allowed")), jen.Id("sv").Dot("skip").Call()}
+		} else {
+			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
+		}
+		loopBody := []jen.Code{
+			jen.If(jen.Id("ev").Dot("has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("skip").Call(), jen.Continue()),
+			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+		}
+		loopBody = append(loopBody, each...)
+		loopBody = append(loopBody, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("sv").Dot("key")))
+		out = append(out,
+			jen.Id("sv").Dot("object").Call(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("member").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
+			jen.Id("ev").Dot("all").Op("=").True(),
+		)
+	}
+	return out
+}
+
+// members is the loop over an object's members.
+func (g *rawGen) members() []jen.Code {
+	sc := g.sc
+	e := g.e
+	mark := g.track && (len(sc.Properties) > 0 || len(sc.PatternProperties) > 0)
+	count := sc.MinProperties != nil || sc.MaxProperties != nil || mark
 	var names []string
 	for _, p := range sc.Properties {
 		names = append(names, p.Name)
@@ -236,88 +521,232 @@ func (e *emitter) rawObject(sc *ir.Check) []jen.Code {
 			names = append(names, r)
 		}
 	}
+	setEv := func() []jen.Code {
+		if !mark {
+			return nil
+		}
+		return []jen.Code{jen.Id("ev").Dot("set").Call(jen.Id("i"))}
+	}
+	// additionalProperties, for a member no property or pattern takes.
 	addl := func() []jen.Code {
 		ap := sc.AdditionalProperties
 		switch {
-		case ap == nil || (ap.IsBool && ap.Accept):
+		case ap == nil || (ap.IsBool && ap.Accept) || sc.UnknownPatterns:
 			return []jen.Code{jen.Id("d").Dot("skip").Call()}
 		case ap.IsBool && !ap.Accept:
 			return []jen.Code{
-				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+				add("additionalProperties", jen.Lit("member is not allowed")),
 				jen.Id("d").Dot("skip").Call(),
 			}
 		}
-		return []jen.Code{jen.Id(e.raw.need(ap)).Call(jen.Id("d"), jen.Id("s"))}
+		return []jen.Code{g.call(ap, jen.Id("d"), jen.Id("s"), nil)}
+	}
+	patternSub := func(p *ir.CheckPattern) jen.Code {
+		return jen.Block(jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(p.Check, jen.Op("&").Id("sd"), jen.Id("s"), nil))
+	}
+	// The body for a member properties does not name.
+	other := func() []jen.Code {
+		if len(sc.PatternProperties) == 0 {
+			return addl()
+		}
+		body := []jen.Code{jen.Id("matched").Op(":=").False()}
+		for _, p := range sc.PatternProperties {
+			body = append(body, jen.If(jen.Id(e.pattern(p.Pattern)).Dot("MatchString").Call(jen.Id("k"))).Block(
+				jen.Id("matched").Op("=").True(),
+				patternSub(p),
+			))
+		}
+		matched := append(setEv(), jen.Id("d").Dot("skip").Call())
+		body = append(body, jen.If(jen.Id("matched")).Block(matched...).Else().Block(addl()...))
+		return body
 	}
 	var cases []jen.Code
 	for i, n := range names {
 		w, mask := bit(i)
 		body := []jen.Code{jen.Id("seen").Index(jen.Lit(w)).Op("|=").Add(mask)}
 		if p := sc.Prop(n); p != nil {
-			body = append(body, jen.Id(e.raw.need(p)).Call(jen.Id("d"), jen.Id("s")))
+			// The patterns that match a declared name apply too; which
+			// ones is known now.
+			for _, pp := range sc.PatternProperties {
+				if regexp.MustCompile(pp.Pattern).MatchString(n) {
+					body = append(body, patternSub(pp))
+				}
+			}
+			body = append(body, setEv()...)
+			body = append(body, g.call(p, jen.Id("d"), jen.Id("s"), nil))
 		} else {
-			body = append(body, addl()...)
+			body = append(body, other()...)
 		}
 		cases = append(cases, jen.Case(jen.Lit(n)).Block(body...))
 	}
-	cases = append(cases, jen.Default().Block(addl()...))
+	var loopBody []jen.Code
+	loopBody = append(loopBody, jen.Id("k").Op(":=").Id("d").Dot("key"), jen.Id("m").Op(":=").Id("s").Dot("mark").Call())
+	if sc.PropertyNames != nil {
+		loopBody = append(loopBody, jen.Block(
+			jen.Id("kd").Op(":=").Id("d").Dot("sub").Call(),
+			jen.Id("kd").Dot("pos").Op("=").Id("d").Dot("keyPos"),
+			g.call(sc.PropertyNames, jen.Op("&").Id("kd"), jen.Id("s"), nil),
+		))
+	}
+	if len(cases) > 0 {
+		cases = append(cases, jen.Default().Block(other()...))
+		loopBody = append(loopBody, jen.Switch(jen.Id("k")).Block(cases...))
+	} else {
+		loopBody = append(loopBody, other()...)
+	}
+	loopBody = append(loopBody, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")))
 	var out []jen.Code
 	out = append(out, jen.Id("d").Dot("object").Call())
 	if len(names) > 0 {
 		out = append(out, jen.Var().Id("seen").Index(jen.Lit(max((len(names)+63)/64, 1))).Uint64())
 	}
-	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
-		jen.Id("k").Op(":=").Id("d").Dot("key"),
-		jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
-		jen.Switch(jen.Id("k")).Block(cases...),
-		jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")),
-	))
+	post := jen.Empty()
+	if count {
+		out = append(out, jen.Id("i").Op(":=").Lit(0))
+		post = jen.Id("i").Op("++")
+	}
+	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), post).Block(loopBody...))
 	for i, n := range names {
-		if !sc.IsRequired(n) {
+		if !slices.Contains(sc.Required, n) {
 			continue
 		}
 		w, mask := bit(i)
 		out = append(out, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(mask).Op("==").Lit(0)).Block(requiredViolation(n)))
 	}
+	if sc.MinProperties != nil && *sc.MinProperties > 0 {
+		out = append(out, jen.If(jen.Id("i").Op("<").Lit(int(*sc.MinProperties))).Block(
+			add("minProperties", jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *sc.MinProperties))),
+		))
+	}
+	if sc.MaxProperties != nil {
+		out = append(out, jen.If(jen.Id("i").Op(">").Lit(int(*sc.MaxProperties))).Block(
+			add("maxProperties", jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *sc.MaxProperties))),
+		))
+	}
 	return out
 }
 
-func (e *emitter) rawArray(sc *ir.Check) []jen.Code {
-	if sc.Items == nil && sc.MinItems == nil && sc.MaxItems == nil {
+// array reads an array's elements: uniqueItems, prefixItems, items,
+// contains, the item counts, the annotations, and unevaluatedItems last.
+// It returns nil when the node says nothing about arrays.
+func (g *rawGen) array() []jen.Code {
+	sc := g.sc
+	loop := sc.PrefixItems != nil || sc.Items != nil || sc.MinItems != nil || sc.MaxItems != nil || sc.Contains != nil
+	if !loop && !sc.UniqueItems && sc.UnevaluatedItems == nil {
 		return nil
 	}
-	each := []jen.Code{jen.Id("d").Dot("skip").Call()}
-	if sc.Items != nil {
-		each = []jen.Code{
-			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
-			jen.Id(e.raw.need(sc.Items)).Call(jen.Id("d"), jen.Id("s")),
-			jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("n")),
+	var out []jen.Code
+	if sc.UniqueItems {
+		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Id("rtUniqueItems").Call(jen.Id("d")), jen.Id("dup")).Block(
+			add("uniqueItems", jen.Lit("items ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit(" and ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("j")).Op("+").Lit(" are equal")),
+		))
+	}
+	if !loop {
+		out = append(out, jen.Id("d").Dot("skip").Call())
+	} else {
+		out = append(out, g.elements()...)
+	}
+	if g.track && len(sc.PrefixItems) > 0 {
+		out = append(out, jen.Id("ev").Dot("prefix").Call(jen.Lit(len(sc.PrefixItems))))
+	}
+	if g.track && sc.Items != nil {
+		out = append(out, jen.Id("ev").Dot("all").Op("=").True())
+	}
+	if u := sc.UnevaluatedItems; u != nil {
+		var each []jen.Code
+		if u.IsBool && !u.Accept {
+			each = []jen.Code{add("unevaluatedItems", jen.Lit("item is not allowed")), jen.Id("sv").Dot("skip").Call()}
+		} else {
+			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
 		}
+		loopBody := []jen.Code{
+			jen.If(jen.Id("ev").Dot("has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("skip").Call(), jen.Continue()),
+			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+		}
+		loopBody = append(loopBody, each...)
+		loopBody = append(loopBody, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("i")))
+		out = append(out,
+			jen.Id("sv").Dot("array").Call(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
+			jen.Id("ev").Dot("all").Op("=").True(),
+		)
 	}
-	out := []jen.Code{
-		jen.Id("d").Dot("array").Call(),
-		jen.Id("n").Op(":=").Lit(0),
-		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(each...),
+	return out
+}
+
+// elements is the loop over an array's elements.
+func (g *rawGen) elements() []jen.Code {
+	sc := g.sc
+	item := func() jen.Code {
+		if sc.Items == nil {
+			return jen.Id("d").Dot("skip").Call()
+		}
+		return g.call(sc.Items, jen.Id("d"), jen.Id("s"), nil)
 	}
+	var each []jen.Code
+	each = append(each, jen.Id("m").Op(":=").Id("s").Dot("mark").Call())
+	if sc.Contains != nil {
+		passed := []jen.Code{jen.Id("matched").Op("++")}
+		if g.track {
+			passed = append(passed, jen.Id("ev").Dot("set").Call(jen.Id("n")))
+		}
+		each = append(each, jen.Block(
+			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+			jen.Id("vs").Op(":=").Id("newVState").Call(),
+			g.call(sc.Contains, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
+			jen.If(jen.Id("vs").Dot("release").Call()).Block(passed...),
+		))
+	}
+	if len(sc.PrefixItems) > 0 {
+		var cases []jen.Code
+		for i, p := range sc.PrefixItems {
+			cases = append(cases, jen.Case(jen.Lit(i)).Block(g.call(p, jen.Id("d"), jen.Id("s"), nil)))
+		}
+		cases = append(cases, jen.Default().Block(item()))
+		each = append(each, jen.Switch(jen.Id("n")).Block(cases...))
+	} else {
+		each = append(each, item())
+	}
+	each = append(each, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("n")))
+	out := []jen.Code{jen.Id("d").Dot("array").Call(), jen.Id("n").Op(":=").Lit(0)}
+	if sc.Contains != nil {
+		out = append(out, jen.Id("matched").Op(":=").Lit(0))
+	}
+	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(each...))
 	if sc.MinItems != nil && *sc.MinItems > 0 {
 		out = append(out, jen.If(jen.Id("n").Op("<").Lit(int(*sc.MinItems))).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *sc.MinItems))),
+			add("minItems", jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *sc.MinItems))),
 		))
 	}
 	if sc.MaxItems != nil {
 		out = append(out, jen.If(jen.Id("n").Op(">").Lit(int(*sc.MaxItems))).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *sc.MaxItems))),
+			add("maxItems", jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *sc.MaxItems))),
 		))
+	}
+	if sc.Contains != nil {
+		minC := int64(1)
+		kw := "contains"
+		if sc.MinContains != nil {
+			minC, kw = *sc.MinContains, "minContains"
+		}
+		if minC > 0 {
+			msg := jen.Lit("no item is valid against contains")
+			if kw == "minContains" {
+				msg = jen.Qual("strconv", "Itoa").Call(jen.Id("matched")).Op("+").Lit(fmt.Sprintf(" items are valid against contains, want at least %d", minC))
+			}
+			out = append(out, jen.If(jen.Id("matched").Op("<").Lit(int(minC))).Block(add(kw, msg)))
+		}
+		if sc.MaxContains != nil && !sc.Contains.Inexact {
+			out = append(out, jen.If(jen.Id("matched").Op(">").Lit(int(*sc.MaxContains))).Block(
+				add("maxContains", jen.Qual("strconv", "Itoa").Call(jen.Id("matched")).Op("+").Lit(fmt.Sprintf(" items are valid against contains, want at most %d", *sc.MaxContains))),
+			))
+		}
 	}
 	return out
 }
 
 func (e *emitter) rawString(sc *ir.Check) []jen.Code {
-	f := ""
-	if formatFuncs[sc.Format] != "" {
-		f = sc.Format
-	}
-	t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: f, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern}}
+	t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: sc.Format, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern, PatternText: sc.PatternText}}
 	checks := e.scalarChecks(t, jen.Id("x"))
 	if len(checks) == 0 {
 		return nil
@@ -325,7 +754,8 @@ func (e *emitter) rawString(sc *ir.Check) []jen.Code {
 	return append([]jen.Code{jen.Id("x").Op(":=").Id("d").Dot("string").Call()}, checks...)
 }
 
-// rawNumber compares a number's text with the bounds exactly.
+// rawNumber compares a number's text with the bounds and multipleOf
+// exactly.
 func rawNumber(sc *ir.Check) []jen.Code {
 	var checks []jen.Code
 	for _, b := range []struct {
@@ -343,7 +773,12 @@ func rawNumber(sc *ir.Check) []jen.Code {
 			continue
 		}
 		checks = append(checks, jen.If(jen.Id("rtCmpNumber").Call(jen.Id("x"), jen.Lit(*b.bound)).Op(b.bad).Lit(0)).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit(b.keyword), jen.Lit("must be "+b.text+" "+*b.bound+", got ").Op("+").String().Call(jen.Id("x"))),
+			add(b.keyword, jen.Lit("must be "+b.text+" "+*b.bound+", got ").Op("+").String().Call(jen.Id("x"))),
+		))
+	}
+	if sc.MultipleOf != nil {
+		checks = append(checks, jen.If(jen.Op("!").Id("rtMultipleOf").Call(jen.Id("x"), jen.Lit(*sc.MultipleOf))).Block(
+			add("multipleOf", jen.Lit("must be a multiple of "+*sc.MultipleOf+", got ").Op("+").String().Call(jen.Id("x"))),
 		))
 	}
 	if len(checks) == 0 {

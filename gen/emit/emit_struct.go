@@ -358,6 +358,11 @@ func (e *emitter) emitStructValidate(st *ir.Struct) {
 	if !e.pkg.Validators {
 		return
 	}
+	if st.Whole != nil {
+		body := e.wholeCheck(st.Whole, []jen.Code{jen.Id("v").Dot("encodeJSON").Call(jen.Id("e"))})
+		e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+		return
+	}
 	var body []jen.Code
 	for _, f := range st.Fields {
 		lv := jen.Id("v").Dot(f.Name)

@@ -62,8 +62,11 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 	k := "k" + strconv.Itoa(depth)
 	switch t.Kind {
 	case ir.TFloat:
-		if c := t.C; c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil {
+		if c := t.C; c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil || c.MultipleOf != nil {
 			m := "floatBounds"
+			if c.MultipleOf != nil {
+				m = "floatExact"
+			}
 			if asPtr {
 				m += "Ptr"
 			}
@@ -73,7 +76,11 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 				}
 				return jen.Lit(*p)
 			}
-			return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call(str(c.Minimum), str(c.Maximum), str(c.ExclusiveMinimum), str(c.ExclusiveMaximum))}
+			args := []jen.Code{str(c.Minimum), str(c.Maximum), str(c.ExclusiveMinimum), str(c.ExclusiveMaximum)}
+			if c.MultipleOf != nil {
+				args = append(args, str(c.MultipleOf))
+			}
+			return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call(args...)}
 		}
 		fallthrough
 	case ir.TString, ir.TInt, ir.TBool:
@@ -172,7 +179,7 @@ func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) 
 		if u := t.Union(); u != nil {
 			return []jen.Code{holderOf(u, expr).Dot("encodeJSON").Call(jen.Id("e"))}
 		}
-		if t.IsStruct() && !addressable {
+		if t.PointerMethods() && !addressable {
 			x := "x" + strconv.Itoa(depth)
 			return []jen.Code{jen.Block(
 				jen.Id(x).Op(":=").Add(expr),

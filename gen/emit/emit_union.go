@@ -13,7 +13,7 @@ import (
 
 // branchGoType is how a branch appears in the interface: *T for structs.
 func branchGoType(t *ir.Type) *jen.Statement {
-	if t.IsStruct() {
+	if t.PointerMethods() {
 		return jen.Op("*").Add(goType(t))
 	}
 	return goType(t)
@@ -22,7 +22,7 @@ func branchGoType(t *ir.Type) *jen.Statement {
 func branchNames(u *ir.Union) string {
 	var names []string
 	for _, br := range u.Branches {
-		if br.Type.IsStruct() {
+		if br.Type.PointerMethods() {
 			names = append(names, "*"+br.Type.Decl.GoName())
 		} else {
 			names = append(names, br.Type.Decl.GoName())
@@ -39,12 +39,24 @@ func concreteBranches(u *ir.Union, seen map[*ir.Union]bool) []*ir.Type {
 	}
 	seen[u] = true
 	var out []*ir.Type
+	add := func(t *ir.Type) {
+		// A type can be a branch twice over (directly and through a
+		// nested union): it implements the union once.
+		for _, o := range out {
+			if o.Same(t) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
 	for _, br := range u.Branches {
 		if inner := br.Type.Union(); inner != nil {
-			out = append(out, concreteBranches(inner, seen)...)
+			for _, t := range concreteBranches(inner, seen) {
+				add(t)
+			}
 			continue
 		}
-		out = append(out, br.Type.Resolve())
+		add(br.Type.Resolve())
 	}
 	return out
 }
@@ -273,7 +285,7 @@ func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 				jen.Id("h").Dot("decodeJSON").Call(d),
 				jen.Id("x").Op(":=").Id("h").Dot("Value"),
 			}
-		case br.Type.IsStruct():
+		case br.Type.PointerMethods():
 			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
 		}
 		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}

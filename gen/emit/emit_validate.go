@@ -20,6 +20,9 @@ func (e *emitter) validateValue(t *ir.Type, expr *jen.Statement) []jen.Code {
 
 func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []jen.Code {
 	i, k, x, m := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "x"+strconv.Itoa(depth), "m"+strconv.Itoa(depth)
+	if t.C.Whole != nil {
+		return e.wholeCheck(t.C.Whole, encodeValueN(t, expr, false, depth))
+	}
 	switch t.Kind {
 	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
 		return e.scalarChecks(t, expr)
@@ -59,17 +62,40 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 		}
 		return out
 	case ir.TMap:
+		var out []jen.Code
+		n := jen.Len(expr)
+		if t.C.MinProperties != nil && *t.C.MinProperties > 0 {
+			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("minProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *t.C.MinProperties))),
+			))
+		}
+		if t.C.MaxProperties != nil {
+			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxProperties))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("maxProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *t.C.MaxProperties))),
+			))
+		}
 		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
+		vars := jen.List(jen.Id(k), jen.Id(x))
 		if len(inner) == 0 {
-			return nil
+			vars = jen.Id(k) // only the key is checked
+		}
+		if t.C.KeyPattern != nil {
+			// The one pattern takes every member; a key it does not
+			// match is left to additionalProperties: false.
+			inner = append([]jen.Code{jen.If(jen.Op("!").Id(e.pattern(*t.C.KeyPattern)).Dot("MatchString").Call(jen.Id(k))).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+			)}, inner...)
+		}
+		if len(inner) == 0 {
+			return out
 		}
 		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
 		loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id(m), jen.Id(k)))
-		return []jen.Code{jen.Block(
+		return append(out, jen.Block(
 			jen.Id("start").Op(":=").Id("s").Dot("mark").Call(),
-			jen.For(jen.List(jen.Id(k), jen.Id(x)).Op(":=").Range().Add(expr)).Block(loop...),
+			jen.For(vars.Op(":=").Range().Add(expr)).Block(loop...),
 			jen.Id("s").Dot("sortSince").Call(jen.Id("start")),
-		)}
+		))
 	}
 	return nil
 }
@@ -132,7 +158,9 @@ func (e *emitter) declHasChecks(d ir.Decl) bool {
 				return true
 			}
 		}
-		return d.Extra != nil && hasChecks(d.Extra.Value)
+		return d.Whole != nil || d.Extra != nil && hasChecks(d.Extra.Value)
+	case *ir.Tuple:
+		return true
 	case *ir.Enum, *ir.Union:
 		return true
 	case *ir.Kinds:
@@ -149,13 +177,16 @@ func (e *emitter) declHasChecks(d ir.Decl) bool {
 
 // typeHasChecks reports whether a value of type t can break the schema.
 func (e *emitter) typeHasChecks(t *ir.Type) bool {
+	if t.C.Whole != nil {
+		return true
+	}
 	switch t.Kind {
 	case ir.TDecl:
 		return e.needsValidate(t.Decl)
 	case ir.TSlice:
 		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem)
 	case ir.TMap:
-		return e.typeHasChecks(t.Elem)
+		return t.C.KeyPattern != nil || t.C.MinProperties != nil || t.C.MaxProperties != nil || e.typeHasChecks(t.Elem)
 	case ir.TRaw:
 		return t.C.Raw != nil
 	case ir.TExternal:
@@ -168,7 +199,7 @@ func scalarHasChecks(t *ir.Type) bool {
 	c := t.C
 	return c.Format != "" || c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil ||
 		c.ExclusiveMaximum != nil || c.MinLength != nil || c.MaxLength != nil || c.Pattern != nil ||
-		c.Const != nil || c.Enum != nil
+		c.Const != nil || c.Enum != nil || c.MultipleOf != nil
 }
 
 // formatFuncs maps a format to its runtime checker.
@@ -217,8 +248,19 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
 		}
 		if c.Pattern != nil {
 			v := e.pattern(*c.Pattern)
-			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(*c.Pattern)))
+			text := c.PatternText
+			if text == "" {
+				text = *c.Pattern
+			}
+			add(jen.Op("!").Id(v).Dot("MatchString").Call(x), "pattern", show().Op("+").Lit(" does not match "+strconv.Quote(text)))
 		}
+	}
+	if c.MultipleOf != nil && (t.Kind == ir.TInt || t.Kind == ir.TFloat) {
+		fn := "rtMultipleOfInt"
+		if t.Kind == ir.TFloat {
+			fn = "rtMultipleOfFloat"
+		}
+		add(jen.Op("!").Id(fn).Call(x, jen.Lit(*c.MultipleOf)), "multipleOf", jen.Lit("must be a multiple of "+*c.MultipleOf+", got ").Op("+").Add(show()))
 	}
 	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
 		for _, b := range []struct {

@@ -189,8 +189,8 @@ type SourceInfo struct {
 	Pinned bool
 }
 
-// Decl is a named Go type declaration: one of *Struct, *Enum, *Union,
-// *Kinds, *Raw, *Named, *Alias.
+// Decl is a named Go type declaration: one of *Struct, *Tuple, *Enum,
+// *Union, *Kinds, *Raw, *Named, *Alias.
 type Decl interface {
 	GoName() string
 	Info() *DeclInfo
@@ -234,6 +234,31 @@ type Struct struct {
 	// Extra holds the members the schema does not name; nil when the
 	// schema forbids them (additionalProperties: false).
 	Extra *Extra
+	// Whole, when set, is what Validate checks the struct's JSON encoding
+	// against instead of checking its fields: the schema uses keywords
+	// the fields cannot be checked by one at a time.
+	Whole *Check
+}
+
+// Tuple is an array schema with prefixItems (draft-07: "items" as an
+// array): a struct with one field per position, and the elements after
+// them in Rest.
+type Tuple struct {
+	DeclInfo
+	// Items are the positions, named Item0, Item1, ...: the ones below
+	// minItems are Required; an optional one is absent when nil (and then
+	// so must be every later one).
+	Items []*Field
+	// Rest is the field of the elements after the positions, of type
+	// []RestType; RestType is nil when the schema allows none (items:
+	// false), and then so is Rest.
+	Rest     string
+	RestType *Type
+	// RestKeyword names the keyword of the elements after the positions:
+	// "items" (2020-12) or "additionalItems" (draft-07).
+	RestKeyword        string
+	MinItems, MaxItems *int64
+	Whole              *Check // as for Struct
 }
 
 // Extra is the field that keeps undeclared members.
@@ -442,7 +467,7 @@ func (t *Type) NeedsPointer() bool {
 		return true
 	case TDecl:
 		switch d := t.Decl.(type) {
-		case *Struct, *Enum:
+		case *Struct, *Tuple, *Enum:
 			return true
 		case *Named:
 			return d.Type.NeedsPointer()
@@ -474,8 +499,16 @@ type Constraints struct {
 	Minimum, Maximum                   *string
 	ExclusiveMinimum, ExclusiveMaximum *string
 	MinLength, MaxLength               *int64
-	Pattern                            *string
+	Pattern                            *string // Go regexp source
+	PatternText                        string  // the pattern as the schema writes it, for messages
+	MultipleOf                         *string
 	MinItems, MaxItems                 *int64
+	// The keys and the number of members of a map (TMap): KeyPattern is
+	// the Go regexp every key must match (patternProperties with
+	// additionalProperties false), KeyPatternText as the schema writes it.
+	KeyPattern                   *string
+	KeyPatternText               string
+	MinProperties, MaxProperties *int64
 	// Enum restricts a value that is not a named enum (integer enums of
 	// mixed kinds, enums on raw values).
 	Enum []*Value
@@ -483,6 +516,10 @@ type Constraints struct {
 	Const *Value
 	// Raw is what raw bytes must satisfy (TRaw); nil accepts any JSON.
 	Raw *Check
+	// Whole, when set, is what Validate checks the value's JSON encoding
+	// against instead of the constraints above: the schema uses keywords
+	// a Go value cannot be checked by directly (not, contains, ...).
+	Whole *Check
 }
 
 // Direction says who sends a method.
@@ -567,22 +604,119 @@ type Check struct {
 	Properties           []*CheckProperty
 	Required             []string
 	AdditionalProperties *Check // nil when absent
+	PatternProperties    []*CheckPattern
+	// UnknownPatterns is set when patternProperties has a pattern Go's
+	// regexp cannot match: additionalProperties is then not enforced, and
+	// the node counts as evaluating every member.
+	UnknownPatterns              bool
+	PropertyNames                *Check
+	MinProperties, MaxProperties *int64
+	Dependencies                 []*CheckDependency
+	UnevaluatedProperties        *Check
 
-	Items              *Check // nil when absent
-	MinItems, MaxItems *int64
+	// PrefixItems check the first elements, Items the elements after
+	// them (ItemsKeyword is "items" or draft-07's "additionalItems").
+	PrefixItems              []*Check
+	Items                    *Check // nil when absent
+	ItemsKeyword             string
+	MinItems, MaxItems       *int64
+	Contains                 *Check
+	MinContains, MaxContains *int64 // MinContains nil means 1
+	UniqueItems              bool
+	UnevaluatedItems         *Check
 
 	Format               string // a format the runtime checks, or ""
 	MinLength, MaxLength *int64
-	Pattern              *string
+	Pattern              *string // Go regexp source
+	PatternText          string  // the pattern as the schema writes it, for messages
 
 	Minimum, Maximum                   *string // exact number text
 	ExclusiveMinimum, ExclusiveMaximum *string
+	MultipleOf                         *string
+
+	Not            *Check
+	If, Then, Else *Check
+
+	// Inexact is set when this node or one below it has a keyword the
+	// validators cannot enforce: its verdict may be "valid" where the
+	// schema says otherwise, so the keywords that negate it (not, the
+	// condition of if, a second oneOf match, maxContains) do not trust
+	// a pass.
+	Inexact bool
+}
+
+// Children returns every check c refers to: InPlace, then those of
+// members and elements.
+func (c *Check) Children() []*Check {
+	out := c.InPlace()
+	add := func(x *Check) {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	for _, p := range c.Properties {
+		add(p.Check)
+	}
+	for _, p := range c.PatternProperties {
+		add(p.Check)
+	}
+	add(c.AdditionalProperties)
+	add(c.PropertyNames)
+	add(c.UnevaluatedProperties)
+	for _, x := range c.PrefixItems {
+		add(x)
+	}
+	add(c.Items)
+	add(c.Contains)
+	add(c.UnevaluatedItems)
+	return out
 }
 
 // CheckProperty is one entry of a Check's properties.
 type CheckProperty struct {
 	Name  string
 	Check *Check
+}
+
+// CheckPattern is one entry of patternProperties.
+type CheckPattern struct {
+	Pattern string // Go regexp source
+	Text    string // as the schema writes it
+	Check   *Check
+}
+
+// CheckDependency is one entry of dependentRequired, dependentSchemas or
+// draft-07 dependencies.
+type CheckDependency struct {
+	Keyword  string
+	Name     string
+	Required []string // nil for a schema dependency
+	Check    *Check   // nil for a required-members dependency
+}
+
+// InPlace returns the checks that apply to the value itself: $ref, allOf,
+// anyOf, oneOf, not, if, then, else, the dependent schemas.
+func (c *Check) InPlace() []*Check {
+	var out []*Check
+	add := func(x *Check) {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	add(c.Ref)
+	for _, l := range [][]*Check{c.AllOf, c.AnyOf, c.OneOf} {
+		for _, x := range l {
+			add(x)
+		}
+	}
+	add(c.Not)
+	add(c.If)
+	add(c.Then)
+	add(c.Else)
+	for _, d := range c.Dependencies {
+		add(d.Check)
+	}
+	return out
 }
 
 // Prop returns the check of property name, or nil.
@@ -636,6 +770,20 @@ func (k Kind) IsNumber() bool { return k == KInt || k == KFloat }
 func (t *Type) IsStruct() bool {
 	_, ok := t.Resolve().Decl.(*Struct)
 	return ok && t.Resolve().Kind == TDecl
+}
+
+// PointerMethods reports whether t (through aliases) is a struct or a
+// tuple, whose methods have pointer receivers.
+func (t *Type) PointerMethods() bool {
+	r := t.Resolve()
+	if r.Kind != TDecl {
+		return false
+	}
+	switch r.Decl.(type) {
+	case *Struct, *Tuple:
+		return true
+	}
+	return false
 }
 
 // Union returns the union t is (through aliases), or nil.

@@ -31,6 +31,7 @@ type decoder struct {
 	errs    []decodeViolation
 	syntax  *SyntaxError
 	key     string // name of the member just read by member()
+	keyPos  int    // offset of that name's opening quote
 	scratch []byte // room for unescaped strings
 	// oneOfConflict is set when a oneOf union matched more than one branch.
 	oneOfConflict bool
@@ -211,6 +212,7 @@ func (d *decoder) member(first *bool) bool {
 		d.fail("expected a member name")
 		return false
 	}
+	d.keyPos = d.pos
 	k, ok := d.str()
 	if !ok {
 		return false

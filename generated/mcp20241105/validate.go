@@ -2384,10 +2384,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck26(d, s)
-			}
+			rawCheck26(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2409,10 +2406,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck27(d, s)
-			}
+			rawCheck27(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2435,10 +2429,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2460,10 +2451,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck28(d, s)
-			}
+			rawCheck28(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2486,10 +2474,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2512,10 +2497,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck29(d, s)
-			}
+			rawCheck29(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2537,10 +2519,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck30(d, s)
-			}
+			rawCheck30(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2562,10 +2541,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck31(d, s)
-			}
+			rawCheck31(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2588,10 +2564,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck32(d, s)
-			}
+			rawCheck32(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2614,10 +2587,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck33(d, s)
-			}
+			rawCheck33(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2639,10 +2609,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck34(d, s)
-			}
+			rawCheck34(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2665,10 +2632,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck35(d, s)
-			}
+			rawCheck35(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2691,10 +2655,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck36(d, s)
-			}
+			rawCheck36(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2716,10 +2677,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck37(d, s)
-			}
+			rawCheck37(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2741,10 +2699,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck38(d, s)
-			}
+			rawCheck38(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2767,10 +2722,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck39(d, s)
-			}
+			rawCheck39(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2792,10 +2744,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck40(d, s)
-			}
+			rawCheck40(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2818,10 +2767,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck41(d, s)
-			}
+			rawCheck41(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2844,10 +2790,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck42(d, s)
-			}
+			rawCheck42(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2870,10 +2813,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck43(d, s)
-			}
+			rawCheck43(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2895,10 +2835,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck44(d, s)
-			}
+			rawCheck44(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2921,10 +2858,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck45(d, s)
-			}
+			rawCheck45(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2947,10 +2881,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2973,10 +2904,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2999,10 +2927,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck46(d, s)
-			}
+			rawCheck46(d, s)
 			s.at(m, k)
 		}
 	default:

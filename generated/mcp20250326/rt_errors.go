@@ -95,6 +95,27 @@ type rtViolation struct {
 // allocates only when a violation is recorded.
 type vstate struct {
 	errs []rtViolation
+	// enc is where Validate encodes a value whose schema it checks on the
+	// value's JSON (Struct.Whole in the generator); it keeps its buffer
+	// from one use to the next.
+	enc encoder
+}
+
+// encoder returns the state's encoder, emptied.
+func (s *vstate) encoder() *encoder {
+	s.enc.buf, s.enc.err = s.enc.buf[:0], nil
+	return &s.enc
+}
+
+// encoded starts d on what the encoder wrote. A value that has no JSON
+// form (a NaN, a tuple with a hole) is a violation instead.
+func (s *vstate) encoded(d *decoder) bool {
+	if s.enc.err != nil {
+		s.add("type", "has no JSON form: "+s.enc.err.Error())
+		return false
+	}
+	d.initShared(s.enc.buf)
+	return true
 }
 
 var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
@@ -116,6 +137,9 @@ func (s *vstate) release() bool {
 	ok := len(s.errs) == 0
 	clear(s.errs)
 	s.errs = s.errs[:0]
+	if cap(s.enc.buf) > 1<<20 {
+		s.enc.buf = nil // do not keep a huge buffer in the pool
+	}
 	vstatePool.Put(s)
 	return ok
 }
@@ -133,7 +157,8 @@ func (s *vstate) at(mark int, name string) {
 	if len(s.errs) == mark {
 		return
 	}
-	seg := rtEscapePointer(name)
+	// The name may point into a buffer that is reused (enc): copy it.
+	seg := rtEscapePointer(strings.Clone(name))
 	for i := mark; i < len(s.errs); i++ {
 		s.errs[i].segs = append(s.errs[i].segs, seg)
 	}

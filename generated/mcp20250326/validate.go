@@ -2326,10 +2326,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck26(d, s)
-			}
+			rawCheck26(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2351,10 +2348,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck27(d, s)
-			}
+			rawCheck27(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2377,10 +2371,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2402,10 +2393,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck28(d, s)
-			}
+			rawCheck28(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2428,10 +2416,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2454,10 +2439,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck29(d, s)
-			}
+			rawCheck29(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2479,10 +2461,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck30(d, s)
-			}
+			rawCheck30(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2504,10 +2483,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck31(d, s)
-			}
+			rawCheck31(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2530,10 +2506,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck32(d, s)
-			}
+			rawCheck32(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2556,10 +2529,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck33(d, s)
-			}
+			rawCheck33(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2581,10 +2551,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck34(d, s)
-			}
+			rawCheck34(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2607,10 +2574,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck35(d, s)
-			}
+			rawCheck35(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2633,10 +2597,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck36(d, s)
-			}
+			rawCheck36(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2658,10 +2619,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck37(d, s)
-			}
+			rawCheck37(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2683,10 +2641,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck38(d, s)
-			}
+			rawCheck38(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2709,10 +2664,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck39(d, s)
-			}
+			rawCheck39(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2734,10 +2686,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck40(d, s)
-			}
+			rawCheck40(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2760,10 +2709,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck41(d, s)
-			}
+			rawCheck41(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2786,10 +2732,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck42(d, s)
-			}
+			rawCheck42(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2812,10 +2755,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck43(d, s)
-			}
+			rawCheck43(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2837,10 +2777,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck44(d, s)
-			}
+			rawCheck44(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2863,10 +2800,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck45(d, s)
-			}
+			rawCheck45(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2889,10 +2823,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2915,10 +2846,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2941,10 +2869,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck46(d, s)
-			}
+			rawCheck46(d, s)
 			s.at(m, k)
 		}
 	default:

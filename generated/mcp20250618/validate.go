@@ -2730,10 +2730,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck42(d, s)
-			}
+			rawCheck42(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2756,10 +2753,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck43(d, s)
-			}
+			rawCheck43(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2782,10 +2776,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck44(d, s)
-			}
+			rawCheck44(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2807,10 +2798,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck45(d, s)
-			}
+			rawCheck45(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2833,10 +2821,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck46(d, s)
-			}
+			rawCheck46(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2859,10 +2844,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2884,10 +2866,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck47(d, s)
-			}
+			rawCheck47(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2910,10 +2889,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -2936,10 +2912,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck48(d, s)
-			}
+			rawCheck48(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2961,10 +2934,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck49(d, s)
-			}
+			rawCheck49(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2986,10 +2956,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck50(d, s)
-			}
+			rawCheck50(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3011,10 +2978,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck51(d, s)
-			}
+			rawCheck51(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3036,10 +3000,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck52(d, s)
-			}
+			rawCheck52(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3061,10 +3022,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck53(d, s)
-			}
+			rawCheck53(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3087,10 +3045,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck54(d, s)
-			}
+			rawCheck54(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3113,10 +3068,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck55(d, s)
-			}
+			rawCheck55(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3138,10 +3090,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck56(d, s)
-			}
+			rawCheck56(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3164,10 +3113,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck57(d, s)
-			}
+			rawCheck57(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3190,10 +3136,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck58(d, s)
-			}
+			rawCheck58(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3215,10 +3158,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck59(d, s)
-			}
+			rawCheck59(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3240,10 +3180,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck60(d, s)
-			}
+			rawCheck60(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3266,10 +3203,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck61(d, s)
-			}
+			rawCheck61(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3291,10 +3225,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck62(d, s)
-			}
+			rawCheck62(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3316,10 +3247,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck63(d, s)
-			}
+			rawCheck63(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3342,10 +3270,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck64(d, s)
-			}
+			rawCheck64(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3368,10 +3293,7 @@ func rawCheck26(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck65(d, s)
-			}
+			rawCheck65(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3393,10 +3315,7 @@ func rawCheck27(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck66(d, s)
-			}
+			rawCheck66(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3418,10 +3337,7 @@ func rawCheck28(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck67(d, s)
-			}
+			rawCheck67(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3443,10 +3359,7 @@ func rawCheck29(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck68(d, s)
-			}
+			rawCheck68(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3469,10 +3382,7 @@ func rawCheck30(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck69(d, s)
-			}
+			rawCheck69(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3494,10 +3404,7 @@ func rawCheck31(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck70(d, s)
-			}
+			rawCheck70(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3519,10 +3426,7 @@ func rawCheck32(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck71(d, s)
-			}
+			rawCheck71(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3544,10 +3448,7 @@ func rawCheck33(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck72(d, s)
-			}
+			rawCheck72(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3570,10 +3471,7 @@ func rawCheck34(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck73(d, s)
-			}
+			rawCheck73(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3596,10 +3494,7 @@ func rawCheck35(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -3621,10 +3516,7 @@ func rawCheck36(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck74(d, s)
-			}
+			rawCheck74(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3647,10 +3539,7 @@ func rawCheck37(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck75(d, s)
-			}
+			rawCheck75(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3672,10 +3561,7 @@ func rawCheck38(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck76(d, s)
-			}
+			rawCheck76(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3698,10 +3584,7 @@ func rawCheck39(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -3724,10 +3607,7 @@ func rawCheck40(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck77(d, s)
-			}
+			rawCheck77(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3750,10 +3630,7 @@ func rawCheck41(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:

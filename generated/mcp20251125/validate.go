@@ -4135,10 +4135,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck52(d, s)
-			}
+			rawCheck52(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4160,10 +4157,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck53(d, s)
-			}
+			rawCheck53(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4186,10 +4180,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck54(d, s)
-			}
+			rawCheck54(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4211,10 +4202,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck55(d, s)
-			}
+			rawCheck55(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4237,10 +4225,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck56(d, s)
-			}
+			rawCheck56(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4262,10 +4247,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck57(d, s)
-			}
+			rawCheck57(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4288,10 +4270,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck58(d, s)
-			}
+			rawCheck58(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4314,10 +4293,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -4339,10 +4315,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck59(d, s)
-			}
+			rawCheck59(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4365,10 +4338,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -4390,10 +4360,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck60(d, s)
-			}
+			rawCheck60(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4415,10 +4382,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck61(d, s)
-			}
+			rawCheck61(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4440,10 +4404,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck62(d, s)
-			}
+			rawCheck62(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4465,10 +4426,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck63(d, s)
-			}
+			rawCheck63(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4490,10 +4448,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck64(d, s)
-			}
+			rawCheck64(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4515,10 +4470,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck65(d, s)
-			}
+			rawCheck65(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4540,10 +4492,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck66(d, s)
-			}
+			rawCheck66(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4565,10 +4514,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck67(d, s)
-			}
+			rawCheck67(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4590,10 +4536,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck68(d, s)
-			}
+			rawCheck68(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4615,10 +4558,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck69(d, s)
-			}
+			rawCheck69(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4640,10 +4580,7 @@ func rawCheck21(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck70(d, s)
-			}
+			rawCheck70(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4666,10 +4603,7 @@ func rawCheck22(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck71(d, s)
-			}
+			rawCheck71(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4691,10 +4625,7 @@ func rawCheck23(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck72(d, s)
-			}
+			rawCheck72(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4716,10 +4647,7 @@ func rawCheck24(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck73(d, s)
-			}
+			rawCheck73(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4741,10 +4669,7 @@ func rawCheck25(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck74(d, s)
-			}
+			rawCheck74(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4766,10 +4691,7 @@ func rawCheck26(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck75(d, s)
-			}
+			rawCheck75(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4792,10 +4714,7 @@ func rawCheck27(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck76(d, s)
-			}
+			rawCheck76(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4817,10 +4736,7 @@ func rawCheck28(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck77(d, s)
-			}
+			rawCheck77(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4842,10 +4758,7 @@ func rawCheck29(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck78(d, s)
-			}
+			rawCheck78(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4867,10 +4780,7 @@ func rawCheck30(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck79(d, s)
-			}
+			rawCheck79(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4893,10 +4803,7 @@ func rawCheck31(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck80(d, s)
-			}
+			rawCheck80(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4918,10 +4825,7 @@ func rawCheck32(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck81(d, s)
-			}
+			rawCheck81(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4943,10 +4847,7 @@ func rawCheck33(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck82(d, s)
-			}
+			rawCheck82(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4968,10 +4869,7 @@ func rawCheck34(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck83(d, s)
-			}
+			rawCheck83(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -4993,10 +4891,7 @@ func rawCheck35(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck84(d, s)
-			}
+			rawCheck84(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5018,10 +4913,7 @@ func rawCheck36(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck85(d, s)
-			}
+			rawCheck85(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5043,10 +4935,7 @@ func rawCheck37(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck86(d, s)
-			}
+			rawCheck86(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5068,10 +4957,7 @@ func rawCheck38(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck87(d, s)
-			}
+			rawCheck87(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5094,10 +4980,7 @@ func rawCheck39(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck88(d, s)
-			}
+			rawCheck88(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5119,10 +5002,7 @@ func rawCheck40(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck89(d, s)
-			}
+			rawCheck89(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5144,10 +5024,7 @@ func rawCheck41(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck90(d, s)
-			}
+			rawCheck90(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5170,10 +5047,7 @@ func rawCheck42(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5195,10 +5069,7 @@ func rawCheck43(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck91(d, s)
-			}
+			rawCheck91(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5220,10 +5091,7 @@ func rawCheck44(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck92(d, s)
-			}
+			rawCheck92(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5245,10 +5113,7 @@ func rawCheck45(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck93(d, s)
-			}
+			rawCheck93(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5271,10 +5136,7 @@ func rawCheck46(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5297,10 +5159,7 @@ func rawCheck47(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				d.skip()
-			}
+			d.skip()
 			s.at(m, k)
 		}
 	default:
@@ -5322,10 +5181,7 @@ func rawCheck48(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck94(d, s)
-			}
+			rawCheck94(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5348,10 +5204,7 @@ func rawCheck49(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck95(d, s)
-			}
+			rawCheck95(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5373,10 +5226,7 @@ func rawCheck50(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck96(d, s)
-			}
+			rawCheck96(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -5398,10 +5248,7 @@ func rawCheck51(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck97(d, s)
-			}
+			rawCheck97(d, s)
 			s.at(m, k)
 		}
 	default:

@@ -3742,10 +3742,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck10(d, s)
-			}
+			rawCheck10(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3767,10 +3764,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck11(d, s)
-			}
+			rawCheck11(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3792,10 +3786,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck12(d, s)
-			}
+			rawCheck12(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3817,10 +3808,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck13(d, s)
-			}
+			rawCheck13(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3889,10 +3877,7 @@ func rawCheck7(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck17(d, s)
-			}
+			rawCheck17(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3914,10 +3899,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck18(d, s)
-			}
+			rawCheck18(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -3939,10 +3921,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck19(d, s)
-			}
+			rawCheck19(d, s)
 			s.at(m, k)
 		}
 	default:

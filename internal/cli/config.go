@@ -28,6 +28,9 @@ type config struct {
 	// Emit lists the parts to generate: "types" (always), "validators",
 	// "dispatcher". Absent means all three.
 	Emit []string `json:"emit"`
+	// Formats is "assert" (the default: the validators check "format")
+	// or "annotate" (format is an annotation, as 2020-12 has it).
+	Formats string `json:"formats"`
 	// ServeOlder lists older revisions to generate as sub-packages and
 	// convert to and from (--serve-older, which takes precedence).
 	ServeOlder []string `json:"serveOlder"`
@@ -58,13 +61,27 @@ func readConfig(path string) (*config, error) {
 	if c.Emit != nil && !slices.Contains(c.Emit, "types") {
 		return nil, fmt.Errorf("%s: emit: \"types\" is always generated; list it", path)
 	}
+	if c.Formats != "" && !validFormats(c.Formats) {
+		return nil, fmt.Errorf("%s: formats: %q is neither \"assert\" nor \"annotate\"", path, c.Formats)
+	}
 	return &c, nil
 }
 
+func validFormats(f string) bool {
+	return f == string(gen.FormatsAssert) || f == string(gen.FormatsAnnotate)
+}
+
 // apply merges the config and the command-line customisations into opts.
-func (c *config) apply(opts *gen.Options, renames, externals []string, noValidators, noDispatcher bool) error {
+func (c *config) apply(opts *gen.Options, renames, externals []string, noValidators, noDispatcher bool, formats string) error {
 	rename := map[string]string{}
 	external := map[string]gen.ExternalType{}
+	if formats != "" && !validFormats(formats) {
+		return &usageError{fmt.Sprintf("--formats %q: want assert or annotate", formats)}
+	}
+	if formats == "" && c != nil {
+		formats = c.Formats
+	}
+	opts.Formats = gen.Formats(formats)
 	if c != nil {
 		for k, v := range c.Rename {
 			rename[k] = v

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--root-name NAME] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -50,7 +50,7 @@ type generateFlags struct {
 	configPath                 string
 	renames, externals         []string
 	noValidators, noDispatcher bool
-	rootName                   string
+	rootName, formats          string
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -84,6 +84,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
 	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
+	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
 	serveOlder := fs.StringSlice("serve-older", nil, "also generate these older revisions, each as a sub-package of --out, and the conversions between them and this one: R1,R2,...")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
@@ -97,8 +98,8 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 		cfg = c
 	}
 	fl.configPath, fl.renames, fl.externals = *configPath, *renames, *externals
-	fl.noValidators, fl.noDispatcher = *noValidators, *noDispatcher
-	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher)
+	fl.noValidators, fl.noDispatcher, fl.formats = *noValidators, *noDispatcher, *formats
+	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher, *formats)
 	fl.serveOlder = *serveOlder
 	if len(fl.serveOlder) == 0 && cfg != nil {
 		fl.serveOlder = cfg.ServeOlder
@@ -114,7 +115,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
 			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
-		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || fl.rootName != "" || len(fl.serveOlder) > 0 {
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || custom.Formats == gen.FormatsAnnotate || fl.rootName != "" || len(fl.serveOlder) > 0 {
 			return nil, &usageError{"--all generates this repository's generated/; customisations and --serve-older apply to one revision (--revision)"}
 		}
 		dir := fl.out
@@ -320,9 +321,13 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 	if err != nil {
 		return nil, err
 	}
+	if src.Pin != nil && custom.Formats == gen.FormatsAnnotate {
+		return nil, &usageError{fmt.Sprintf("revision %s asserts its formats (uri, byte, ...: the MCP contract); --formats annotate is for other schemas", j.revision)}
+	}
 	opts := jobOptions(j, src, strict)
 	opts.Rename, opts.External = custom.Rename, custom.External
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
+	opts.Formats = custom.Formats
 	for _, o := range j.older {
 		// The older package is a job of its own, which reports where its
 		// schema comes from; here it is only read.
@@ -385,6 +390,9 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	if fl.rootName != "" {
 		args = append(args, "--root-name", fl.rootName)
+	}
+	if fl.formats != "" {
+		args = append(args, "--formats", fl.formats)
 	}
 	if fl.noValidators {
 		args = append(args, "--no-validators")

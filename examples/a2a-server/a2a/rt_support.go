@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Member is one member of a JSON object that the schema does not name.
@@ -387,59 +388,13 @@ func rtJSONEqual(a, b []byte) bool {
 	return eq && da.finish() == nil && db.finish() == nil
 }
 
-func rtEqualValue(a, b *decoder) bool {
-	ca, cb := a.peek(), b.peek()
-	if rtIsNumberStart(ca) && rtIsNumberStart(cb) {
-		ta, ok1 := a.number()
-		tb, ok2 := b.number()
-		return ok1 && ok2 && rtCmpNumber(ta, string(tb)) == 0
-	}
-	if ca != cb {
-		return false
-	}
-	switch ca {
-	case '"':
-		sa, ok1 := a.str()
-		sb, ok2 := b.str()
-		return ok1 && ok2 && sa == sb
-	case 't', 'f', 'n':
-		ra, rb := a.raw(), b.raw()
-		return string(ra) == string(rb)
-	case '[':
-		a.array()
-		b.array()
-		fa, fb := true, true
-		for {
-			ma, mb := a.elem(&fa), b.elem(&fb)
-			if ma != mb {
-				return false
-			}
-			if !ma {
-				return true
-			}
-			if !rtEqualValue(a, b) {
-				return false
-			}
-		}
-	case '{':
-		// Compare members by name: collect b's members first.
-		ra, rb := a.raw(), b.raw()
-		ma, okA := rtMembers(ra)
-		mb, okB := rtMembers(rb)
-		if !okA || !okB || len(ma) != len(mb) {
-			return false
-		}
-		for k, va := range ma {
-			vb, ok := mb[k]
-			if !ok || !rtJSONEqual(va, vb) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// rtEqualsConst reports whether the JSON text a is the value want (a
+// constant of the schema as JSON text).
+func rtEqualsConst(a []byte, want string) bool {
+	return rtJSONEqual(a, unsafe.Slice(unsafe.StringData(want), len(want)))
 }
 
+// rtMembers returns the members of a JSON object by name.
 func rtMembers(b []byte) (map[string][]byte, bool) {
 	d := decoder{data: b}
 	if !d.object() {
@@ -453,20 +408,167 @@ func rtMembers(b []byte) (map[string][]byte, bool) {
 	return m, !d.failed()
 }
 
+// rtEqualValue reports whether the values at a and b are equal, moving
+// both past them (or somewhere inside when they differ). It allocates
+// nothing.
+func rtEqualValue(a, b *decoder) bool {
+	eq, pa, pb := rtEqualAt(a.data, b.data, a.pos, b.pos)
+	a.pos, b.pos = pa, pb
+	return eq
+}
+
+// rtEqualAt compares the values at offsets pa of da and pb of db and
+// returns where each ends. It works on offsets, not on decoder pointers, so
+// that its recursion keeps the decoders on the stack.
+func rtEqualAt(da, db []byte, pa, pb int) (bool, int, int) {
+	a, b := decoder{data: da, pos: pa}, decoder{data: db, pos: pb}
+	ca, cb := a.peek(), b.peek()
+	if rtIsNumberStart(ca) && rtIsNumberStart(cb) {
+		ta, ok1 := a.number()
+		tb, ok2 := b.number()
+		return ok1 && ok2 && rtCmpNumberText(ta, tb) == 0, a.pos, b.pos
+	}
+	if ca != cb {
+		return false, a.pos, b.pos
+	}
+	switch ca {
+	case '"':
+		sa, ok1 := a.str()
+		sb, ok2 := b.str()
+		return ok1 && ok2 && sa == sb, a.pos, b.pos
+	case 't', 'f', 'n':
+		ra, rb := a.raw(), b.raw()
+		return string(ra) == string(rb), a.pos, b.pos
+	case '[':
+		a.array()
+		b.array()
+		fa, fb := true, true
+		for {
+			ma, mb := a.elem(&fa), b.elem(&fb)
+			if ma != mb || a.failed() || b.failed() {
+				return false, a.pos, b.pos
+			}
+			if !ma {
+				return true, a.pos, b.pos
+			}
+			var eq bool
+			if eq, a.pos, b.pos = rtEqualAt(da, db, a.pos, b.pos); !eq {
+				return false, a.pos, b.pos
+			}
+		}
+	case '{':
+		// Same number of members, and each member of a has an equal
+		// member of the same name in b (names are unique in both).
+		na, nb := rtCountMembers(&a), rtCountMembers(&b)
+		if na < 0 || na != nb {
+			return false, a.pos, b.pos
+		}
+		a.object()
+		for first := true; a.member(&first); {
+			k := a.key
+			bd := b.sub()
+			bd.object()
+			found := false
+			for f2 := true; bd.member(&f2); {
+				if bd.key != k {
+					bd.skip()
+					continue
+				}
+				var eq bool
+				if eq, a.pos, _ = rtEqualAt(da, db, a.pos, bd.pos); !eq {
+					return false, a.pos, b.pos
+				}
+				found = true
+				break
+			}
+			if !found {
+				return false, a.pos, b.pos
+			}
+		}
+		b.skip()
+		return !a.failed() && !b.failed(), a.pos, b.pos
+	}
+	return false, a.pos, b.pos
+}
+
+// rtCountMembers counts the members of the object at d's position without
+// moving d; -1 when it is not a well-formed object.
+func rtCountMembers(d *decoder) int {
+	s := d.sub()
+	if !s.object() {
+		return -1
+	}
+	n := 0
+	for first := true; s.member(&first); n++ {
+		s.skip()
+	}
+	if s.failed() {
+		return -1
+	}
+	return n
+}
+
 // rtCmpNumber compares a JSON number text with another exactly.
 func rtCmpNumber(a []byte, b string) int {
-	na, nb := rtDecimal(string(a)), rtDecimal(b)
-	if na.neg != nb.neg {
-		if na.zero() && nb.zero() {
-			return 0
+	x, _ := rtParseNum(rtString(a))
+	y, _ := rtParseNum(b)
+	return rtCmpNum(&x, &y)
+}
+
+// rtCmpNumberText is rtCmpNumber for two texts.
+func rtCmpNumberText(a, b []byte) int {
+	x, _ := rtParseNum(rtString(a))
+	y, _ := rtParseNum(rtString(b))
+	return rtCmpNum(&x, &y)
+}
+
+// rtCmpNum compares two parsed numbers exactly.
+func rtCmpNum(x, y *rtNum) int {
+	switch {
+	case x.n == 0 && y.n == 0:
+		return 0
+	case x.n == 0:
+		if y.neg {
+			return 1
 		}
-		if na.neg {
+		return -1
+	case y.n == 0:
+		if x.neg {
+			return -1
+		}
+		return 1
+	case x.neg != y.neg:
+		if x.neg {
 			return -1
 		}
 		return 1
 	}
-	c := rtCmpAbs(na, nb)
-	if na.neg {
+	c := 0
+	switch {
+	case x.exp != y.exp:
+		c = 1
+		if x.exp < y.exp {
+			c = -1
+		}
+	default:
+		for i := 0; i < max(x.n, y.n); i++ {
+			var a, b byte
+			if i < x.n {
+				a = x.digit(i) + 1
+			}
+			if i < y.n {
+				b = y.digit(i) + 1
+			}
+			if a != b {
+				c = 1
+				if a < b {
+					c = -1
+				}
+				break
+			}
+		}
+	}
+	if x.neg {
 		return -c
 	}
 	return c
@@ -580,7 +682,15 @@ func mergeViolations(decodeErr, validateErr error) error {
 				// Both found it (a required union member that was absent).
 				covered = true
 			case w.Keyword == "required":
-				// A missing member: the object itself was decoded.
+				// A missing member: the object itself was decoded, and
+				// what validation says of the member's zero value is no
+				// news.
+				if m, ok := rtMissingMember(w.Message); ok {
+					p := w.Pointer + "/" + rtEscapePointer(m)
+					if v.Pointer == p || strings.HasPrefix(v.Pointer, p+"/") {
+						covered = true
+					}
+				}
 			case v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/"):
 				covered = true
 			}
@@ -590,6 +700,20 @@ func mergeViolations(decodeErr, validateErr error) error {
 		}
 	}
 	return all
+}
+
+// rtMissingMember returns the member a "required" violation's message
+// names ("missing required member \"name\"").
+func rtMissingMember(msg string) (string, bool) {
+	q, ok := strings.CutPrefix(msg, "missing required member ")
+	if !ok {
+		return "", false
+	}
+	var name string
+	if json.Unmarshal([]byte(q), &name) != nil {
+		return "", false
+	}
+	return name, true
 }
 
 // external decodes a value of a type mcpgen did not generate (mapped to an

@@ -2150,10 +2150,7 @@ func rawCheck1(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck21(d, s)
-			}
+			rawCheck21(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2175,10 +2172,7 @@ func rawCheck2(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck22(d, s)
-			}
+			rawCheck22(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2200,10 +2194,7 @@ func rawCheck3(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck23(d, s)
-			}
+			rawCheck23(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2225,10 +2216,7 @@ func rawCheck4(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck24(d, s)
-			}
+			rawCheck24(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2250,10 +2238,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck25(d, s)
-			}
+			rawCheck25(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2276,10 +2261,7 @@ func rawCheck6(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck26(d, s)
-			}
+			rawCheck26(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2313,10 +2295,7 @@ func rawCheck8(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck27(d, s)
-			}
+			rawCheck27(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2339,10 +2318,7 @@ func rawCheck9(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck28(d, s)
-			}
+			rawCheck28(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2364,10 +2340,7 @@ func rawCheck10(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck29(d, s)
-			}
+			rawCheck29(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2390,10 +2363,7 @@ func rawCheck11(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck30(d, s)
-			}
+			rawCheck30(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2415,10 +2385,7 @@ func rawCheck12(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck31(d, s)
-			}
+			rawCheck31(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2441,10 +2408,7 @@ func rawCheck13(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck32(d, s)
-			}
+			rawCheck32(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2466,10 +2430,7 @@ func rawCheck14(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck33(d, s)
-			}
+			rawCheck33(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2491,10 +2452,7 @@ func rawCheck15(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck34(d, s)
-			}
+			rawCheck34(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2517,10 +2475,7 @@ func rawCheck16(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck35(d, s)
-			}
+			rawCheck35(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2542,10 +2497,7 @@ func rawCheck17(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck36(d, s)
-			}
+			rawCheck36(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2568,10 +2520,7 @@ func rawCheck18(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck37(d, s)
-			}
+			rawCheck37(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2594,10 +2543,7 @@ func rawCheck19(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck38(d, s)
-			}
+			rawCheck38(d, s)
 			s.at(m, k)
 		}
 	default:
@@ -2619,10 +2565,7 @@ func rawCheck20(d *decoder, s *vstate) {
 		for first := true; d.member(&first); {
 			k := d.key
 			m := s.mark()
-			switch k {
-			default:
-				rawCheck39(d, s)
-			}
+			rawCheck39(d, s)
 			s.at(m, k)
 		}
 	default:
