@@ -85,6 +85,10 @@ type builder struct {
 	doc  *schema.Document
 	opts Options
 
+	// fieldSchema is the schema of each member and tuple position, for
+	// breakValueCycles.
+	fieldSchema map[*ir.Field]*schema.Schema
+
 	// What went wrong, by pointer.
 	errs  schema.Errors
 	warns []*schema.Diagnostic
@@ -136,6 +140,7 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 	return &builder{
 		doc:          doc,
 		opts:         opts,
+		fieldSchema:  map[*ir.Field]*schema.Schema{},
 		owners:       map[string]string{},
 		said:         map[said]bool{},
 		defNames:     map[*schema.Schema]string{},
@@ -240,6 +245,10 @@ func (b *builder) build() *ir.Package {
 		return nil
 	}
 	sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
+	b.breakValueCycles()
+	if len(b.errs) > 0 {
+		return nil
+	}
 	for _, d := range b.decls {
 		if u, ok := d.(*ir.Union); ok {
 			b.planUnion(u)
@@ -928,7 +937,9 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	st := &ir.Struct{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &ir.Type{Kind: ir.TDecl, Decl: st}
-	if s.Pointer != "" || b.root != nil {
+	// The node may already be another type: a multi-kind value whose
+	// object kind this is, which a $ref to the node still means.
+	if _, taken := b.intern.typeAt(s.Pointer); !taken && (s.Pointer != "" || b.root != nil) {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(st)
@@ -976,6 +987,7 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 				return
 			}
 		}
+		b.fieldSchema[f] = ps
 		st.Fields = append(st.Fields, f)
 	}
 	for _, p := range s.Properties {
@@ -1011,6 +1023,119 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.memberNames(st)
 	return t
+}
+
+// breakValueCycles finds the types that hold themselves by value (a
+// member that is a value, not a pointer: a required one, or one of a
+// multi-kind type, whose zero value is no value; a tuple position; the
+// alternatives of a multi-kind type), which Go cannot declare, and makes
+// the last member or position on each such cycle raw JSON, checked
+// against its schema, with a warning. (A required member of a struct on
+// the cycle can have no finite value anyway.) A cycle with no member or
+// position on it is an error.
+func (b *builder) breakValueCycles() {
+	type edge struct {
+		to    ir.Decl
+		field *ir.Field // the member or position, or nil
+		owner string    // the Go type holding it
+		ptr   string    // where it is
+		tuple bool      // field is a tuple position
+	}
+	byValue := func(t *ir.Type) ir.Decl {
+		if t == nil {
+			return nil
+		}
+		if t = t.Resolve(); t.Kind == ir.TDecl {
+			return t.Decl
+		}
+		return nil
+	}
+	edges := func(d ir.Decl) []edge {
+		var out []edge
+		fields := func(fs []*ir.Field, tuple bool) {
+			for _, f := range fs {
+				if f.Name == "" || f.Pointer() || f.Type == nil || f.Type.Kind == ir.TRaw {
+					continue
+				}
+				if to := byValue(f.Type); to != nil {
+					out = append(out, edge{to, f, d.GoName(), d.Info().Pointer, tuple})
+				}
+			}
+		}
+		switch d := d.(type) {
+		case *ir.Struct:
+			fields(d.Fields, false)
+		case *ir.Tuple:
+			fields(d.Items, true)
+		case *ir.Named:
+			if to := byValue(d.Type); to != nil {
+				out = append(out, edge{to, nil, d.Name, d.Pointer, false})
+			}
+		case *ir.Kinds:
+			for _, a := range d.Alts {
+				if to := byValue(a.Type); to != nil {
+					out = append(out, edge{to, nil, d.Name, d.Pointer, false})
+				}
+			}
+		}
+		return out
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[ir.Decl]int{}
+	var path []edge
+	var visit func(d ir.Decl)
+	visit = func(d ir.Decl) {
+		state[d] = visiting
+		for _, e := range edges(d) {
+			if e.field != nil && e.field.Type.Kind == ir.TRaw {
+				continue // made raw on an earlier cycle
+			}
+			switch state[e.to] {
+			case visiting:
+				// The cycle: the path from e.to, then e.
+				cycle := []edge{e}
+				for i := len(path) - 1; i >= 0 && path[i].to != e.to; i-- {
+					cycle = append(cycle, path[i])
+				}
+				var cut *edge
+				for i := range cycle {
+					if cycle[i].field != nil {
+						cut = &cycle[i]
+						break
+					}
+				}
+				if cut == nil {
+					b.errorf(e.ptr, "%s holds %s by value, which holds it again: Go cannot declare a type that contains itself", e.owner, e.to.GoName())
+					continue
+				}
+				f := cut.field
+				ps := b.fieldSchema[f]
+				if ps == nil {
+					ps = trueSchema
+				}
+				what := fmt.Sprintf("member %q", f.JSONName)
+				if cut.tuple {
+					what = "position " + f.JSONName
+				}
+				b.warnf(ps.Pointer, "%s of %s holds %s, which holds %s again by value: Go cannot declare that, so the %s is raw JSON (json.RawMessage), checked against its schema",
+					what, cut.owner, cut.to.GoName(), cut.owner, strings.Fields(what)[0])
+				f.Type = &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(ps)}}
+			case 0:
+				path = append(path, e)
+				visit(e.to)
+				path = path[:len(path)-1]
+			}
+		}
+		state[d] = done
+	}
+	for _, d := range b.decls {
+		if state[d] == 0 {
+			visit(d)
+		}
+	}
 }
 
 // holdsByValue reports whether a value of type t holds a struct target

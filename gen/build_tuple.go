@@ -45,6 +45,7 @@ func (b *builder) tupleType(s *schema.Schema, name string) *ir.Type {
 		idx := strconv.Itoa(i)
 		f := &ir.Field{Name: "Item" + idx, JSONName: idx, Required: i < required, Doc: b.docText("", ps)}
 		f.Type = b.typeOf(ps, derive(name, "Item"+idx))
+		b.fieldSchema[f] = ps
 		tu.Items = append(tu.Items, f)
 	}
 	switch it := s.Items; {
