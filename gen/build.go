@@ -133,6 +133,11 @@ type builder struct {
 	// Recursion guards while types are built.
 	building map[*schema.Schema]bool // alias definitions being resolved
 	self     map[*schema.Schema]bool // definitions whose own schema is being typed
+	// pending holds, for each definition being typed, the type a $ref to
+	// it gets meanwhile: filled in with the definition's type once it is
+	// built (a recursive array or map definition refers to itself before
+	// its Named declaration exists).
+	pending map[*schema.Schema]*ir.Type
 }
 
 // newBuilder creates a builder with all its state.
@@ -155,6 +160,7 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		wrapped:      map[string]*ir.Type{},
 		building:     map[*schema.Schema]bool{},
 		self:         map[*schema.Schema]bool{},
+		pending:      map[*schema.Schema]*ir.Type{},
 	}
 }
 
@@ -504,17 +510,29 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		b.add(n)
 		return t
 	}
-	// Otherwise the definition's schema declares the type itself.
+	// Otherwise the definition's schema declares the type itself. A $ref
+	// to it met meanwhile gets a placeholder (raw JSON until it is filled
+	// in with the type).
+	if p, ok := b.pending[d]; ok {
+		return p
+	}
+	placeholder := &ir.Type{Kind: ir.TRaw}
+	b.pending[d] = placeholder
 	b.self[d] = true
 	t := b.typeOf(d, name)
 	delete(b.self, d)
+	delete(b.pending, d)
+	fill := func(t *ir.Type) *ir.Type {
+		*placeholder = *t
+		return t
+	}
 	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
 		t.Decl.Info().Definition = d.Name
 		if t.Decl.Info().Doc == "" || t.Decl.Info().Pointer != d.Pointer {
 			t.Decl.Info().Doc = b.docText(name, d)
 		}
 		b.intern.setTypeAt(d.Pointer, t)
-		return t
+		return fill(t)
 	}
 	if _, ok := t.Decl.(*ir.Union); ok && t.Kind == ir.TDecl {
 		// A union is an interface: another name for it is an alias.
@@ -522,14 +540,14 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		at := &ir.Type{Kind: ir.TDecl, Decl: a}
 		b.intern.setTypeAt(d.Pointer, at)
 		b.add(a)
-		return at
+		return fill(at)
 	}
 	n := &ir.Named{DeclInfo: info, Type: t}
 	nt := &ir.Type{Kind: ir.TDecl, Decl: n}
 	b.intern.setTypeAt(d.Pointer, nt)
 	b.add(n)
 	b.namedConsts(n, d)
-	return nt
+	return fill(nt)
 }
 
 // nameForPointer derives the Go name of the inline schema at ptr from its

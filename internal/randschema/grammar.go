@@ -97,7 +97,7 @@ func GrammarDocument(r *rand.Rand) (Draft, []*Case) {
 // are capitalised), names of the generated package's own API, names that
 // only differ in case or punctuation, and names derived names can meet.
 var defNames = []string{"Thing", "Role", "map", "type", "func", "range", "Item", "ItemKind",
-	"thing", "x-thing", "Thing2", "Extra", "Content", "ContentBlock", "Result", "Params", "Kind", "ThingHolder"}
+	"thing", "x-thing", "Thing2", "Extra", "Content", "ContentBlock", "Result", "Params", "ThingHolder"}
 
 // clashNames are member names that meet the names generated types use
 // for their own methods and fields, Go keywords, and names that differ
@@ -307,7 +307,7 @@ func (g *gen) shape(depth int, self string) any {
 // requestCases makes a request: a definition XRequest whose "method" is
 // a constant, with params, and (most of the time) its result XResult.
 func requestCases(r *rand.Rand, d Draft) []*Case {
-	x := pick(r, []string{"Foo", "Get", "List", "Send", "Ping"})
+	x := pick(r, []string{"Foo", "Get", "List", "Put", "Ping"})
 	method := pick(r, []string{"foo", "item/get", "list", "message/send", "ping"})
 	req := NewGrammar(r, d, x+"Request")
 	o := NewObj()
@@ -338,6 +338,16 @@ func requestCases(r *rand.Rand, d Draft) []*Case {
 	out := []*Case{req}
 	if r.IntN(4) != 0 {
 		out = append(out, NewGrammar(r, d, x+"Result"))
+	}
+	if r.IntN(3) != 0 {
+		// The union of the requests a client sends, by the naming
+		// convention (README "Pairing requests with results"): the
+		// package gets a dispatcher.
+		ref := NewObj()
+		ref.Set("$ref", "#/"+d.Defs()+"/"+req.Name)
+		u := NewObj()
+		u.Set("anyOf", []any{ref})
+		out = append(out, &Case{Name: "AgentRequest", Schema: u, Helpers: map[string]any{}})
 	}
 	return out
 }
