@@ -78,7 +78,7 @@ func GrammarDocument(r *rand.Rand) (Draft, []*Case) {
 	used := map[string]bool{}
 	for range 1 + r.IntN(3) {
 		name := pick(r, defNames)
-		if r.IntN(20) == 0 {
+		if r.IntN(60) == 0 {
 			name = "Value" // the generated package's own: refused
 		}
 		if used[name] {
