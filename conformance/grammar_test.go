@@ -43,7 +43,7 @@ import (
 // the reference validator on random documents, with the documented
 // exceptions of the keyword differential test (keywords_test.go).
 //
-//	go test ./conformance -run '^$' -fuzz '^FuzzGrammar$' -fuzztime 5m
+//	go test ./conformance -run '^$' -fuzz '^FuzzGrammar$' -fuzztime 5m -fuzzminimizetime 5x
 //	go test ./conformance -run '^TestGrammarDifferential$' -grammar.corpus "$(go env GOCACHE)/fuzz/github.com/mcpgen/mcpgen/conformance/FuzzGrammar"
 //
 // The second runs the differential over every input the fuzzer kept (the

@@ -131,8 +131,7 @@ type builder struct {
 	root *schema.Schema
 
 	// Recursion guards while types are built.
-	building map[*schema.Schema]bool // alias definitions being resolved
-	self     map[*schema.Schema]bool // definitions whose own schema is being typed
+	self map[*schema.Schema]bool // definitions whose own schema is being typed
 	// pending holds, for each definition being typed, the type a $ref to
 	// it gets meanwhile: filled in with the definition's type once it is
 	// built (a recursive array or map definition refers to itself before
@@ -158,7 +157,6 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		intern:       newInterner(),
 		methodConsts: map[string]string{},
 		wrapped:      map[string]*ir.Type{},
-		building:     map[*schema.Schema]bool{},
 		self:         map[*schema.Schema]bool{},
 		pending:      map[*schema.Schema]*ir.Type{},
 	}
@@ -489,25 +487,33 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		return t
 	}
 	// A definition that is just a $ref to another is an alias.
+	// A $ref back to it met while its target is built (through a member
+	// of the target: a cycle of $refs alone is refused by the loader)
+	// gets a placeholder, filled in with the alias.
 	if d.Ref != nil && !hasConstraints(d) {
-		if b.building[d] {
+		if p, ok := b.pending[d]; ok {
+			return p
+		}
+		placeholder := &ir.Type{Kind: ir.TRaw}
+		b.pending[d] = placeholder
+		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
+		delete(b.pending, d)
+		if target == placeholder {
 			b.errorf(d.Pointer, "$ref cycle through %s cannot be represented", d.Name)
 			return &ir.Type{Kind: ir.TRaw}
 		}
-		b.building[d] = true
-		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
-		delete(b.building, d)
+		var t *ir.Type
 		if target.Kind == ir.TDecl {
 			a := &ir.Alias{DeclInfo: info, Target: target, Final: target.Resolve()}
-			t := &ir.Type{Kind: ir.TDecl, Decl: a}
-			b.intern.setTypeAt(d.Pointer, t)
+			t = &ir.Type{Kind: ir.TDecl, Decl: a}
 			b.add(a)
-			return t
+		} else {
+			n := &ir.Named{DeclInfo: info, Type: target}
+			t = &ir.Type{Kind: ir.TDecl, Decl: n}
+			b.add(n)
 		}
-		n := &ir.Named{DeclInfo: info, Type: target}
-		t := &ir.Type{Kind: ir.TDecl, Decl: n}
 		b.intern.setTypeAt(d.Pointer, t)
-		b.add(n)
+		*placeholder = *t
 		return t
 	}
 	// Otherwise the definition's schema declares the type itself. A $ref

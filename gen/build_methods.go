@@ -435,12 +435,33 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 		m.Default = "initialize"
 	case !p.Modern && name == "notifications/initialized":
 		m.Default = "initialized"
-	case name == "ping":
+	case name == "ping" && emptiable(m.Result):
 		m.Default = "ping"
-	case !p.Modern && sessionMethods[name]:
+	case !p.Modern && sessionMethods[name] && emptiable(m.Result):
 		m.Default = "session"
 	}
 	return m
+}
+
+// emptiable reports whether a result type can hold the empty object the
+// default answers of ping and the session methods give: a struct, or
+// raw JSON (another protocol's "ping" may return anything else; its
+// handler answers then).
+func emptiable(t *ir.Type) bool {
+	r := t.Resolve()
+	if r.Kind == ir.TRaw {
+		return true
+	}
+	if r.Kind != ir.TDecl {
+		return false
+	}
+	switch d := r.Decl.(type) {
+	case *ir.Struct, *ir.Raw:
+		return true
+	case *ir.Named:
+		return d.Type.Resolve().Kind == ir.TRaw
+	}
+	return false
 }
 
 // pairResult finds the result type of a request XRequest (README
@@ -455,8 +476,8 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string) bool {
 	def := m.Definition.Definition
 	name := base + "Result"
-	if ex, ok := resultExceptions[def]; ok {
-		name = ex
+	if ex, ok := resultExceptions[def]; ok && defs[name] == nil {
+		name = ex // an MCP request answered with EmptyResult
 	}
 	if resp := structOf(defs, base+"ResultResponse"); resp != nil {
 		for _, f := range resp.Fields {

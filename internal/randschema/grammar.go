@@ -308,7 +308,7 @@ func (g *gen) shape(depth int, self string) any {
 // a constant, with params, and (most of the time) its result XResult.
 func requestCases(r *rand.Rand, d Draft) []*Case {
 	x := pick(r, []string{"Foo", "Get", "List", "Put", "Ping"})
-	method := pick(r, []string{"foo", "item/get", "list", "message/send", "ping"})
+	method := pick(r, []string{"foo", "item/get", "list", "message/send", "ping", "initialize", "server/discover", "logging/setLevel"})
 	req := NewGrammar(r, d, x+"Request")
 	o := NewObj()
 	o.Set("type", "object")
