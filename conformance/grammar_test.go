@@ -47,11 +47,14 @@ import (
 //	go test ./conformance -run '^TestGrammarDifferential$' -grammar.corpus "$(go env GOCACHE)/fuzz/github.com/mcpgen/mcpgen/conformance/FuzzGrammar"
 //
 // The second runs the differential over every input the fuzzer kept (the
-// ones that reached new code); the findings are kept as regression cases
-// under testdata/fuzz/FuzzGrammar, which both tests run.
+// ones that reached new code). Findings are kept under
+// testdata/fuzz/FuzzGrammar, which both tests run; since an input means a
+// schema only through the grammar, which grows, each finding also gets a
+// golden case of its own (golden/value_cycle, recursive_named,
+// dispatch_other_ping, dispatch_tuple_params).
 
 var (
-	grammarN      = flag.Int("grammar.n", 40, "TestGrammarDifferential: random inputs besides the kept ones")
+	grammarN      = flag.Int("grammar.n", 30, "TestGrammarDifferential: random inputs besides the kept ones")
 	grammarSeed   = flag.Uint64("grammar.seed", 1, "TestGrammarDifferential: seed of the random inputs")
 	grammarDocs   = flag.Int("grammar.docs", 12, "TestGrammarDifferential: documents per definition")
 	grammarCorpus = flag.String("grammar.corpus", "", "TestGrammarDifferential: also run the inputs of this fuzz corpus directory (the fuzz cache's)")

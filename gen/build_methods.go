@@ -413,6 +413,14 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 	}
 	if f := st.FieldByJSON("params"); f != nil {
 		m.Params, m.ParamsRequired = f.Type, f.Required
+		if _, ok := f.Type.Resolve().Decl.(*ir.Tuple); ok && f.Type.Resolve().Kind == ir.TDecl {
+			// JSON-RPC allows params by position; the handlers take
+			// them by name (found by the grammar fuzzer: the tuple was
+			// declared twice).
+			b.warnf(st.Pointer+"/properties/params", "the params of %s (method %q) are an array by position (a tuple), which the dispatcher does not take, so it leaves the method out; the type %s is generated",
+				st.Name, name, f.Type.Resolve().Decl.GoName())
+			return nil
+		}
 		if !isValueType(f.Type) {
 			// Free-form params ({} or an open object) are raw JSON: the
 			// handler gets them as a named type of their own, which
