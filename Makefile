@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client interop conformance
+.PHONY: all generate test check vet bench bench-http bench-client interop interop-deps conformance
 
 all: check
 
@@ -17,13 +17,13 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen
 # and on every generated package), the tests, and the interoperability tests.
-test:
+test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
-	cd interop && $(GO) vet ./... && $(GO) test ./...
+	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:
@@ -72,11 +72,26 @@ bench-client:
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkClient$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-client.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench-client.out
 
-# Interoperability tests: examples/discover-server against the official Go
-# SDK client and raw JSON-RPC (interop/ is a module of its own, so that the
-# main module does not depend on the SDK).
-interop:
-	cd interop && $(GO) vet ./... && $(GO) test ./...
+# Interoperability tests (interop/ is a module of its own, so that the main
+# module does not depend on the SDKs): examples/discover-server and
+# examples/everything-server against the official Go SDK client, mcp-go's
+# client, raw JSON-RPC and the official TypeScript client (the matrix of
+# issue 10, interop/matrix*_test.go); the generated client against servers
+# of those SDKs. MCPGEN_INTEROP_TS=1 makes a missing TypeScript client a
+# failure instead of a skip.
+interop: interop-deps
+	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
+
+# npm ci installs the official TypeScript client and a Node binary pinned
+# by interop/ts/package-lock.json, only when the lock file changed since
+# the last install (this needs the npm registry).
+INTEROP_TS = interop/ts
+interop-deps:
+	@if ! cmp -s $(INTEROP_TS)/package-lock.json $(INTEROP_TS)/node_modules/.mcpgen-installed-lock; then \
+		echo "cd $(INTEROP_TS) && npm ci"; \
+		(cd $(INTEROP_TS) && npm ci --no-audit --no-fund --loglevel=error) && \
+		cp $(INTEROP_TS)/package-lock.json $(INTEROP_TS)/node_modules/.mcpgen-installed-lock; \
+	fi
 
 # The official MCP conformance suite against examples/everything-server
 # (README: "Conformance"). npm ci installs the suite and a Node binary

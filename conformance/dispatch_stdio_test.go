@@ -18,8 +18,9 @@ import (
 // Serve over pipes: the MCP stdio transport (basic/transports/stdio.mdx).
 
 // wait bounds how long a test waits for something that should happen
-// at once; it only elapses when the test fails.
-const wait = 2 * time.Second
+// at once; it only elapses when the test fails, so it is generous (a
+// loaded 2-core CI machine runs the packages' tests in parallel).
+const wait = 10 * time.Second
 
 type serveable interface {
 	Serve(context.Context, io.Reader, io.Writer) error

@@ -199,8 +199,12 @@ func kwBatch(t *testing.T, seed uint64, d randschema.Draft, n, m int) kwStats {
 		case got.status == "P":
 			t.Errorf("seed %d %s: PANIC %s\ndocument: %s\nschema: %s", seed, j.c.Name, got.detail, j.doc, sb)
 		case got.accept == ok:
+			if ok && strings.HasPrefix(got.detail, "Validate allocates") && allocException(sb, files["validate.go"], j.c.Name) {
+				st.exceptions++
+				continue
+			}
 			if ok && got.detail != "" {
-				t.Errorf("seed %d %s: the round trip changes the document: %s\ndocument: %s\nschema: %s", seed, j.c.Name, got.detail, j.doc, sb)
+				t.Errorf("seed %d %s: valid, but %s\ndocument: %s\nschema: %s", seed, j.c.Name, got.detail, j.doc, sb)
 			}
 		case float64Exception(ref, j.c.Name, j.doc, got.accept):
 			st.exceptions++
@@ -277,9 +281,27 @@ func errsFor(errs schema.Errors, name string) string {
 	return strings.Join(out, "; ")
 }
 
+// allocException reports whether the schema of case name uses something
+// whose check allocates (README, Validation): the format "regex" compiles
+// the pattern it checks, and a oneOf union (a Go interface) decodes its
+// encoding again to count the branches it matches.
+func allocException(schema, validateGo []byte, name string) bool {
+	if bytes.Contains(schema, []byte(`"format":"regex"`)) {
+		return true
+	}
+	holder := regexp.MustCompile(`^\(v ` + name + `(_h\d+)?([A-Z]\w*)?Holder\) validate\(`)
+	for _, fn := range bytes.Split(validateGo, []byte("\nfunc ")) {
+		if holder.Match(fn) && bytes.Contains(fn, []byte("oneOfConflict")) {
+			return true
+		}
+	}
+	return false
+}
+
 // kwDriver is the program that decodes and validates the documents it
 // reads (name TAB base64 per line) and prints a verdict per line: "1" and
-// what the round trip changed (nothing when it changed nothing), "0" and
+// what the round trip changed or that Validate allocated (nothing when
+// neither happened), "0" and
 // the error, or "P" and a panic.
 const kwDriver = `package main
 
@@ -294,6 +316,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"testing"
 
 	"kwtest/kw"
 )
@@ -325,6 +348,13 @@ func verdict(name string, doc []byte) (out string) {
 	}
 	if err := v.Validate(); err != nil {
 		return "0\t" + oneLine(err.Error())
+	}
+	// The pools' buffers grow in the first runs; then nothing allocates.
+	for range 5 {
+		_ = v.Validate()
+	}
+	if a := testing.AllocsPerRun(5, func() { _ = v.Validate() }); a != 0 {
+		return "1\tValidate allocates " + strconv.FormatFloat(a, 'g', -1, 64) + " times on this valid value"
 	}
 	b, err := v.MarshalJSON()
 	if err != nil {

@@ -213,11 +213,22 @@ func TestClientEverythingServerHTTP(t *testing.T) {
 	}
 	defer c.Close()
 	everythingChecks(t, c)
-	// A client of the handshake era gets the server's refusal, which names
-	// the versions it speaks (basic/versioning.mdx).
-	_, err = mcp20251125.Connect(ctx, &mcp20251125.HTTPTransport{URL: url}, nil, mcp20251125.ClientOptions{})
-	if err == nil || !strings.Contains(err.Error(), "2026-07-28") {
-		t.Errorf("a 2025-11-25 client: %v, want an error naming 2026-07-28", err)
+	// A client of the handshake era is served by the same process (issue
+	// 10): initialize at 2025-11-25, a session, the same handlers.
+	lc, err := mcp20251125.Connect(ctx, &mcp20251125.HTTPTransport{URL: url}, nil, mcp20251125.ClientOptions{})
+	if err != nil {
+		t.Fatalf("a 2025-11-25 client: %v", err)
+	}
+	defer lc.Close()
+	if v := lc.ProtocolVersion(); v != "2025-11-25" {
+		t.Errorf("a 2025-11-25 client: ProtocolVersion = %q", v)
+	}
+	res, err := lc.CallTool(ctx, &mcp20251125.CallToolRequestParams{Name: "test_simple_text", Arguments: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatalf("a 2025-11-25 client: tools/call: %v", err)
+	}
+	if tc, _ := res.Content[0].(*mcp20251125.TextContent); tc == nil || tc.Text != "This is a simple text response for testing." {
+		t.Errorf("a 2025-11-25 client: tools/call: %+v", res.Content)
 	}
 }
 

@@ -12,6 +12,15 @@
 // stdio, the client starting the process, and over Streamable HTTP) and
 // against examples/everything-server.
 //
+// matrix*_test.go is the interop matrix of issue 10: the everything-server
+// binary, written once against generated/mcp20260728, against the go-sdk
+// v1.8.0 client (default, and pinned to 2025-11-25 and 2025-06-18), the
+// mcp-go v1.2.1 client and the official TypeScript client
+// @modelcontextprotocol/client 2.4.0 in its default and auto modes
+// (ts/client.mjs, run on the Node binary that ts/package-lock.json pins;
+// make interop-deps installs both), over stdio and over Streamable HTTP
+// (one server process for every HTTP leg).
+//
 // It is a separate module so that the main module does not depend on the
 // SDK. The server is built from this module's tool directive, which the
 // replace directive points at the parent directory:

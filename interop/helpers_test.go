@@ -64,6 +64,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	stopEverythingHTTP()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

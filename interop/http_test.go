@@ -116,18 +116,31 @@ func TestHTTPSDKClient(t *testing.T) {
 		t.Errorf("tools/call without Mcp-Name: %v", h)
 	}
 
-	// GET (a legacy client's stream) is 405; Ctrl-C shuts the server
-	// down cleanly.
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// A GET (a legacy client's stream) without a session: the server
+	// also serves the older revisions (issue 10), whose transport wants a
+	// session on every request after initialize (2025-11-25, "Session
+	// Management": 400 without one, 404 for one that is unknown or
+	// ended). (A server of 2026-07-28 alone answers 405.)
+	for _, c := range []struct {
+		session string
+		want    int
+	}{{"", http.StatusBadRequest}, {"no-such-session", http.StatusNotFound}} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		if c.session != "" {
+			req.Header.Set("Mcp-Session-Id", c.session)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("GET with session %q: %d, want %d", c.session, resp.StatusCode, c.want)
+		}
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("GET: %d, want 405", resp.StatusCode)
-	}
+	// Ctrl-C shuts the server down cleanly.
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,10 @@
 // and judges the result: `make conformance` installs the suite with npm ci
 // and runs it from the repository root.
 //
-// It builds the server, starts it on 127.0.0.1 with a port the system
-// picks, runs `conformance server --url ... --requirements 2026-07-28`,
+// It builds the server, starts it once on 127.0.0.1 with a port the system
+// picks, runs `conformance server --url ...` against that one process with
+// --requirements 2026-07-28, --requirements 2025-11-25 and --spec-version
+// 2025-06-18 (one leg each: the server serves every revision's clients),
 // stops the server, and prints each scenario's verdict. Then it builds
 // examples/everything-client and runs `conformance client --command ...
 // --requirements R` for R = 2026-07-28 and 2025-11-25: the suite starts
@@ -43,7 +45,8 @@ import (
 func main() {
 	dir := flag.String("dir", "conformance/suite", "the directory of package.json, node_modules and the expected-failures files")
 	server := flag.String("server", "./examples/everything-server", "the Go package of the server under test")
-	requirements := flag.String("requirements", "2026-07-28", "the revision whose server requirements to run (empty: no server scenarios)")
+	requirements := flag.String("requirements", "2026-07-28,2025-11-25", "the revisions whose server requirements to run, comma-separated, each a leg against the same server process")
+	specVersions := flag.String("spec-versions", "2025-06-18", "the spec versions whose server scenarios to run (--spec-version: every scenario counts), comma-separated, each a leg against the same server process")
 	client := flag.String("client", "./examples/everything-client", "the Go package of the client under test")
 	clientReqs := flag.String("client-requirements", "2026-07-28,2025-11-25", "the revisions whose client requirements to run, comma-separated (empty: no client scenarios)")
 	out := flag.String("out", "", "where the suite writes its results, kept (default: a temporary directory, kept only when the run fails)")
@@ -52,7 +55,17 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	cfg := config{dir: *dir, server: *server, requirements: *requirements, client: *client, out: *out, verbose: *verbose}
+	cfg := config{dir: *dir, server: *server, client: *client, out: *out, verbose: *verbose}
+	for _, r := range strings.Split(*requirements, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			cfg.serverLegs = append(cfg.serverLegs, serverLeg{"--requirements", r})
+		}
+	}
+	for _, v := range strings.Split(*specVersions, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			cfg.serverLegs = append(cfg.serverLegs, serverLeg{"--spec-version", v})
+		}
+	}
 	for _, r := range strings.Split(*clientReqs, ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			cfg.clientRequirements = append(cfg.clientRequirements, r)
@@ -65,9 +78,10 @@ func main() {
 }
 
 type config struct {
-	dir, server, requirements, client, out string
-	clientRequirements                     []string
-	verbose                                bool
+	dir, server, client, out string
+	serverLegs               []serverLeg
+	clientRequirements       []string
+	verbose                  bool
 }
 
 func run(ctx context.Context, cfg config) error {
@@ -95,8 +109,8 @@ func run(ctx context.Context, cfg config) error {
 
 	start := time.Now()
 	var problems []string
-	if cfg.requirements != "" {
-		p, err := serverLeg(ctx, cfg, node, suite, binDir)
+	if len(cfg.serverLegs) > 0 {
+		p, err := serverLegs(ctx, cfg, node, suite, binDir)
 		if err != nil {
 			return err
 		}
@@ -124,20 +138,35 @@ func run(ctx context.Context, cfg config) error {
 	return nil
 }
 
-// serverLeg builds and starts the server, runs the server scenarios of
-// cfg.requirements against it, stops it and judges the results.
-func serverLeg(ctx context.Context, cfg config, node, suite, binDir string) ([]string, error) {
+// serverLeg is one run of the server scenarios: those a revision requires
+// (--requirements R) or those that apply to a spec version (--spec-version
+// V, where every scenario counts).
+type serverLeg struct{ flag, version string }
+
+func (l serverLeg) String() string { return l.flag + " " + l.version }
+
+// serverLegs builds and starts the server once, runs the server scenarios
+// of each leg against that one process, stops it and judges the results.
+func serverLegs(ctx context.Context, cfg config, node, suite, binDir string) ([]string, error) {
 	expected, err := readExpected(filepath.Join(cfg.dir, "expected-failures.txt"))
 	if err != nil {
 		return nil, err
 	}
-	list, err := exec.CommandContext(ctx, node, suite, "list", "--server", "--requirements", cfg.requirements).CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("conformance list: %v\n%s", err, list)
+	type listed struct {
+		leg  serverLeg
+		sets map[string]string
 	}
-	sets, err := parseList(string(list))
-	if err != nil {
-		return nil, fmt.Errorf("conformance list: %v\n%s", err, list)
+	var legs []listed
+	for _, l := range cfg.serverLegs {
+		list, err := exec.CommandContext(ctx, node, suite, "list", "--server", l.flag, l.version).CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("conformance list %s: %v\n%s", l, err, list)
+		}
+		sets, err := parseList(string(list))
+		if err != nil {
+			return nil, fmt.Errorf("conformance list %s: %v\n%s", l, err, list)
+		}
+		legs = append(legs, listed{l, sets})
 	}
 	bin := filepath.Join(binDir, "everything-server")
 	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.server).CombinedOutput(); err != nil {
@@ -148,44 +177,70 @@ func serverLeg(ctx context.Context, cfg config, node, suite, binDir string) ([]s
 		return nil, err
 	}
 	url := srv.url
-	fmt.Printf("conformance: %s serves %s; running the server scenarios (%s requirements)\n", cfg.server, url, cfg.requirements)
-
-	start := time.Now()
-	suiteLog, err := os.Create(filepath.Join(cfg.out, "suite.log"))
-	if err != nil {
-		srv.stop()
-		return nil, err
+	var problems []string
+	listedSomewhere := map[string]bool{}
+	for _, l := range legs {
+		fmt.Printf("conformance: %s serves %s; running the server scenarios (%s)\n", cfg.server, url, l.leg)
+		// The file serves every leg: each judges the entries it runs.
+		exp := map[string]string{}
+		for name, reason := range expected {
+			if _, ok := l.sets[name]; ok {
+				exp[name] = reason
+				listedSomewhere[name] = true
+			}
+		}
+		name := "server-" + strings.TrimPrefix(l.leg.flag, "--") + "-" + l.leg.version
+		out := filepath.Join(cfg.out, name)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			srv.stop()
+			return nil, err
+		}
+		start := time.Now()
+		suiteLog, err := os.Create(filepath.Join(cfg.out, "suite-"+name+".log"))
+		if err != nil {
+			srv.stop()
+			return nil, err
+		}
+		cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, l.leg.flag, l.leg.version, "-o", out)
+		var w io.Writer = suiteLog
+		if cfg.verbose {
+			w = io.MultiWriter(suiteLog, os.Stdout)
+		}
+		cmd.Stdout, cmd.Stderr = w, w
+		cmd.WaitDelay = 5 * time.Second
+		suiteErr := cmd.Run()
+		suiteLog.Close()
+		if ctx.Err() != nil {
+			srv.stop()
+			return nil, fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
+		}
+		var exitErr *exec.ExitError
+		if suiteErr != nil && !errors.As(suiteErr, &exitErr) {
+			srv.stop()
+			return nil, fmt.Errorf("conformance server: %v (log: %s)", suiteErr, suiteLog.Name())
+		}
+		results, err := readResults(out)
+		if err != nil {
+			srv.stop()
+			return nil, err
+		}
+		outcomes, p := judge(l.sets, results, exp)
+		fmt.Printf("\nServer scenarios, %s (%.0fs):\n", l.leg, time.Since(start).Seconds())
+		printTable(os.Stdout, outcomes, "expected-failures.txt")
+		for _, q := range p {
+			problems = append(problems, "server "+l.leg.String()+": "+q)
+		}
 	}
-	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--requirements", cfg.requirements, "-o", cfg.out)
-	var w io.Writer = suiteLog
-	if cfg.verbose {
-		w = io.MultiWriter(suiteLog, os.Stdout)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	cmd.WaitDelay = 5 * time.Second
-	suiteErr := cmd.Run()
-	suiteLog.Close()
-	elapsed := time.Since(start)
 	stopErr := srv.stop()
 	serverLog := srv.log()
 	if cfg.verbose {
 		fmt.Printf("\nserver log:\n%s\n", serverLog)
 	}
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("the run took longer than its timeout; partial results in %s", cfg.out)
+	for name := range expected {
+		if !listedSomewhere[name] {
+			problems = append(problems, "expected-failures.txt lists "+name+", which no server leg runs")
+		}
 	}
-	var exitErr *exec.ExitError
-	if suiteErr != nil && !errors.As(suiteErr, &exitErr) {
-		return nil, fmt.Errorf("conformance server: %v (log: %s)", suiteErr, suiteLog.Name())
-	}
-
-	results, err := readResults(cfg.out)
-	if err != nil {
-		return nil, err
-	}
-	outcomes, problems := judge(sets, results, expected)
-	fmt.Printf("\nServer scenarios, --requirements %s (%.0fs):\n", cfg.requirements, elapsed.Seconds())
-	printTable(os.Stdout, outcomes, "expected-failures.txt")
 	if p := panics(serverLog); len(p) > 0 {
 		problems = append(problems, "the server logged a panic:\n    "+strings.Join(p, "\n    "))
 	}

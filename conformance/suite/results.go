@@ -55,6 +55,8 @@ func parseListOf(out, leg string) (map[string]string, error) {
 		if !ok {
 			continue
 		}
+		// --spec-version lists the versions each scenario applies to.
+		item = versionsSuffix.ReplaceAllString(item, "")
 		switch section {
 		case leg:
 			sets[item] = scored
@@ -69,6 +71,10 @@ func parseListOf(out, leg string) (map[string]string, error) {
 	}
 	return sets, nil
 }
+
+// versionsSuffix is the list of versions after a scenario in the output of
+// `conformance list --spec-version V`.
+var versionsSuffix = regexp.MustCompile(` \[[0-9, -]+\]$`)
 
 func count(sets map[string]string, set string) int {
 	n := 0

@@ -260,3 +260,37 @@ func TestJudgeClient(t *testing.T) {
 		t.Errorf("a passing listed auth scenario: %q", problems)
 	}
 }
+
+// TestParseListOlder: the legs of the older revisions. 2025-11-25 has a
+// requirement set; --spec-version 2025-06-18 lists every scenario that
+// applies, with its versions, and scores them all.
+func TestParseListOlder(t *testing.T) {
+	for _, c := range []struct {
+		file         string
+		scored       int
+		unscoredName string
+	}{
+		{"testdata/list-2025-11-25.txt", 30, "server-sse-polling"}, // conformance list --server --requirements 2025-11-25, 0.2.0-alpha.12
+		{"testdata/list-spec-2025-06-18.txt", 27, ""},              // conformance list --server --spec-version 2025-06-18
+	} {
+		b, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets, err := parseList(string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(sets, scored); n != c.scored {
+			t.Errorf("%s: %d scored scenarios, want %d", c.file, n, c.scored)
+		}
+		for _, name := range []string{"server-initialize", "tools-call-elicitation", "resources-subscribe"} {
+			if sets[name] != scored {
+				t.Errorf("%s: %s is in %q, want scored", c.file, name, sets[name])
+			}
+		}
+		if c.unscoredName != "" && sets[c.unscoredName] != "pending" {
+			t.Errorf("%s: %s is in %q, want pending", c.file, c.unscoredName, sets[c.unscoredName])
+		}
+	}
+}

@@ -20,10 +20,14 @@ type event struct {
 	uri    string
 }
 
-// hub fans events out to the open subscriptions.
+// hub fans events out to the open subscriptions (subscriptions/listen,
+// 2026-07-28) and to the dispatcher's clients of older revisions, which
+// subscribe with resources/subscribe and hear of list changes on their
+// sessions.
 type hub struct {
 	mu   sync.Mutex
 	subs map[*subscription]struct{}
+	d    *mcp.ServerDispatcher // set once, before serving
 }
 
 type subscription struct {
@@ -52,6 +56,13 @@ func (h *hub) unsubscribe(s *subscription) {
 // coalesce, and a client that does not read its stream loses updates, not
 // the server's memory.
 func (h *hub) publish(e event) {
+	if h.d != nil {
+		if e.method == mcp.MethodResourceUpdatedNotification {
+			h.d.NotifyResourceUpdated(e.uri)
+		} else {
+			h.d.Broadcast(e.method, nil)
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {

@@ -69,35 +69,20 @@ func callWithProgress(ctx context.Context, _ *server, p *mcp.CallToolRequestPara
 	return toolResult(text("Progress test completed")), nil
 }
 
-func callWithLogging(ctx context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+// callWithLogging sends its messages with mcp.Log, which sends those the
+// client asked for: in 2026-07-28 with the request's
+// _meta["io.modelcontextprotocol/logLevel"] (none without it), in the
+// older revisions with logging/setLevel.
+func callWithLogging(ctx context.Context, _ *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 		if i > 0 {
 			if err := sleep(ctx, 50*time.Millisecond); err != nil {
 				return nil, err
 			}
 		}
-		if err := logMessage(ctx, p.Meta, mcp.LoggingLevelInfo, msg); err != nil {
+		if err := mcp.Log(ctx, mcp.LoggingLevelInfo, "everything-server", msg); err != nil {
 			return nil, err
 		}
 	}
 	return toolResult(text("Logging test completed")), nil
-}
-
-// severity orders log levels (RFC 5424: debug lowest, emergency highest).
-var severity = map[mcp.LoggingLevel]int{
-	mcp.LoggingLevelDebug: 0, mcp.LoggingLevelInfo: 1, mcp.LoggingLevelNotice: 2, mcp.LoggingLevelWarning: 3,
-	mcp.LoggingLevelError: 4, mcp.LoggingLevelCritical: 5, mcp.LoggingLevelAlert: 6, mcp.LoggingLevelEmergency: 7,
-}
-
-// logMessage sends a log message about the request if the request asked
-// for messages of this level (io.modelcontextprotocol/logLevel): without
-// that, 2026-07-28 forbids sending any.
-func logMessage(ctx context.Context, meta mcp.RequestMetaObject, level mcp.LoggingLevel, msg string) error {
-	if meta.LogLevel == nil || severity[level] < severity[*meta.LogLevel] {
-		return nil
-	}
-	logger := "everything-server"
-	return mcp.SendNotification(ctx, mcp.MethodLoggingMessageNotification, &mcp.LoggingMessageNotificationParams{
-		Level: level, Logger: &logger, Data: []byte(jsonText(msg)),
-	})
 }

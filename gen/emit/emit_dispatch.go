@@ -430,6 +430,16 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 		body = append(body, tasksAttach(p, s)...)
+		if e.serveOlder(p) {
+			body = append(body, jen.Id("d").Dot("rpc").Dot("older").Op("=").Id("newOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("olderServe").Values(
+				jen.Id("version").Op(":").Id("ProtocolVersion"),
+				jen.Id("olders").Op(":").Id(e.pkg.OlderRevisions),
+				jen.Id("capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
+				jen.Id("serverInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
+				jen.Id("instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
+				jen.Id("inputParams").Op(":").Id("olderInputParams"),
+			)))
+		}
 	}
 	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h; a nil h is %s{}.", s.Constructor, s.Unimplemented)))
@@ -439,7 +449,11 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("handle").Call(jen.Id("ctx"), jen.Id("msg"))),
 	)
-	f.Comment(commentText("Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done, and returns nil then (or the error of reading r). Several\nmessages on one line ({...}{...}) are answered each. A notifications/cancelled\nmessage cancels the context of the request it names (matching the id by value:\n100 and 1e2 are the same id), after which nothing about it is written, its\nresponse included; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. Responses to the requests sent to the peer (SendRequest) go to\nthe callers waiting for them. The options MaxInFlight and MaxBufferedBytes\nbound the work and memory of one connection (past them Serve stops reading),\nand ShutdownGrace bounds how long Serve waits, at the end, for handlers whose\ncontexts it has cancelled."))
+	serveDoc := "Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done, and returns nil then (or the error of reading r). Several\nmessages on one line ({...}{...}) are answered each. A notifications/cancelled\nmessage cancels the context of the request it names (matching the id by value:\n100 and 1e2 are the same id), after which nothing about it is written, its\nresponse included; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. Responses to the requests sent to the peer (SendRequest) go to\nthe callers waiting for them. The options MaxInFlight and MaxBufferedBytes\nbound the work and memory of one connection (past them Serve stops reading),\nand ShutdownGrace bounds how long Serve waits, at the end, for handlers whose\ncontexts it has cancelled."
+	if s.Dir == ir.ClientToServer && e.serveOlder(p) {
+		serveDoc += "\n\nThe same connection serves a client of " + e.pkg.OlderRevisions + " (the initialize era): an initialize without this revision's per-request _meta opens that client's session, and its later requests go through the conversions to d's handlers (see the README, \"Serving every revision\")."
+	}
+	f.Comment(commentText(serveDoc))
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)

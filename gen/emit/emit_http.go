@@ -97,8 +97,14 @@ func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	if !p.Modern {
 		doc = httpSessionDoc()
 	}
+	if e.serveOlder(p) {
+		doc += "\n\nIt also serves the clients of " + e.pkg.OlderRevisions + " (the initialize era), with d's handlers through the conversions, at the same endpoint: a request whose MCP-Protocol-Version header is absent or names an older revision, and every request that names a session (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport describes (see the README, \"Serving every revision\"). HTTPOptions.Fallback, if set, replaces it."
+	}
 	f.Comment(commentText(doc))
 	call := jen.Id("newHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+	if e.serveOlder(p) {
+		call = jen.Id("newHTTPHandlerOlder").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+	}
 	if !p.Modern {
 		// Sessions, or the HTTP+SSE transport of revisions before
 		// 2025-03-26 (the runtime tells them apart by the revision).

@@ -128,8 +128,16 @@ func (g *rawGen) evArg() jen.Code {
 	return nil
 }
 
+// add records a violation whose message is built at run time: only when
+// s records violations (a quiet vstate counts the failure, and nothing is
+// allocated).
 func add(keyword string, msg jen.Code) jen.Code {
-	return jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)
+	return jen.If(jen.Id("s").Dot("loud").Call()).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg))
+}
+
+// addConst records a violation with a constant message.
+func addConst(keyword, msg string) jen.Code {
+	return jen.Id("s").Dot("add").Call(jen.Lit(keyword), jen.Lit(msg))
 }
 
 func (g *rawGen) body() []jen.Code {
@@ -139,7 +147,7 @@ func (g *rawGen) body() []jen.Code {
 		if sc.Accept {
 			return []jen.Code{skip}
 		}
-		return []jen.Code{add("false", jen.Lit("no value is allowed here")), skip}
+		return []jen.Code{addConst("false", "no value is allowed here"), skip}
 	}
 	g.track = g.eval || sc.UnevaluatedProperties != nil || sc.UnevaluatedItems != nil
 	var out []jen.Code
@@ -215,7 +223,7 @@ func (g *rawGen) inPlace() []jen.Code {
 		// (the builder warns): a pass might be a failure.
 		out = append(out, jen.Block(
 			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id("vs").Op(":=").Id("newVState").Call(),
+			jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
 			g.call(sc.Not, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
 			jen.If(jen.Id("vs").Dot("release").Call()).Block(
 				add("not", jen.Lit("must not be valid against "+pointerText(sc.Not.Pointer))),
@@ -251,7 +259,7 @@ func (g *rawGen) alternatives(kw string, list []*ir.Check) jen.Code {
 			counter, inexact = "maybe", true
 		}
 		var ev jen.Code
-		try := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), jen.Id("vs").Op(":=").Id("newVState").Call()}
+		try := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), jen.Id("vs").Op(":=").Id("newQuietVState").Call()}
 		passed := []jen.Code{jen.Id(counter).Op("++")}
 		if g.track {
 			try = append(try, jen.Var().Id("be").Id("rtEval"))
@@ -277,7 +285,7 @@ func (g *rawGen) alternatives(kw string, list []*ir.Check) jen.Code {
 	switch {
 	case kw == "anyOf":
 		block = append(block, jen.If(jen.Id("n").Op("==").Lit(0)).Block(
-			add("anyOf", jen.Lit("matches none of the alternatives")),
+			addConst("anyOf", "matches none of the alternatives"),
 		))
 	case inexact:
 		block = append(block, jen.If(jen.Id("n").Op(">").Lit(1).Op("||").Id("n").Op("+").Id("maybe").Op("==").Lit(0)).Block(
@@ -298,7 +306,7 @@ func (g *rawGen) ifThenElse() jen.Code {
 	sc := g.sc
 	block := []jen.Code{
 		jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-		jen.Id("vs").Op(":=").Id("newVState").Call(),
+		jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
 	}
 	var ifEv jen.Code
 	if g.track {
@@ -318,12 +326,12 @@ func (g *rawGen) ifThenElse() jen.Code {
 	}
 	switch {
 	case sc.If.Inexact && sc.Then != nil && sc.Else != nil:
-		then = append(then, jen.Id("tv").Op(":=").Id("newVState").Call())
+		then = append(then, jen.Id("tv").Op(":=").Id("newQuietVState").Call())
 		then = append(then, branch(sc.Then, "tv")...)
-		elseTry := []jen.Code{jen.Id("ev2").Op(":=").Id("newVState").Call()}
+		elseTry := []jen.Code{jen.Id("ev2").Op(":=").Id("newQuietVState").Call()}
 		elseTry = append(elseTry, jen.Block(branch(sc.Else, "ev2")...))
 		elseTry = append(elseTry, jen.If(jen.Op("!").Id("ev2").Dot("release").Call()).Block(
-			add("if", jen.Lit("is valid against neither then nor else")),
+			addConst("if", "is valid against neither then nor else"),
 		))
 		then = append(then, jen.If(jen.Op("!").Id("tv").Dot("release").Call()).Block(elseTry...))
 	case sc.If.Inexact:
@@ -421,7 +429,7 @@ func (g *rawGen) typeCheck() jen.Code {
 func (g *rawGen) enumCheck() jen.Code {
 	sc := g.sc
 	if len(sc.Enum) == 0 {
-		return add("enum", jen.Lit("no value is allowed (the enum is empty)"))
+		return addConst("enum", "no value is allowed (the enum is empty)")
 	}
 	all := jen.Null()
 	for i, v := range sc.Enum {
@@ -487,7 +495,7 @@ func (g *rawGen) object() []jen.Code {
 	if u := sc.UnevaluatedProperties; u != nil {
 		var each []jen.Code
 		if u.IsBool && !u.Accept {
-			each = []jen.Code{add("unevaluatedProperties", jen.Lit("member is not allowed")), jen.Id("sv").Dot("skip").Call()}
+			each = []jen.Code{addConst("unevaluatedProperties", "member is not allowed"), jen.Id("sv").Dot("skip").Call()}
 		} else {
 			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
 		}
@@ -535,7 +543,7 @@ func (g *rawGen) members() []jen.Code {
 			return []jen.Code{jen.Id("d").Dot("skip").Call()}
 		case ap.IsBool && !ap.Accept:
 			return []jen.Code{
-				add("additionalProperties", jen.Lit("member is not allowed")),
+				addConst("additionalProperties", "member is not allowed"),
 				jen.Id("d").Dot("skip").Call(),
 			}
 		}
@@ -655,7 +663,7 @@ func (g *rawGen) array() []jen.Code {
 	if u := sc.UnevaluatedItems; u != nil {
 		var each []jen.Code
 		if u.IsBool && !u.Accept {
-			each = []jen.Code{add("unevaluatedItems", jen.Lit("item is not allowed")), jen.Id("sv").Dot("skip").Call()}
+			each = []jen.Code{addConst("unevaluatedItems", "item is not allowed"), jen.Id("sv").Dot("skip").Call()}
 		} else {
 			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
 		}
@@ -692,7 +700,7 @@ func (g *rawGen) elements() []jen.Code {
 		}
 		each = append(each, jen.Block(
 			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id("vs").Op(":=").Id("newVState").Call(),
+			jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
 			g.call(sc.Contains, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
 			jen.If(jen.Id("vs").Dot("release").Call()).Block(passed...),
 		))
@@ -747,7 +755,7 @@ func (g *rawGen) elements() []jen.Code {
 
 func (e *emitter) rawString(sc *ir.Check) []jen.Code {
 	t := &ir.Type{Kind: ir.TString, C: ir.Constraints{Format: sc.Format, MinLength: sc.MinLength, MaxLength: sc.MaxLength, Pattern: sc.Pattern, PatternText: sc.PatternText}}
-	checks := e.scalarChecks(t, jen.Id("x"))
+	checks := e.scalarChecks(t, jen.Id("x"), true)
 	if len(checks) == 0 {
 		return nil
 	}

@@ -45,11 +45,15 @@ func httpSessionDoc() string {
 // session: Broadcast, and NotifyResourceUpdated where the revision has
 // resources/subscribe.
 func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
+	recv := jen.Id("d").Op("*").Id(s.Dispatcher)
+	appendJSON := jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))
+	if e.serveOlder(p) {
+		e.emitOlderServe(f, p, recv, appendJSON)
+		return
+	}
 	if p.Modern {
 		return
 	}
-	recv := jen.Id("d").Op("*").Id(s.Dispatcher)
-	appendJSON := jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))
 	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of every session d serves: connections served by Serve, and HTTP\nsessions (on their GET streams). params may be nil. It returns how many\nsessions it reached."))
 	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastJSON").Call(jen.Id("method"), jen.Id("params"))),
@@ -63,4 +67,59 @@ func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms
 			jen.Return(jen.Id("d").Dot("rpc").Dot("notifyResourceUpdated").Call(jen.Id("uri"))),
 		)
 	}
+}
+
+// serveOlder reports whether the package serves the clients of older
+// revisions with its own handlers (a modern revision with conversions).
+func (e *emitter) serveOlder(p *ir.Protocol) bool {
+	return e.clientOlder(p) && p.Client != nil
+}
+
+// emitOlderServe writes what the server dispatcher of a modern package with
+// conversions needs to serve the clients of older revisions: Broadcast and
+// NotifyResourceUpdated (which reach those clients' sessions), and
+// olderInputParams (the input requests of an InputRequiredResult, decoded
+// for the conversions).
+func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *jen.Statement) {
+	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of " + e.pkg.OlderRevisions + " d serves: their HTTP sessions (on\ntheir GET streams) and the connections served by Serve that opened with\ninitialize. params may be nil. It returns how many sessions it reached.\nClients of " + e.pkg.Revision + " hear of changes through the subscriptions they\nopen (subscriptions/listen)."))
+	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
+		jen.List(jen.Id("msg"), jen.Id("err")).Op(":=").Id("notificationJSON").Call(jen.Id("method"), jen.Id("params")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Id("err"))),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastOlder").Call(jen.Id("msg"), jen.Nil()), jen.Nil()),
+	)
+	f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of " + e.pkg.OlderRevisions + " that subscribed to it (resources/subscribe)\nand have not unsubscribed since, and returns how many it reached."))
+	f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
+		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastOlder").Call(jen.Id("resourceUpdatedJSON").Call(jen.Id("uri")),
+			jen.Func().Params(jen.Id("s").Op("*").Id("Session")).Bool().Block(jen.Return(jen.Id("s").Dot("Subscribed").Call(jen.Id("uri")))))),
+	)
+	var cases []jen.Code
+	for _, in := range p.Client.Inputs {
+		var stmts []jen.Code
+		if in.Params == nil {
+			stmts = append(stmts, jen.Return(jen.Nil(), jen.Nil()))
+		} else {
+			pt := goType(in.Params)
+			if u := in.Params.Union(); u != nil {
+				pt = jen.Id(u.Holder)
+			}
+			stmts = append(stmts,
+				jen.Var().Id("p").Add(pt),
+				jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			)
+			switch {
+			case in.Params.Union() != nil:
+				stmts = append(stmts, jen.Return(jen.Id("p").Dot("Value"), jen.Nil()))
+			case in.Params.IsStruct():
+				stmts = append(stmts, jen.Return(jen.Op("&").Id("p"), jen.Nil()))
+			default:
+				stmts = append(stmts, jen.Return(jen.Id("p"), jen.Nil()))
+			}
+		}
+		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
+	}
+	f.Comment(commentText("olderInputParams decodes the params of an input request of an\nInputRequiredResult into the value the conversions to an older revision take."))
+	f.Func().Id("olderInputParams").Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("not an input request: ").Op("+").Id("rtQuote").Call(jen.Id("method")))),
+	)
 }

@@ -331,8 +331,10 @@ func (e *emitter) emitStructEncode(st *ir.Struct) {
 		} else {
 			x := jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k"))
 			inner := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id("k"))}, encodeValue(st.Extra.Value, x, false)...)
-			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(
-				jen.Qual("maps", "Keys").Call(jen.Id("v").Dot(st.Extra.Name)))).Block(inner...))
+			body = append(body, jen.Block(
+				jen.List(jen.Id("ks"), jen.Id("n")).Op(":=").Id("rtSortedKeys").Call(jen.Id("e"), jen.Id("v").Dot(st.Extra.Name)),
+				jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("ks")).Block(inner...),
+				jen.Id("e").Dot("keys").Op("=").Id("e").Dot("keys").Index(jen.Empty(), jen.Id("n"))))
 		}
 	}
 	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')))

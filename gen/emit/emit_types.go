@@ -196,13 +196,16 @@ func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) 
 			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune(']')),
 		}
 	case ir.TMap:
-		// e.buf = append(e.buf, '{'); for _, k := range rtSortedKeys(expr) { e.key(k); <value> }; ...
+		// e.buf = append(e.buf, '{'); ks, n := rtSortedKeys(e, expr); for _, k := range ks { e.key(k); <value> }; e.keys = e.keys[:n]; ...
 		body := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
-		return []jen.Code{
+		ks, n := "ks"+strconv.Itoa(depth), "n"+strconv.Itoa(depth)
+		return []jen.Code{jen.Block(
 			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{')),
-			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(expr))).Block(body...),
+			jen.List(jen.Id(ks), jen.Id(n)).Op(":=").Id("rtSortedKeys").Call(jen.Id("e"), expr),
+			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(ks)).Block(body...),
+			jen.Id("e").Dot("keys").Op("=").Id("e").Dot("keys").Index(jen.Empty(), jen.Id(n)),
 			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')),
-		}
+		)}
 	}
 	panic("encodeValue")
 }

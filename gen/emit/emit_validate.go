@@ -25,7 +25,7 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 	}
 	switch t.Kind {
 	case ir.TString, ir.TInt, ir.TFloat, ir.TBool:
-		return e.scalarChecks(t, expr)
+		return e.scalarChecks(t, expr, false)
 	case ir.TRaw:
 		if t.C.Raw == nil {
 			return nil
@@ -103,14 +103,14 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 // rawCall checks raw bytes expr against sc with a direct call of its raw
 // check (a call through a func value would make the decoder escape).
 //
-//	if b := expr; b == nil { s.add(...) } else { var d decoder; d.initShared(b); rawCheckN(&d, s); d.rawDone(s) }
+//	if b := expr; b == nil { s.add(...) } else { var d decoder; s.reader(&d, b); rawCheckN(&d, s); d.rawDone(s) }
 func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 	name := e.raw.need(sc)
 	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
 		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
 	).Else().Block(
 		jen.Var().Id("d").Id("decoder"),
-		jen.Id("d").Dot("initShared").Call(jen.Id("b")),
+		jen.Id("s").Dot("reader").Call(jen.Op("&").Id("d"), jen.Id("b")),
 		jen.Id(name).Call(jen.Op("&").Id("d"), jen.Id("s")),
 		jen.Id("d").Dot("rawDone").Call(jen.Id("s")),
 	)}
@@ -215,10 +215,15 @@ var formatFuncs = map[string]string{
 }
 
 // scalarChecks checks a string, number or boolean against its constraints.
-func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement) []jen.Code {
+// In a raw check (raw), s may be quiet: the message is built only when s
+// records violations.
+func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Code {
 	c := t.C
 	var out []jen.Code
 	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
+		if raw {
+			cond = jen.Parens(cond).Op("&&").Id("s").Dot("loud").Call()
+		}
 		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)))
 	}
 	show := func() *jen.Statement {

@@ -137,6 +137,9 @@ type HTTPHandler struct {
 	tools atomic.Pointer[toolIndex]
 	// sessions serves a revision with sessions; nil when stateless.
 	sessions *sessionStore
+	// older serves the clients of older revisions (the Fallback the
+	// handler made for them), if any.
+	older *HTTPHandler
 }
 
 // toolIndex is the x-mcp-header bindings of a tools/list answer, by tool.
@@ -207,6 +210,9 @@ func (h *HTTPHandler) CloseStreams() {
 	if h.sessions != nil {
 		h.sessions.closeStreams()
 	}
+	if h.older != nil {
+		h.older.CloseStreams()
+	}
 }
 
 // HTTPRequestFromContext returns the HTTP request a handler's request came
@@ -261,7 +267,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, status, err.Error())
 		return
 	}
-	if h.opts.Fallback != nil && h.wantsFallback(r) {
+	if h.opts.Fallback != nil && h.wantsFallback(r) && !h.modernForOlder(r, body) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		h.opts.Fallback.ServeHTTP(w, r)
@@ -409,6 +415,22 @@ func (h *HTTPHandler) wantsFallback(r *http.Request) bool {
 	}
 	v, present, ok := headerOne(r.Header, headerProtocolVersion)
 	return !present || !ok || !h.supports(v)
+}
+
+// modernForOlder reports whether a POST that wantsFallback would give to
+// the handler of the older revisions (h.older) is a request of this
+// revision all the same: it names no session and its params carry this
+// revision's per-request protocol version. It is answered here (a header
+// that disagrees is HeaderMismatchError; an unsupported one,
+// UnsupportedProtocolVersionError), not as a request without a session.
+func (h *HTTPHandler) modernForOlder(r *http.Request, body []byte) bool {
+	if h.older == nil {
+		return false
+	}
+	if _, ok := r.Header[headerSessionID]; ok {
+		return false
+	}
+	return rtMember(rtMember(rtMember(body, "params"), "_meta"), metaProtocolVersion) != nil
 }
 
 func (h *HTTPHandler) supports(version string) bool {

@@ -2,11 +2,7 @@
 
 package mcp20241105
 
-import (
-	"encoding/json"
-	"maps"
-	"slices"
-)
+import "encoding/json"
 
 // MarshalJSON encodes v as JSON.
 func (v Annotated) MarshalJSON() ([]byte, error) {
@@ -771,12 +767,16 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
@@ -2619,12 +2619,16 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	e.name("\"name\":")
 	e.string(v.Name)
@@ -8827,12 +8831,16 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
@@ -10119,12 +10127,16 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
 		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			e.raw(v.Properties[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Properties)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Properties[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Required != nil {
 		e.name("\"required\":")

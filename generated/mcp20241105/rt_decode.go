@@ -35,6 +35,11 @@ type decoder struct {
 	key     string // name of the member just read by member()
 	keyPos  int    // offset of that name's opening quote
 	scratch []byte // room for unescaped strings
+	// grow is set while Validate reads JSON (vstate.reader), whose strings
+	// are only looked at: sub decoders use the rest of the scratch space,
+	// and grow learns how much room was missing, so that the next reading
+	// starts with enough and allocates nothing.
+	grow *rtScratch
 	// oneOfConflict is set when a oneOf union matched more than one branch.
 	oneOfConflict bool
 	// allowDup lets skip accept duplicate member names (splitting a batch
@@ -337,6 +342,26 @@ func (d *decoder) str() (string, bool) {
 	return "", false
 }
 
+// rtScratch is room for unescaped strings that readers reuse from one
+// reading to the next (vstate.reader). A decoder that finds too little
+// room left allocates its own and adds its size to short; the next reading
+// starts with that much more room, so the room grows linearly with what
+// was missing and readings stop allocating.
+type rtScratch struct {
+	buf   []byte
+	short int
+}
+
+// start returns the room for a new reading, grown by what the last one
+// missed.
+func (r *rtScratch) start() []byte {
+	if r.short > 0 {
+		r.buf = make([]byte, 0, cap(r.buf)+r.short)
+		r.short = 0
+	}
+	return r.buf[:0]
+}
+
 // strSlow unescapes a string into the scratch space.
 func (d *decoder) strSlow(start int) (string, bool) {
 	data := d.data
@@ -351,6 +376,9 @@ func (d *decoder) strSlow(start int) (string, bool) {
 	need := end - start
 	if cap(d.scratch)-len(d.scratch) < need {
 		d.scratch = make([]byte, 0, max(need, 512))
+		if d.grow != nil {
+			d.grow.short += cap(d.scratch)
+		}
 	}
 	out := d.scratch[len(d.scratch):len(d.scratch)]
 	i := start
@@ -868,6 +896,9 @@ func (d *decoder) skip() {
 // sub returns a decoder for trying one branch of a union at the current
 // position: it shares the data but keeps its own violations.
 func (d *decoder) sub() decoder {
+	if d.grow != nil {
+		return decoder{data: d.data, pos: d.pos, depth: d.depth, grow: d.grow, scratch: d.scratch[len(d.scratch):len(d.scratch)]}
+	}
 	return decoder{data: d.data, pos: d.pos, depth: d.depth}
 }
 

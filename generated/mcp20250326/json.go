@@ -2,11 +2,7 @@
 
 package mcp20250326
 
-import (
-	"encoding/json"
-	"maps"
-	"slices"
-)
+import "encoding/json"
 
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
@@ -807,12 +803,16 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
@@ -2575,12 +2575,16 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	e.name("\"name\":")
 	e.string(v.Name)
@@ -8831,12 +8835,16 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
@@ -10197,12 +10205,16 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Properties != nil {
 		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			e.raw(v.Properties[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Properties)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Properties[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Required != nil {
 		e.name("\"required\":")

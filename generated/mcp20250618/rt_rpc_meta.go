@@ -33,6 +33,7 @@ const (
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
 	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
 )
 
 // rtMember returns the raw value of member name of the JSON object obj,

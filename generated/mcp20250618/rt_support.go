@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -388,6 +389,13 @@ func rtJSONEqual(a, b []byte) bool {
 	return eq && da.finish() == nil && db.finish() == nil
 }
 
+// rtEqScratch is where rtEqualAt unescapes the strings and member names of
+// each side; it comes from a pool, so that comparing allocates nothing
+// once the pool's buffers are big enough.
+type rtEqScratch struct{ a, b rtScratch }
+
+var rtEqPool = sync.Pool{New: func() any { return new(rtEqScratch) }}
+
 // rtEqualsConst reports whether the JSON text a is the value want (a
 // constant of the schema as JSON text).
 func rtEqualsConst(a []byte, want string) bool {
@@ -412,16 +420,24 @@ func rtMembers(b []byte) (map[string][]byte, bool) {
 // both past them (or somewhere inside when they differ). It allocates
 // nothing.
 func rtEqualValue(a, b *decoder) bool {
-	eq, pa, pb := rtEqualAt(a.data, b.data, a.pos, b.pos)
+	sc := rtEqPool.Get().(*rtEqScratch)
+	eq, pa, pb := rtEqualAt(a.data, b.data, a.pos, b.pos, sc.a.start(), sc.b.start(), sc)
 	a.pos, b.pos = pa, pb
+	if cap(sc.a.buf)+sc.a.short > 1<<20 || cap(sc.b.buf)+sc.b.short > 1<<20 {
+		*sc = rtEqScratch{}
+	}
+	rtEqPool.Put(sc)
 	return eq
 }
 
 // rtEqualAt compares the values at offsets pa of da and pb of db and
 // returns where each ends. It works on offsets, not on decoder pointers, so
-// that its recursion keeps the decoders on the stack.
-func rtEqualAt(da, db []byte, pa, pb int) (bool, int, int) {
-	a, b := decoder{data: da, pos: pa}, decoder{data: db, pos: pb}
+// that its recursion keeps the decoders on the stack. Each side unescapes
+// into the room left in sa and sb (sc.a and sc.b grow when it is short):
+// what a level reads stays intact while the levels below it compare.
+func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool, int, int) {
+	a := decoder{data: da, pos: pa, scratch: sa, grow: &sc.a}
+	b := decoder{data: db, pos: pb, scratch: sb, grow: &sc.b}
 	ca, cb := a.peek(), b.peek()
 	if rtIsNumberStart(ca) && rtIsNumberStart(cb) {
 		ta, ok1 := a.number()
@@ -452,7 +468,7 @@ func rtEqualAt(da, db []byte, pa, pb int) (bool, int, int) {
 				return true, a.pos, b.pos
 			}
 			var eq bool
-			if eq, a.pos, b.pos = rtEqualAt(da, db, a.pos, b.pos); !eq {
+			if eq, a.pos, b.pos = rtEqualAt(da, db, a.pos, b.pos, rtRest(a.scratch), rtRest(b.scratch), sc); !eq {
 				return false, a.pos, b.pos
 			}
 		}
@@ -475,7 +491,7 @@ func rtEqualAt(da, db []byte, pa, pb int) (bool, int, int) {
 					continue
 				}
 				var eq bool
-				if eq, a.pos, _ = rtEqualAt(da, db, a.pos, bd.pos); !eq {
+				if eq, a.pos, _ = rtEqualAt(da, db, a.pos, bd.pos, rtRest(a.scratch), rtRest(bd.scratch), sc); !eq {
 					return false, a.pos, b.pos
 				}
 				found = true
@@ -490,6 +506,9 @@ func rtEqualAt(da, db []byte, pa, pb int) (bool, int, int) {
 	}
 	return false, a.pos, b.pos
 }
+
+// rtRest is the room left after what b holds.
+func rtRest(b []byte) []byte { return b[len(b):len(b)] }
 
 // rtCountMembers counts the members of the object at d's position without
 // moving d; -1 when it is not a well-formed object.

@@ -2,11 +2,7 @@
 
 package mcp20251125
 
-import (
-	"encoding/json"
-	"maps"
-	"slices"
-)
+import "encoding/json"
 
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
@@ -1412,12 +1408,16 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
@@ -3684,12 +3684,16 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -5166,12 +5170,16 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		e.string(*v.Schema)
 	}
 	e.name("\"properties\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-		e.key(k0)
-		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Properties)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -5512,12 +5520,16 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Content)) {
-			e.key(k0)
-			v.Content[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Content)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Content[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -6347,12 +6359,16 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	}
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	e.name("\"name\":")
 	e.string(v.Name)
@@ -14043,12 +14059,16 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			e.raw(v.Experimental[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Experimental[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
@@ -18815,12 +18835,16 @@ func (v *ToolInputSchema) encodeJSON(e *encoder) {
 	}
 	if v.Properties != nil {
 		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			e.raw(v.Properties[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Properties)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Properties[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Required != nil {
 		e.name("\"required\":")
@@ -19021,12 +19045,16 @@ func (v *ToolOutputSchema) encodeJSON(e *encoder) {
 	}
 	if v.Properties != nil {
 		e.name("\"properties\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-			e.key(k0)
-			e.raw(v.Properties[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Properties)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.raw(v.Properties[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Required != nil {
 		e.name("\"required\":")

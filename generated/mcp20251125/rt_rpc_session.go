@@ -44,6 +44,16 @@ type notifier interface {
 	progress(p float64) error
 }
 
+// eraLink is the link of a request a dispatcher hands to the one that
+// serves its era (rpcDispatcher.older): the same connection, another
+// dispatcher.
+type eraLink struct {
+	notifier
+	d *rpcDispatcher
+}
+
+func (l eraLink) dispatcher() *rpcDispatcher { return l.d }
+
 // linkOf returns the link of a handler's context, or nil.
 func linkOf(ctx context.Context) notifier {
 	n, _ := ctx.Value(notifierKey{}).(notifier)
@@ -239,7 +249,7 @@ func (s *Session) mayRequest(method string, params []byte) error {
 	if !s.d.server() {
 		return nil
 	}
-	if s.d.modern {
+	if s.d.modern && s.ProtocolVersion() == "" {
 		return errors.New("mcp: " + rtQuote(method) + ": this revision has no requests from server to client; a handler asks for input with NeedInput")
 	}
 	if method == "ping" {
@@ -417,10 +427,14 @@ func (r *rpcDispatcher) broadcast(msg []byte, keep func(*Session) bool) int {
 // notifyResourceUpdated sends notifications/resources/updated for uri to
 // every session subscribed to it.
 func (r *rpcDispatcher) notifyResourceUpdated(uri string) int {
+	return r.broadcast(resourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
+}
+
+// resourceUpdatedJSON is notifications/resources/updated for uri.
+func resourceUpdatedJSON(uri string) []byte {
 	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)
 	msg = rtAppendQuoted(msg, uri)
-	msg = append(msg, "}}"...)
-	return r.broadcast(msg, func(s *Session) bool { return s.Subscribed(uri) })
+	return append(msg, "}}"...)
 }
 
 // broadcastJSON sends a notification to every session.

@@ -502,6 +502,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 			return d.finishCallToolResult(r.(*CallToolResult), "complete")
 		}}, info)
 	}
+	d.rpc.older = newOlderFront(&d.rpc, olderServe{version: ProtocolVersion, olders: OlderRevisions, capabilities: &d.opts.Capabilities, serverInfo: &d.opts.ServerInfo, instructions: d.opts.Instructions, inputParams: olderInputParams})
 	return d
 }
 
@@ -522,6 +523,11 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // waiting for them. The options MaxInFlight and MaxBufferedBytes bound the work and memory
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
+//
+// The same connection serves a client of OlderRevisions (the initialize era): an initialize
+// without this revision's per-request _meta opens that client's session, and its later
+// requests go through the conversions to d's handlers (see the README, "Serving every
+// revision").
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.serve(ctx, r, w)
 }
@@ -530,8 +536,15 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // mount it at the endpoint's path. It keeps no state between requests, so any number of
 // replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
 // HTTPHandler.NewServer for an http.Server with timeouts.
+//
+// It also serves the clients of OlderRevisions (the initialize era), with d's handlers
+// through the conversions, at the same endpoint: a request whose MCP-Protocol-Version header
+// is absent or names an older revision, and every request that names a session
+// (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport
+// describes (see the README, "Serving every revision"). HTTPOptions.Fallback, if set,
+// replaces it.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newHTTPHandler(&d.rpc, opts)
+	return newHTTPHandlerOlder(&d.rpc, opts)
 }
 
 // RunAsTask answers the tools/call request ctx belongs to with a task: the dispatcher sends
@@ -590,6 +603,56 @@ func AwaitInput(ctx context.Context, requests InputRequests) (InputResponses, er
 		return nil, err
 	}
 	return out, nil
+}
+
+// Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
+// of OlderRevisions d serves: their HTTP sessions (on their GET streams) and the connections
+// served by Serve that opened with initialize. params may be nil. It returns how many
+// sessions it reached. Clients of 2026-07-28 hear of changes through the subscriptions they
+// open (subscriptions/listen).
+func (d *ServerDispatcher) Broadcast(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) (int, error) {
+	msg, err := notificationJSON(method, params)
+	if err != nil {
+		return 0, err
+	}
+	return d.rpc.broadcastOlder(msg, nil), nil
+}
+
+// NotifyResourceUpdated sends notifications/resources/updated for uri to the clients of
+// OlderRevisions that subscribed to it (resources/subscribe) and have not unsubscribed
+// since, and returns how many it reached.
+func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
+	return d.rpc.broadcastOlder(resourceUpdatedJSON(uri), func(s *Session) bool {
+		return s.Subscribed(uri)
+	})
+}
+
+// olderInputParams decodes the params of an input request of an InputRequiredResult into the
+// value the conversions to an older revision take.
+func olderInputParams(method string, raw []byte) (any, error) {
+	switch method {
+	case "sampling/createMessage":
+		var p CreateMessageRequestParams
+		if err := decodeParams(raw, &p, false); err != nil {
+			return nil, err
+		}
+		return &p, nil
+	case "roots/list":
+		var p ListRootsRequestParams
+		if err := decodeParams(raw, &p, false); err != nil {
+			return nil, err
+		}
+		return &p, nil
+	case "elicitation/create":
+		var p ElicitRequestParamsHolder
+		if err := decodeParams(raw, &p, false); err != nil {
+			return nil, err
+		}
+		return p.Value, nil
+	}
+	return nil, errors.New("not an input request: " + rtQuote(method))
 }
 
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {

@@ -2,11 +2,7 @@
 
 package mcp20260728
 
-import (
-	"encoding/json"
-	"maps"
-	"slices"
-)
+import "encoding/json"
 
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
@@ -1339,21 +1335,29 @@ func (v *ClientCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			v.Experimental[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Experimental[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Extensions != nil {
 		e.name("\"extensions\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Extensions)) {
-			e.key(k0)
-			v.Extensions[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Extensions)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Extensions[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Roots != nil {
 		e.name("\"roots\":")
@@ -1493,9 +1497,13 @@ func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
 
 func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -1551,9 +1559,13 @@ func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
 
 func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -1732,9 +1744,13 @@ func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
 
 func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -1790,9 +1806,13 @@ func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
 
 func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -2305,12 +2325,16 @@ func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -3864,12 +3888,16 @@ func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
 		e.string(*v.Schema)
 	}
 	e.name("\"properties\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Properties)) {
-		e.key(k0)
-		PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Properties)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	if v.Required != nil {
 		e.name("\"required\":")
 		e.buf = append(e.buf, '[')
@@ -4110,12 +4138,16 @@ func (v *ElicitResult) encodeJSON(e *encoder) {
 	v.Action.encodeJSON(e)
 	if v.Content != nil {
 		e.name("\"content\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Content)) {
-			e.key(k0)
-			v.Content[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Content)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Content[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)
@@ -4807,12 +4839,16 @@ func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
 	v.Meta.encodeJSON(e)
 	if v.Arguments != nil {
 		e.name("\"arguments\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Arguments)) {
-			e.key(k0)
-			e.string(v.Arguments[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Arguments[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.InputResponses != nil {
 		e.name("\"inputResponses\":")
@@ -5823,12 +5859,16 @@ func (v *InputRequests) decodeJSON(d *decoder) {
 
 func (v InputRequests) encodeJSON(e *encoder) {
 	u := map[string]InputRequest(v)
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(u)) {
-		e.key(k0)
-		InputRequestHolder{Value: u[k0]}.encodeJSON(e)
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, u)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			InputRequestHolder{Value: u[k0]}.encodeJSON(e)
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6346,12 +6386,16 @@ func (v *InputResponses) decodeJSON(d *decoder) {
 
 func (v InputResponses) encodeJSON(e *encoder) {
 	u := map[string]InputResponse(v)
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(u)) {
-		e.key(k0)
-		InputResponseHolder{Value: u[k0]}.encodeJSON(e)
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, u)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			InputResponseHolder{Value: u[k0]}.encodeJSON(e)
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13666,21 +13710,29 @@ func (v *ServerCapabilities) encodeJSON(e *encoder) {
 	}
 	if v.Experimental != nil {
 		e.name("\"experimental\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Experimental)) {
-			e.key(k0)
-			v.Experimental[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Experimental[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Extensions != nil {
 		e.name("\"extensions\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Extensions)) {
-			e.key(k0)
-			v.Extensions[k0].encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Extensions)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				v.Extensions[k0].encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Logging != nil {
 		e.name("\"logging\":")
@@ -13756,9 +13808,13 @@ func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
 
 func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -13814,9 +13870,13 @@ func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
 
 func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
 	e.buf = append(e.buf, '{')
-	for _, k := range slices.Sorted(maps.Keys(v.Extra)) {
-		e.key(k)
-		v.Extra[k].encodeJSON(e)
+	{
+		ks, n := rtSortedKeys(e, v.Extra)
+		for _, k := range ks {
+			e.key(k)
+			v.Extra[k].encodeJSON(e)
+		}
+		e.keys = e.keys[:n]
 	}
 	e.buf = append(e.buf, '}')
 }

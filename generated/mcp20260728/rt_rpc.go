@@ -119,6 +119,11 @@ type rpcDispatcher struct {
 	// sessions are the sessions being served (connections served by
 	// serve, HTTP sessions), for notifications to all of them.
 	sessions sessionSet
+	// older, if set, serves the clients of the older revisions the
+	// package converts to (the initialize era) with this dispatcher's
+	// handlers; eraOf picks it for their messages on a connection served
+	// by serve, and the HTTP handler sends it their requests.
+	older *rpcDispatcher
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -354,6 +359,9 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		}
 		return nil
 	}
+	if o := r.eraOf(sess, &env); o != r {
+		return o.handleEnvelope(context.WithValue(ctx, notifierKey{}, notifier(eraLink{linkOf(ctx), o})), env, msg)
+	}
 	notification := env.id == nil
 	m, ok := r.methods[env.method]
 	if !ok || m.notification != notification {
@@ -408,6 +416,21 @@ func (r *rpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 		sess.observe(env.method, env.params, e.buf)
 	}
 	return e.buf
+}
+
+// eraOf is the dispatcher for a message read on a connection served by
+// serve (sess), when r also serves clients of older revisions: r.older for
+// a message without the per-request protocol version of r's revision that
+// opens the initialize handshake, belongs to a session that made it, or is
+// a ping; r otherwise. Over HTTP the handler routes by headers instead.
+func (r *rpcDispatcher) eraOf(sess *Session, env *envelope) *rpcDispatcher {
+	if r.older == nil || sess == nil || sess.d != r || rtMember(rtMember(env.params, "_meta"), metaProtocolVersion) != nil {
+		return r
+	}
+	if env.method == "initialize" || env.method == "ping" || sess.ProtocolVersion() != "" {
+		return r.older
+	}
+	return r
 }
 
 // call runs a method, turning a panic into an internal error.

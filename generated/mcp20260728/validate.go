@@ -193,7 +193,7 @@ func (v *CallToolRequestParams) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck1(&d, s)
 			d.rawDone(s)
 		}
@@ -1502,7 +1502,7 @@ func (v JSONObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck2(&d, s)
 		d.rawDone(s)
 	}
@@ -1552,7 +1552,7 @@ func (v *JSONRPCNotification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck3(&d, s)
 			d.rawDone(s)
 		}
@@ -1581,7 +1581,7 @@ func (v *JSONRPCRequest) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck4(&d, s)
 			d.rawDone(s)
 		}
@@ -1638,7 +1638,7 @@ func (v JSONValue) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck5(&d, s)
 		d.rawDone(s)
 	}
@@ -2085,7 +2085,7 @@ func (v MetaObject) validate(s *vstate) {
 		s.add("type", "no value")
 	} else {
 		var d decoder
-		d.initShared(b)
+		s.reader(&d, b)
 		rawCheck6(&d, s)
 		d.rawDone(s)
 	}
@@ -2228,7 +2228,7 @@ func (v *Notification) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck7(&d, s)
 			d.rawDone(s)
 		}
@@ -2659,7 +2659,7 @@ func (v *Request) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck8(&d, s)
 			d.rawDone(s)
 		}
@@ -3648,7 +3648,7 @@ func (v *ToolUseContent) validate(s *vstate) {
 			s.add("type", "no value")
 		} else {
 			var d decoder
-			d.initShared(b)
+			s.reader(&d, b)
 			rawCheck9(&d, s)
 			d.rawDone(s)
 		}
@@ -3732,7 +3732,9 @@ func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
 func rawCheck1(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3754,7 +3756,9 @@ func rawCheck1(d *decoder, s *vstate) {
 func rawCheck2(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3776,7 +3780,9 @@ func rawCheck2(d *decoder, s *vstate) {
 func rawCheck3(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3798,7 +3804,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3823,7 +3831,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		n := 0
 		if c == '{' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck14(&sd, vs)
 			if vs.release() {
 				n++
@@ -3831,7 +3839,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if c == '[' {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck15(&sd, vs)
 			if vs.release() {
 				n++
@@ -3839,7 +3847,7 @@ func rawCheck5(d *decoder, s *vstate) {
 		}
 		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
 			sd := d.sub()
-			vs := newVState()
+			vs := newQuietVState()
 			rawCheck16(&sd, vs)
 			if vs.release() {
 				n++
@@ -3856,7 +3864,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3867,7 +3877,9 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3889,7 +3901,9 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawCheck8(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3911,7 +3925,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3969,7 +3985,9 @@ func rawCheck14(d *decoder, s *vstate) {
 func rawCheck15(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -3991,7 +4009,9 @@ func rawCheck15(d *decoder, s *vstate) {
 func rawCheck16(d *decoder, s *vstate) {
 	c := d.peek()
 	if !((c == '"') || (rtIsNumberStart(c) && d.peekInteger()) || (c == 't' || c == 'f')) {
-		s.add("type", "expected string or integer or boolean, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string or integer or boolean, got "+d.describe())
+		}
 		d.skip()
 		return
 	}

@@ -2,11 +2,7 @@
 
 package kwexample
 
-import (
-	"maps"
-	"slices"
-	"strconv"
-)
+import "strconv"
 
 // MarshalJSON encodes v as JSON.
 func (v Batch) MarshalJSON() ([]byte, error) {
@@ -244,12 +240,16 @@ func (v *Event) encodeJSON(e *encoder) {
 	}
 	if v.Tags != nil {
 		e.name("\"tags\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.Tags)) {
-			e.key(k0)
-			e.string(v.Tags[k0])
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.Tags)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				e.string(v.Tags[k0])
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	for _, m := range v.Extra {
 		e.key(m.Name)

@@ -95,10 +95,20 @@ type rtViolation struct {
 // allocates only when a violation is recorded.
 type vstate struct {
 	errs []rtViolation
+	// quiet is set on a state that only tells whether a value passes
+	// (the subschema of not, if, contains, an anyOf or oneOf branch): it
+	// counts failures in fails instead of recording violations, so that a
+	// valid document, whose not or if subschema may well fail, allocates
+	// no messages.
+	quiet bool
+	fails int
 	// enc is where Validate encodes a value whose schema it checks on the
 	// value's JSON (Struct.Whole in the generator); it keeps its buffer
 	// from one use to the next.
 	enc encoder
+	// scratch is where the decoders of Validate unescape strings
+	// (reader); it keeps its room from one use to the next.
+	scratch rtScratch
 }
 
 // encoder returns the state's encoder, emptied.
@@ -114,8 +124,14 @@ func (s *vstate) encoded(d *decoder) bool {
 		s.add("type", "has no JSON form: "+s.enc.err.Error())
 		return false
 	}
-	d.initShared(s.enc.buf)
+	s.reader(d, s.enc.buf)
 	return true
+}
+
+// reader starts d on JSON that Validate only reads: its strings are
+// unescaped into s's scratch space, which Validate reuses.
+func (s *vstate) reader(d *decoder, b []byte) {
+	d.data, d.scratch, d.grow = b, s.scratch.start(), &s.scratch
 }
 
 var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
@@ -123,6 +139,14 @@ var vstatePool = sync.Pool{New: func() any { return new(vstate) }}
 // newVState returns an empty vstate from a pool: Validate methods hand it
 // to interface methods, which would make a stack vstate escape.
 func newVState() *vstate { return vstatePool.Get().(*vstate) }
+
+// newQuietVState returns an empty quiet vstate from the pool: its release
+// reports whether anything failed, and it records no violations.
+func newQuietVState() *vstate {
+	s := vstatePool.Get().(*vstate)
+	s.quiet = true
+	return s
+}
 
 // done returns the violations as an error and puts s back in the pool.
 func (s *vstate) done() error {
@@ -134,11 +158,19 @@ func (s *vstate) done() error {
 // release empties s and puts it back in the pool; it reports whether s
 // had no violations.
 func (s *vstate) release() bool {
-	ok := len(s.errs) == 0
+	ok := len(s.errs) == 0 && s.fails == 0
+	s.quiet, s.fails = false, 0
 	clear(s.errs)
 	s.errs = s.errs[:0]
 	if cap(s.enc.buf) > 1<<20 {
 		s.enc.buf = nil // do not keep a huge buffer in the pool
+	}
+	clear(s.enc.keys[:cap(s.enc.keys)]) // keep no strings of the value alive
+	if cap(s.scratch.buf)+s.scratch.short > 1<<20 {
+		s.scratch = rtScratch{}
+	}
+	if cap(s.enc.scratch.buf)+s.enc.scratch.short > 1<<20 {
+		s.enc.scratch = rtScratch{}
 	}
 	vstatePool.Put(s)
 	return ok
@@ -149,7 +181,22 @@ func (s *vstate) mark() int { return len(s.errs) }
 
 // add records a violation at the current value.
 func (s *vstate) add(keyword, message string) {
+	if s.quiet {
+		s.fails++
+		return
+	}
 	s.errs = append(s.errs, rtViolation{keyword: keyword, message: message})
+}
+
+// loud reports whether s records violations; a quiet s counts the failure
+// instead. The raw checks call it before building a message:
+// if s.loud() { s.add(keyword, "..."+x) }.
+func (s *vstate) loud() bool {
+	if s.quiet {
+		s.fails++
+		return false
+	}
+	return true
 }
 
 // at prefixes the violations recorded since mark with a member name.

@@ -94,7 +94,9 @@ func rawCheck1(d *decoder, s *vstate) {
 		p0 := d.peekKeys(rawNames1)
 		if p0&(1<<0) != 0 {
 			if !(p0&(1<<1) != 0) {
-				s.add("dependentRequired", "missing member \"limit\", which member \"cursor\" requires")
+				if s.loud() {
+					s.add("dependentRequired", "missing member \"limit\", which member \"cursor\" requires")
+				}
 			}
 		}
 		if p0&(1<<2) != 0 {
@@ -103,7 +105,9 @@ func rawCheck1(d *decoder, s *vstate) {
 		}
 	}
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -137,7 +141,9 @@ func rawCheck1(d *decoder, s *vstate) {
 			s.add("required", "missing required member \"events\"")
 		}
 		if i < 1 {
-			s.add("minProperties", "has "+strconv.Itoa(i)+" members, want at least 1")
+			if s.loud() {
+				s.add("minProperties", "has "+strconv.Itoa(i)+" members, want at least 1")
+			}
 		}
 	default:
 		d.skip()
@@ -159,7 +165,9 @@ func rawCheck2(d *decoder, s *vstate) {
 		rawEval2(&sd, s, ev)
 	}
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -266,7 +274,9 @@ func rawCheck3(d *decoder, s *vstate) {
 func rawCheck4(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -279,7 +289,7 @@ func rawCheck4(d *decoder, s *vstate) {
 			m := s.mark()
 			{
 				sd := d.sub()
-				vs := newVState()
+				vs := newQuietVState()
 				rawCheck16(&sd, vs)
 				if vs.release() {
 					matched++
@@ -289,10 +299,14 @@ func rawCheck4(d *decoder, s *vstate) {
 			s.atIndex(m, n)
 		}
 		if matched < 1 {
-			s.add("contains", "no item is valid against contains")
+			if s.loud() {
+				s.add("contains", "no item is valid against contains")
+			}
 		}
 		if matched > 100 {
-			s.add("maxContains", strconv.Itoa(matched)+" items are valid against contains, want at most 100")
+			if s.loud() {
+				s.add("maxContains", strconv.Itoa(matched)+" items are valid against contains, want at most 100")
+			}
 		}
 	default:
 		d.skip()
@@ -303,7 +317,9 @@ func rawCheck4(d *decoder, s *vstate) {
 func rawCheck5(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '"') {
-		s.add("type", "expected string, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -314,7 +330,9 @@ func rawCheck5(d *decoder, s *vstate) {
 func rawCheck6(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		s.add("type", "expected integer, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected integer, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -322,10 +340,14 @@ func rawCheck6(d *decoder, s *vstate) {
 	case rtIsNumberStart(c):
 		x, _ := d.number()
 		if rtCmpNumber(x, "0") <= 0 {
-			s.add("exclusiveMinimum", "must be > 0, got "+string(x))
+			if s.loud() {
+				s.add("exclusiveMinimum", "must be > 0, got "+string(x))
+			}
 		}
 		if !rtMultipleOf(x, "10") {
-			s.add("multipleOf", "must be a multiple of 10, got "+string(x))
+			if s.loud() {
+				s.add("multipleOf", "must be a multiple of 10, got "+string(x))
+			}
 		}
 	default:
 		d.skip()
@@ -336,14 +358,18 @@ func rawCheck6(d *decoder, s *vstate) {
 func rawCheck7(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
 	switch {
 	case c == '[':
 		if i, j, dup := rtUniqueItems(d); dup {
-			s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+			if s.loud() {
+				s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+			}
 		}
 		d.array()
 		n := 0
@@ -362,7 +388,7 @@ func rawCheck7(d *decoder, s *vstate) {
 func rawEval1(d *decoder, s *vstate, ev *rtEval) {
 	{
 		sd := d.sub()
-		vs := newVState()
+		vs := newQuietVState()
 		var ie rtEval
 		rawEval3(&sd, vs, &ie)
 		if vs.release() {
@@ -379,7 +405,7 @@ func rawEval1(d *decoder, s *vstate, ev *rtEval) {
 func rawEval2(d *decoder, s *vstate, ev *rtEval) {
 	{
 		sd := d.sub()
-		vs := newVState()
+		vs := newQuietVState()
 		var ie rtEval
 		rawEval5(&sd, vs, &ie)
 		if vs.release() {
@@ -394,7 +420,9 @@ func rawEval2(d *decoder, s *vstate, ev *rtEval) {
 // rawCheck8 checks one JSON value against #/$defs/Event/properties/kind.
 func rawCheck8(d *decoder, s *vstate) {
 	if raw := d.peekRaw(); !rtEqualsConst(raw, "\"click\"") && !rtEqualsConst(raw, "\"key\"") && !rtEqualsConst(raw, "\"scroll\"") {
-		s.add("enum", rtQuote(string(raw))+" is not one of \"click\", \"key\", \"scroll\"")
+		if s.loud() {
+			s.add("enum", rtQuote(string(raw))+" is not one of \"click\", \"key\", \"scroll\"")
+		}
 	}
 	d.skip()
 }
@@ -403,7 +431,9 @@ func rawCheck8(d *decoder, s *vstate) {
 func rawCheck9(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -424,7 +454,9 @@ func rawCheck9(d *decoder, s *vstate) {
 			s.atIndex(m, n)
 		}
 		if n < 2 {
-			s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
+			if s.loud() {
+				s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
+			}
 		}
 	default:
 		d.skip()
@@ -435,14 +467,18 @@ func rawCheck9(d *decoder, s *vstate) {
 func rawCheck10(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '[') {
-		s.add("type", "expected array, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected array, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
 	switch {
 	case c == '[':
 		if i, j, dup := rtUniqueItems(d); dup {
-			s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+			if s.loud() {
+				s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+			}
 		}
 		d.array()
 		n := 0
@@ -452,7 +488,9 @@ func rawCheck10(d *decoder, s *vstate) {
 			s.atIndex(m, n)
 		}
 		if n > 4 {
-			s.add("maxItems", "has "+strconv.Itoa(n)+" items, want at most 4")
+			if s.loud() {
+				s.add("maxItems", "has "+strconv.Itoa(n)+" items, want at most 4")
+			}
 		}
 	default:
 		d.skip()
@@ -464,14 +502,18 @@ func rawCheck11(d *decoder, s *vstate) {
 	c := d.peek()
 	{
 		sd := d.sub()
-		vs := newVState()
+		vs := newQuietVState()
 		rawCheck23(&sd, vs)
 		if vs.release() {
-			s.add("not", "must not be valid against #/$defs/Event/properties/delta/not")
+			if s.loud() {
+				s.add("not", "must not be valid against #/$defs/Event/properties/delta/not")
+			}
 		}
 	}
 	if !(rtIsNumberStart(c)) {
-		s.add("type", "expected number, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected number, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -479,7 +521,9 @@ func rawCheck11(d *decoder, s *vstate) {
 	case rtIsNumberStart(c):
 		x, _ := d.number()
 		if !rtMultipleOf(x, "0.5") {
-			s.add("multipleOf", "must be a multiple of 0.5, got "+string(x))
+			if s.loud() {
+				s.add("multipleOf", "must be a multiple of 0.5, got "+string(x))
+			}
 		}
 	default:
 		d.skip()
@@ -490,7 +534,9 @@ func rawCheck11(d *decoder, s *vstate) {
 func rawCheck12(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '{') {
-		s.add("type", "expected object, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected object, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -518,7 +564,9 @@ func rawCheck12(d *decoder, s *vstate) {
 			s.at(m, k)
 		}
 		if i > 8 {
-			s.add("maxProperties", "has "+strconv.Itoa(i)+" members, want at most 8")
+			if s.loud() {
+				s.add("maxProperties", "has "+strconv.Itoa(i)+" members, want at most 8")
+			}
 		}
 	default:
 		d.skip()
@@ -531,7 +579,7 @@ func rawCheck13(d *decoder, s *vstate) {
 	switch {
 	case c == '"':
 		x := d.string()
-		if utf8.RuneCountInString(x) > 16 {
+		if (utf8.RuneCountInString(x) > 16) && s.loud() {
 			s.add("maxLength", rtQuote(x)+" is longer than 16 characters")
 		}
 	default:
@@ -558,7 +606,9 @@ func rawCheck15(d *decoder, s *vstate) {
 			s.atIndex(m, n)
 		}
 		if n < 1 {
-			s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 1")
+			if s.loud() {
+				s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 1")
+			}
 		}
 	default:
 		d.skip()
@@ -602,7 +652,9 @@ func rawCheck17(d *decoder, s *vstate) {
 func rawCheck18(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '"') {
-		s.add("type", "expected string, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -723,7 +775,9 @@ func rawEval6(d *decoder, s *vstate, ev *rtEval) {
 func rawCheck19(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		s.add("type", "expected integer, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected integer, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -731,7 +785,9 @@ func rawCheck19(d *decoder, s *vstate) {
 	case rtIsNumberStart(c):
 		x, _ := d.number()
 		if rtCmpNumber(x, "0") < 0 {
-			s.add("minimum", "must be >= 0, got "+string(x))
+			if s.loud() {
+				s.add("minimum", "must be >= 0, got "+string(x))
+			}
 		}
 	default:
 		d.skip()
@@ -742,7 +798,9 @@ func rawCheck19(d *decoder, s *vstate) {
 func rawCheck20(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		s.add("type", "expected integer, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected integer, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -750,7 +808,9 @@ func rawCheck20(d *decoder, s *vstate) {
 	case rtIsNumberStart(c):
 		x, _ := d.number()
 		if rtCmpNumber(x, "0") < 0 {
-			s.add("minimum", "must be >= 0, got "+string(x))
+			if s.loud() {
+				s.add("minimum", "must be >= 0, got "+string(x))
+			}
 		}
 	default:
 		d.skip()
@@ -767,14 +827,16 @@ func rawCheck21(d *decoder, s *vstate) {
 func rawCheck22(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '"') {
-		s.add("type", "expected string, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
 	switch {
 	case c == '"':
 		x := d.string()
-		if utf8.RuneCountInString(x) < 1 {
+		if (utf8.RuneCountInString(x) < 1) && s.loud() {
 			s.add("minLength", rtQuote(x)+" is shorter than 1 characters")
 		}
 	default:
@@ -785,7 +847,9 @@ func rawCheck22(d *decoder, s *vstate) {
 // rawCheck23 checks one JSON value against #/$defs/Event/properties/delta/not.
 func rawCheck23(d *decoder, s *vstate) {
 	if !rtEqualsConst(d.peekRaw(), "0") {
-		s.add("const", string(d.peekRaw())+" is not 0")
+		if s.loud() {
+			s.add("const", string(d.peekRaw())+" is not 0")
+		}
 	}
 	d.skip()
 }
@@ -795,7 +859,9 @@ func rawCheck23(d *decoder, s *vstate) {
 func rawCheck24(d *decoder, s *vstate) {
 	c := d.peek()
 	if !(c == '"') {
-		s.add("type", "expected string, got "+d.describe())
+		if s.loud() {
+			s.add("type", "expected string, got "+d.describe())
+		}
 		d.skip()
 		return
 	}
@@ -806,7 +872,9 @@ func rawCheck24(d *decoder, s *vstate) {
 // #/$defs/Batch/properties/events/contains/properties/kind.
 func rawCheck25(d *decoder, s *vstate) {
 	if !rtEqualsConst(d.peekRaw(), "\"click\"") {
-		s.add("const", string(d.peekRaw())+" is not \"click\"")
+		if s.loud() {
+			s.add("const", string(d.peekRaw())+" is not \"click\"")
+		}
 	}
 	d.skip()
 }
@@ -814,7 +882,9 @@ func rawCheck25(d *decoder, s *vstate) {
 // rawCheck26 checks one JSON value against #/$defs/Event/allOf/0/if/properties/kind.
 func rawCheck26(d *decoder, s *vstate) {
 	if !rtEqualsConst(d.peekRaw(), "\"key\"") {
-		s.add("const", string(d.peekRaw())+" is not \"key\"")
+		if s.loud() {
+			s.add("const", string(d.peekRaw())+" is not \"key\"")
+		}
 	}
 	d.skip()
 }
@@ -822,7 +892,9 @@ func rawCheck26(d *decoder, s *vstate) {
 // rawCheck27 checks one JSON value against #/$defs/Event/allOf/1/if/properties/kind.
 func rawCheck27(d *decoder, s *vstate) {
 	if !rtEqualsConst(d.peekRaw(), "\"scroll\"") {
-		s.add("const", string(d.peekRaw())+" is not \"scroll\"")
+		if s.loud() {
+			s.add("const", string(d.peekRaw())+" is not \"scroll\"")
+		}
 	}
 	d.skip()
 }

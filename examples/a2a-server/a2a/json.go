@@ -2,11 +2,7 @@
 
 package a2a
 
-import (
-	"encoding/json"
-	"maps"
-	"slices"
-)
+import "encoding/json"
 
 // MarshalJSON encodes v as JSON.
 func (v A2AErrorHolder) MarshalJSON() ([]byte, error) {
@@ -835,28 +831,36 @@ func (v *AgentCard) encodeJSON(e *encoder) {
 		e.buf = append(e.buf, '[')
 		for i0 := range v.Security {
 			e.comma()
-			e.buf = append(e.buf, '{')
-			for _, k1 := range slices.Sorted(maps.Keys(v.Security[i0])) {
-				e.key(k1)
-				e.buf = append(e.buf, '[')
-				for i2 := range v.Security[i0][k1] {
-					e.comma()
-					e.string(v.Security[i0][k1][i2])
+			{
+				e.buf = append(e.buf, '{')
+				ks1, n1 := rtSortedKeys(e, v.Security[i0])
+				for _, k1 := range ks1 {
+					e.key(k1)
+					e.buf = append(e.buf, '[')
+					for i2 := range v.Security[i0][k1] {
+						e.comma()
+						e.string(v.Security[i0][k1][i2])
+					}
+					e.buf = append(e.buf, ']')
 				}
-				e.buf = append(e.buf, ']')
+				e.keys = e.keys[:n1]
+				e.buf = append(e.buf, '}')
 			}
-			e.buf = append(e.buf, '}')
 		}
 		e.buf = append(e.buf, ']')
 	}
 	if v.SecuritySchemes != nil {
 		e.name("\"securitySchemes\":")
-		e.buf = append(e.buf, '{')
-		for _, k0 := range slices.Sorted(maps.Keys(v.SecuritySchemes)) {
-			e.key(k0)
-			SecuritySchemeHolder{Value: v.SecuritySchemes[k0]}.encodeJSON(e)
+		{
+			e.buf = append(e.buf, '{')
+			ks0, n0 := rtSortedKeys(e, v.SecuritySchemes)
+			for _, k0 := range ks0 {
+				e.key(k0)
+				SecuritySchemeHolder{Value: v.SecuritySchemes[k0]}.encodeJSON(e)
+			}
+			e.keys = e.keys[:n0]
+			e.buf = append(e.buf, '}')
 		}
-		e.buf = append(e.buf, '}')
 	}
 	if v.Signatures != nil {
 		e.name("\"signatures\":")
@@ -1420,17 +1424,21 @@ func (v *AgentSkill) encodeJSON(e *encoder) {
 		e.buf = append(e.buf, '[')
 		for i0 := range v.Security {
 			e.comma()
-			e.buf = append(e.buf, '{')
-			for _, k1 := range slices.Sorted(maps.Keys(v.Security[i0])) {
-				e.key(k1)
-				e.buf = append(e.buf, '[')
-				for i2 := range v.Security[i0][k1] {
-					e.comma()
-					e.string(v.Security[i0][k1][i2])
+			{
+				e.buf = append(e.buf, '{')
+				ks1, n1 := rtSortedKeys(e, v.Security[i0])
+				for _, k1 := range ks1 {
+					e.key(k1)
+					e.buf = append(e.buf, '[')
+					for i2 := range v.Security[i0][k1] {
+						e.comma()
+						e.string(v.Security[i0][k1][i2])
+					}
+					e.buf = append(e.buf, ']')
 				}
-				e.buf = append(e.buf, ']')
+				e.keys = e.keys[:n1]
+				e.buf = append(e.buf, '}')
 			}
-			e.buf = append(e.buf, '}')
 		}
 		e.buf = append(e.buf, ']')
 	}
@@ -1769,12 +1777,16 @@ func (v *AuthorizationCodeOAuthFlow) encodeJSON(e *encoder) {
 		e.string(*v.RefreshURL)
 	}
 	e.name("\"scopes\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Scopes)) {
-		e.key(k0)
-		e.string(v.Scopes[k0])
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			e.string(v.Scopes[k0])
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	e.name("\"tokenUrl\":")
 	e.string(v.TokenURL)
 	for _, m := range v.Extra {
@@ -2224,12 +2236,16 @@ func (v *ClientCredentialsOAuthFlow) encodeJSON(e *encoder) {
 		e.string(*v.RefreshURL)
 	}
 	e.name("\"scopes\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Scopes)) {
-		e.key(k0)
-		e.string(v.Scopes[k0])
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			e.string(v.Scopes[k0])
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	e.name("\"tokenUrl\":")
 	e.string(v.TokenURL)
 	for _, m := range v.Extra {
@@ -4661,12 +4677,16 @@ func (v *ImplicitOAuthFlow) encodeJSON(e *encoder) {
 		e.string(*v.RefreshURL)
 	}
 	e.name("\"scopes\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Scopes)) {
-		e.key(k0)
-		e.string(v.Scopes[k0])
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			e.string(v.Scopes[k0])
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	for _, m := range v.Extra {
 		e.key(m.Name)
 		e.raw(m.Value)
@@ -7640,12 +7660,16 @@ func (v *PasswordOAuthFlow) encodeJSON(e *encoder) {
 		e.string(*v.RefreshURL)
 	}
 	e.name("\"scopes\":")
-	e.buf = append(e.buf, '{')
-	for _, k0 := range slices.Sorted(maps.Keys(v.Scopes)) {
-		e.key(k0)
-		e.string(v.Scopes[k0])
+	{
+		e.buf = append(e.buf, '{')
+		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		for _, k0 := range ks0 {
+			e.key(k0)
+			e.string(v.Scopes[k0])
+		}
+		e.keys = e.keys[:n0]
+		e.buf = append(e.buf, '}')
 	}
-	e.buf = append(e.buf, '}')
 	e.name("\"tokenUrl\":")
 	e.string(v.TokenURL)
 	for _, m := range v.Extra {

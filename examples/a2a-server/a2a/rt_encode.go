@@ -6,6 +6,7 @@ package a2a
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -15,6 +16,25 @@ import (
 type encoder struct {
 	buf []byte
 	err error
+	// keys is where maps' keys are sorted (rtSortedKeys): an encoder
+	// that is reused (Validate's) sorts without allocating.
+	keys []string
+	// scratch is the room validJSON unescapes member names in.
+	scratch rtScratch
+}
+
+// rtSortedKeys appends the keys of m to e.keys, sorted, and returns them
+// with the length of e.keys before; the caller sets e.keys back to that
+// length when it is done with them. A map nested in one of the values
+// appends after them, so the slice returned stays valid.
+func rtSortedKeys[V any](e *encoder, m map[string]V) ([]string, int) {
+	n := len(e.keys)
+	for k := range m {
+		e.keys = append(e.keys, k)
+	}
+	keys := e.keys[n:]
+	slices.Sort(keys)
+	return keys, n
 }
 
 // EncodeError is a Go value that has no JSON form: a NaN or infinite
@@ -153,12 +173,21 @@ func (e *encoder) raw(b []byte) {
 		e.null()
 		return
 	}
-	if !rtValidJSON(b) {
+	if !e.validJSON(b) {
 		e.fail("raw value is not valid JSON: " + rtQuote(string(b)))
 		e.null()
 		return
 	}
 	e.buf = append(e.buf, b...)
+}
+
+// validJSON is rtValidJSON with the encoder's scratch space for the
+// member names it unescapes (to find duplicates), so that an encoder that
+// is reused (Validate's) allocates nothing for them.
+func (e *encoder) validJSON(b []byte) bool {
+	d := decoder{data: b, scratch: e.scratch.start(), grow: &e.scratch}
+	d.skip()
+	return d.finish() == nil
 }
 
 // rtValidJSON reports whether b is exactly one valid JSON value (by the
