@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client interop interop-deps conformance
+.PHONY: all generate test check vet bench bench-http bench-client bench-keywords interop interop-deps conformance
 
 all: check
 
@@ -36,8 +36,9 @@ check:
 # go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
 # mcpgen's argument checking against jsonschema-go's), the dispatcher
 # benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server;
-# BenchmarkClient, the generated client against the go-sdk client, runs
-# with the corpus benchmarks),
+# BenchmarkClient, the generated client against the go-sdk client, and
+# BenchmarkKeywords*, Validate on internal/kwexample's documents against
+# jsonschema v5, run with the corpus benchmarks),
 # the HTTP benchmarks
 # (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
 # StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
@@ -62,6 +63,14 @@ bench-http:
 	cd bench && $(GO) test -count=1 -run '^TestHTTPEquivalent$$' .
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-http.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench-http.out
+
+# The validation-keyword benchmarks alone (BenchmarkKeywords*: a schema
+# using the keywords beyond the MCP schemas', internal/kwexample), their
+# table in bench/bench-keywords.out.
+bench-keywords:
+	cd bench && $(GO) test -count=1 -run '^TestKeywordsAgree$$' .
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkKeywords' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench-keywords.out && exit $$(cat bench.rc)
+	cd bench && $(GO) run ./cmd/table bench-keywords.out
 
 # The client benchmarks alone (BenchmarkClient: a tools/call round trip
 # through the generated client and the go-sdk client against the same

@@ -704,3 +704,73 @@ func numKey(s string) string {
 	}
 	return r.RatString()
 }
+
+// Only returns a copy of c in which every schema keeps only "type",
+// "$ref" and the keywords in keep (their subschemas filtered the same
+// way), and whether any schema of the copy uses a keyword of keep: the
+// keywords alone, where New combines them.
+func Only(c *Case, keep ...string) (*Case, bool) {
+	f := &only{keep: keep}
+	out := &Case{Name: c.Name, Schema: f.schema(c.Schema), Helpers: map[string]any{}, order: c.order}
+	for _, h := range c.order {
+		out.Helpers[h] = f.schema(c.Helpers[h])
+	}
+	return out, f.used
+}
+
+type only struct {
+	keep []string
+	used bool
+}
+
+// The keywords whose value is a schema, an object of schemas, or an array
+// of schemas ("items" and draft-07 "dependencies" may be either kind).
+var (
+	schemaKeywords = []string{"not", "if", "then", "else", "contains", "propertyNames", "additionalProperties",
+		"additionalItems", "unevaluatedProperties", "unevaluatedItems", "items", "contentSchema"}
+	schemaMapKeywords   = []string{"properties", "patternProperties", "dependentSchemas", "dependencies"}
+	schemaArrayKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+func (f *only) schema(v any) any {
+	o, ok := v.(*Obj)
+	if !ok {
+		return v
+	}
+	out := NewObj()
+	for _, k := range o.Keys {
+		x := o.Vals[k]
+		if k != "type" && k != "$ref" && !slices.Contains(f.keep, k) {
+			continue
+		}
+		if slices.Contains(f.keep, k) {
+			f.used = true
+		}
+		switch {
+		case slices.Contains(schemaArrayKeywords, k) && isList(x):
+			l := x.([]any)
+			n := make([]any, len(l))
+			for i, s := range l {
+				n[i] = f.schema(s)
+			}
+			x = n
+		case slices.Contains(schemaKeywords, k):
+			x = f.schema(x)
+		case slices.Contains(schemaMapKeywords, k):
+			if m, ok := x.(*Obj); ok {
+				n := NewObj()
+				for _, name := range m.Keys {
+					n.Set(name, f.schema(m.Vals[name])) // a list (dependencies) stays
+				}
+				x = n
+			}
+		}
+		out.Set(k, x)
+	}
+	return out
+}
+
+func isList(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
