@@ -897,7 +897,7 @@ func (d *decoder) skip() {
 // position: it shares the data but keeps its own violations.
 func (d *decoder) sub() decoder {
 	if d.grow != nil {
-		return decoder{data: d.data, pos: d.pos, depth: d.depth, grow: d.grow, scratch: d.scratch[len(d.scratch):len(d.scratch)]}
+		return decoder{data: d.data, pos: d.pos, depth: d.depth, grow: d.grow, scratch: d.scratch[len(d.scratch):]}
 	}
 	return decoder{data: d.data, pos: d.pos, depth: d.depth}
 }

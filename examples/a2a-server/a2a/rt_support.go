@@ -508,7 +508,7 @@ func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool,
 }
 
 // rtRest is the room left after what b holds.
-func rtRest(b []byte) []byte { return b[len(b):len(b)] }
+func rtRest(b []byte) []byte { return b[len(b):] }
 
 // rtCountMembers counts the members of the object at d's position without
 // moving d; -1 when it is not a well-formed object.
