@@ -42,15 +42,20 @@ check:
 # the HTTP benchmarks
 # (tools/call over loopback HTTP against mcpgen's handler and the go-sdk's
 # StreamableHTTPHandler, 1, 16 and 256 clients) and the generator
-# benchmarks BENCH_COUNT times each, then a Markdown table of the medians
+# benchmarks BENCH_COUNT times each, the generator's scaling cases
+# (BenchmarkScale*: a 100k-value enum, a 10k-deep $ref chain, 1k-deep
+# nesting, 20k definitions, each next to a tenth of it) SCALE_COUNT times
+# (one run of the largest takes about half a minute), then a Markdown table of the medians
 # (bench/cmd/table). The raw output is left in bench/bench.out.
 BENCH_COUNT ?= 5
+SCALE_COUNT ?= 3
 bench:
 	cd bench && $(GO) test -count=1 .
-	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Dispatch|HTTP)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Scale|Dispatch|HTTP)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkScale' -benchtime 1x -count $(SCALE_COUNT) -timeout 60m . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
 
 # The HTTP benchmarks alone (BenchmarkHTTP), their table in bench/bench-http.out.

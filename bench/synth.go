@@ -65,3 +65,65 @@ func rename(v *schema.Value, prefix, name string) *schema.Value {
 	}
 	return c
 }
+
+// The schemas of the generator's scaling benchmarks (issue 14): each is
+// small to write and large in one dimension, so that a cost that grows
+// faster than the input shows.
+
+// EnumSchema is one definition, a string enum of n values.
+func EnumSchema(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"E":{"type":"string","enum":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"v%d"`, i)
+	}
+	b.WriteString(`]}}}`)
+	return []byte(b.String())
+}
+
+// RefChainSchema is n definitions, each a "$ref" to the next, and the
+// object the last one names.
+func RefChainSchema(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `"D%d":{"$ref":"#/definitions/D%d"},`, i, i+1)
+	}
+	fmt.Fprintf(&b, `"D%d":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}}`, n)
+	return []byte(b.String())
+}
+
+// NestingSchema is one definition holding n levels of inline objects, each
+// the "child" member of the one above.
+func NestingSchema(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"N":`)
+	for i := 0; i < n; i++ {
+		b.WriteString(`{"type":"object","properties":{"name":{"type":"string"},"child":`)
+	}
+	b.WriteString(`{"type":"string"}`)
+	for i := 0; i < n; i++ {
+		b.WriteString(`},"required":["name"]}`)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// DefinitionsSchema is n object definitions, each with a string, an
+// optional integer, an inline object and a "$ref" to the next one.
+func DefinitionsSchema(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"D%d":{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer","minimum":0},`+
+			`"o":{"type":"object","properties":{"x":{"type":"boolean"}}},"next":{"$ref":"#/definitions/D%d"}},"required":["a"]}`, i, (i+1)%n)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -34,6 +35,13 @@ type Options struct {
 	// Strict turns warnings (unknown keywords, unknown formats, dropped
 	// union branches) into errors.
 	Strict bool
+	// Command is the command line that regenerates the package, for its
+	// documentation ("" shows the usual one, with DIR for the output).
+	Command string
+	// RootName is the name of the type a schema whose root is a type
+	// (not only a holder of definitions) generates for its root; ""
+	// derives it from the root's title.
+	RootName string
 	// Formats says whether the validators check "format" (FormatsAssert,
 	// the default, and what the MCP revisions mean) or leave it as an
 	// annotation (FormatsAnnotate, as draft 2020-12 does by default).
@@ -77,14 +85,21 @@ type builder struct {
 	doc  *schema.Document
 	opts Options
 
+	// fieldSchema is the schema of each member and tuple position, for
+	// breakValueCycles.
+	fieldSchema map[*ir.Field]*schema.Schema
+
 	// What went wrong, by pointer.
 	errs  schema.Errors
 	warns []*schema.Diagnostic
+	said  map[said]bool // what errorf and warnf recorded
 
 	// Names: every Go name the package declares, with the pointer of the
 	// schema node that claimed it, and the Go name of each definition.
 	owners   map[string]string
 	defNames map[*schema.Schema]string
+	// defNameAt is the Go name of each definition by its pointer.
+	defNameAt map[string]string
 
 	// What the schema holds, worked out before any type is built.
 	shared map[string]string         // enum key -> Go name of an enum several properties repeat
@@ -107,10 +122,21 @@ type builder struct {
 
 	// Method constant -> method, while the method table is built.
 	methodConsts map[string]string
+	// The named types made for members the dispatcher needs a type of
+	// (wrapType), by the member's pointer.
+	wrapped map[string]*ir.Type
+
+	// root is the document's root schema when it is generated as a type
+	// (it is then also in doc.Defs, named), or nil.
+	root *schema.Schema
 
 	// Recursion guards while types are built.
-	building map[*schema.Schema]bool // alias definitions being resolved
-	self     map[*schema.Schema]bool // definitions whose own schema is being typed
+	self map[*schema.Schema]bool // definitions whose own schema is being typed
+	// pending holds, for each definition being typed, the type a $ref to
+	// it gets meanwhile: filled in with the definition's type once it is
+	// built (a recursive array or map definition refers to itself before
+	// its Named declaration exists).
+	pending map[*schema.Schema]*ir.Type
 }
 
 // newBuilder creates a builder with all its state.
@@ -118,8 +144,11 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 	return &builder{
 		doc:          doc,
 		opts:         opts,
+		fieldSchema:  map[*ir.Field]*schema.Schema{},
 		owners:       map[string]string{},
+		said:         map[said]bool{},
 		defNames:     map[*schema.Schema]string{},
+		defNameAt:    map[string]string{},
 		shared:       map[string]string{},
 		opaque:       map[*schema.Schema]bool{},
 		canon:        map[string]*schema.Schema{},
@@ -127,20 +156,45 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		complexMemo:  map[*schema.Schema]bool{},
 		intern:       newInterner(),
 		methodConsts: map[string]string{},
-		building:     map[*schema.Schema]bool{},
+		wrapped:      map[string]*ir.Type{},
 		self:         map[*schema.Schema]bool{},
+		pending:      map[*schema.Schema]*ir.Type{},
 	}
 }
 
+// errorf and warnf record a diagnostic once: a schema node the builder
+// reaches twice (a merged allOf, a branch) is reported once.
 func (b *builder) errorf(ptr, format string, args ...any) {
-	b.errs = append(b.errs, &schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	if d := b.diagnostic(false, ptr, format, args); d != nil {
+		b.errs = append(b.errs, d)
+	}
 }
 
 func (b *builder) warnf(ptr, format string, args ...any) {
-	b.warns = append(b.warns, &schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+	if d := b.diagnostic(true, ptr, format, args); d != nil {
+		b.warns = append(b.warns, d)
+	}
+}
+
+// diagnostic makes a diagnostic, or returns nil when it was made before.
+func (b *builder) diagnostic(warning bool, ptr, format string, args []any) *schema.Diagnostic {
+	d := schema.Diagnostic{File: b.doc.File, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+	k := said{warning, d}
+	if b.said[k] {
+		return nil
+	}
+	b.said[k] = true
+	return &d
+}
+
+// said is a diagnostic made, for errorf and warnf.
+type said struct {
+	warning bool
+	d       schema.Diagnostic
 }
 
 func (b *builder) build() *ir.Package {
+	b.addRoot()
 	// The names the package declares itself come first, then every
 	// definition's: they are the contract.
 	b.reserveOwnNames()
@@ -160,6 +214,7 @@ func (b *builder) build() *ir.Package {
 				b.errorf(d.Pointer, "external type %q for %s is not an import path and an exported type name", ext.ImportPath+"."+ext.Name, d.Name)
 			}
 			b.defNames[d] = ext.Name
+			b.defNameAt[d.Pointer] = ext.Name
 			continue
 		}
 		var name string
@@ -178,6 +233,7 @@ func (b *builder) build() *ir.Package {
 		}
 		if b.claim(name, d.Pointer) {
 			b.defNames[d] = name
+			b.defNameAt[d.Pointer] = name
 		}
 	}
 	if len(b.errs) > 0 {
@@ -193,32 +249,105 @@ func (b *builder) build() *ir.Package {
 		return nil
 	}
 	sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
+	b.breakValueCycles()
+	if len(b.errs) > 0 {
+		return nil
+	}
 	for _, d := range b.decls {
 		if u, ok := d.(*ir.Union); ok {
 			b.planUnion(u)
 		}
 	}
 	var protocol *ir.Protocol
-	if b.withDispatcher() {
+	noDispatcher := b.noDispatcherReason()
+	if noDispatcher == "" {
 		protocol = b.buildProtocol()
+		// The protocol may declare types of its own (the params of a
+		// method that takes free-form JSON).
+		sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
 	}
 	b.markInexact()
 	if protocol != nil && b.opts.NoValidators {
 		b.errorf("", "the dispatcher needs the validators: leave out both (dispatcher and validators) or neither")
 		protocol = nil
 	}
+	if protocol == nil && noDispatcher == "" {
+		noDispatcher = "the schema defines no method mcpgen can dispatch"
+	}
+	if !b.opts.NoDispatcher && protocol == nil {
+		b.warnUndirected()
+	}
+	mcp := b.opts.Source.Pinned
+	for name := range directionDefs {
+		mcp = mcp || b.doc.Def(name) != nil
+	}
 	pkg := &ir.Package{
-		Name:       b.opts.Package,
-		Revision:   b.opts.Revision,
-		Source:     b.opts.Source,
-		Decls:      b.decls,
-		Protocol:   protocol,
-		Validators: !b.opts.NoValidators,
+		Name:         b.opts.Package,
+		Revision:     b.opts.Revision,
+		Source:       b.opts.Source,
+		Decls:        b.decls,
+		Protocol:     protocol,
+		Validators:   !b.opts.NoValidators,
+		MCP:          mcp,
+		Command:      b.opts.Command,
+		NoDispatcher: noDispatcher,
 	}
 	if len(b.errs) == 0 {
 		b.buildOlder(pkg)
 	}
 	return pkg
+}
+
+// addRoot makes the document's root a definition when it is a type: a
+// schema with keywords of its own (draft-04 schemas and SchemaStore's are
+// often one type, with or without definitions). Its name is
+// Options.RootName, else its title; a root that is a type with neither
+// is an error. A root that is only a $ref is generated (as another name
+// for what it refers to) when it has a name, and a warning otherwise.
+func (b *builder) addRoot() {
+	r := b.doc.Root
+	if r == nil || r.IsEmpty() {
+		if b.opts.RootName != "" {
+			b.errorf("", "--root-name %q: the root of the schema is no type (it holds only definitions)", b.opts.RootName)
+		}
+		return
+	}
+	name := b.opts.RootName
+	if name == "" {
+		name = camel(words(r.Title))
+	}
+	if name == "" {
+		if r.Ref != nil && !hasConstraints(r) {
+			b.warnf("", "the root of the schema is a $ref to %s; it gets no type of its own (name it with --root-name to have one)", displayPtr(r.Ref.Pointer))
+			return
+		}
+		b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by: name its Go type with --root-name")
+		return
+	}
+	if d := b.doc.Def(name); d != nil {
+		b.errorf("", "the root of the schema is named %s, like the definition at %s: give it another name with --root-name", name, d.Pointer)
+		return
+	}
+	r.Name = name
+	doc := *b.doc
+	doc.Defs = append([]*schema.Schema{r}, b.doc.Defs...)
+	b.doc = &doc
+	b.root = r
+}
+
+// inlineName is the name of the inline schema s derived as name: name,
+// unless a definition's Go name takes it already; then the definition
+// keeps it and the inline type adds "Inline" (AssistantMessage's inline
+// content union next to the AssistantMessageContent definition is
+// AssistantMessageContentInline). A clash after that is an error.
+func (b *builder) inlineName(name string, s *schema.Schema) string {
+	if s.Name != "" {
+		return name
+	}
+	if owner, ok := b.owners[name]; ok && owner != s.Pointer && b.defNameAt[owner] == name {
+		return capName(name + "Inline")
+	}
+	return name
 }
 
 // claim reserves a Go name for the schema node at ptr. A second claim is
@@ -293,15 +422,37 @@ func (b *builder) reserveOwnNames() {
 // withDispatcher reports whether the package gets a dispatcher: the
 // options allow it and the schema says who sends which method.
 func (b *builder) withDispatcher() bool {
-	if b.opts.NoDispatcher {
-		return false
-	}
-	for name := range directionDefs {
-		if b.doc.Def(name) != nil {
-			return true
+	return b.noDispatcherReason() == ""
+}
+
+// warnUndirected warns when the schema defines methods (request or
+// notification definitions with a constant "method") but the package
+// gets no dispatcher for them.
+func (b *builder) warnUndirected() {
+	var found []string
+	for _, d := range b.doc.Defs {
+		if (strings.HasSuffix(d.Name, "Request") || strings.HasSuffix(d.Name, "Notification")) && schemaMethod(d) != "" {
+			found = append(found, fmt.Sprintf("%s (%q)", d.Name, schemaMethod(d)))
 		}
 	}
-	return false
+	if len(found) == 0 {
+		return
+	}
+	if len(found) > 3 {
+		found = append(found[:3], fmt.Sprintf("and %d more", len(found)-3))
+	}
+	b.warnf("", "the schema defines methods, %s, but the package has no dispatcher for them: %s", strings.Join(found, ", "), b.noDispatcherReason())
+}
+
+// noDispatcherReason says why the package gets no dispatcher, or "".
+func (b *builder) noDispatcherReason() string {
+	if b.opts.NoDispatcher {
+		return "the options leave it out (--no-dispatcher, or a config whose \"emit\" lacks \"dispatcher\")"
+	}
+	if len(b.directionUnions()) == 0 {
+		return "no definition of the schema says who sends which method (MCP's ClientRequest, ServerRequest, ClientNotification and ServerNotification, or a union definition named ...Request or ...Notification whose branches are all method definitions; see \"Pairing requests with results\" in mcpgen's README)"
+	}
+	return ""
 }
 
 func displayPtr(p string) string {
@@ -336,72 +487,96 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		return t
 	}
 	// A definition that is just a $ref to another is an alias.
+	// A $ref back to it met while its target is built (through a member
+	// of the target: a cycle of $refs alone is refused by the loader)
+	// gets a placeholder, filled in with the alias.
 	if d.Ref != nil && !hasConstraints(d) {
-		if b.building[d] {
+		if p, ok := b.pending[d]; ok {
+			return p
+		}
+		placeholder := &ir.Type{Kind: ir.TRaw}
+		b.pending[d] = placeholder
+		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
+		delete(b.pending, d)
+		if target == placeholder {
 			b.errorf(d.Pointer, "$ref cycle through %s cannot be represented", d.Name)
 			return &ir.Type{Kind: ir.TRaw}
 		}
-		b.building[d] = true
-		target := b.typeOf(d.Ref, b.nameForPointer(d.Ref.Pointer))
-		delete(b.building, d)
+		var t *ir.Type
 		if target.Kind == ir.TDecl {
-			a := &ir.Alias{DeclInfo: info, Target: target}
-			t := &ir.Type{Kind: ir.TDecl, Decl: a}
-			b.intern.setTypeAt(d.Pointer, t)
+			a := &ir.Alias{DeclInfo: info, Target: target, Final: target.Resolve()}
+			t = &ir.Type{Kind: ir.TDecl, Decl: a}
 			b.add(a)
-			return t
+		} else {
+			n := &ir.Named{DeclInfo: info, Type: target}
+			t = &ir.Type{Kind: ir.TDecl, Decl: n}
+			b.add(n)
 		}
-		n := &ir.Named{DeclInfo: info, Type: target}
-		t := &ir.Type{Kind: ir.TDecl, Decl: n}
 		b.intern.setTypeAt(d.Pointer, t)
-		b.add(n)
+		*placeholder = *t
 		return t
 	}
-	// Otherwise the definition's schema declares the type itself.
+	// Otherwise the definition's schema declares the type itself. A $ref
+	// to it met meanwhile gets a placeholder (raw JSON until it is filled
+	// in with the type).
+	if p, ok := b.pending[d]; ok {
+		return p
+	}
+	placeholder := &ir.Type{Kind: ir.TRaw}
+	b.pending[d] = placeholder
 	b.self[d] = true
 	t := b.typeOf(d, name)
 	delete(b.self, d)
+	delete(b.pending, d)
+	fill := func(t *ir.Type) *ir.Type {
+		*placeholder = *t
+		return t
+	}
 	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
 		t.Decl.Info().Definition = d.Name
 		if t.Decl.Info().Doc == "" || t.Decl.Info().Pointer != d.Pointer {
 			t.Decl.Info().Doc = b.docText(name, d)
 		}
 		b.intern.setTypeAt(d.Pointer, t)
-		return t
+		return fill(t)
 	}
 	if _, ok := t.Decl.(*ir.Union); ok && t.Kind == ir.TDecl {
 		// A union is an interface: another name for it is an alias.
-		a := &ir.Alias{DeclInfo: info, Target: t}
+		a := &ir.Alias{DeclInfo: info, Target: t, Final: t.Resolve()}
 		at := &ir.Type{Kind: ir.TDecl, Decl: a}
 		b.intern.setTypeAt(d.Pointer, at)
 		b.add(a)
-		return at
+		return fill(at)
 	}
 	n := &ir.Named{DeclInfo: info, Type: t}
 	nt := &ir.Type{Kind: ir.TDecl, Decl: n}
 	b.intern.setTypeAt(d.Pointer, nt)
 	b.add(n)
 	b.namedConsts(n, d)
-	return nt
+	return fill(nt)
 }
 
 // nameForPointer derives the Go name of the inline schema at ptr from its
 // location: the definition's Go name, then one word per step.
 func (b *builder) nameForPointer(ptr string) string {
 	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	if len(parts) < 2 {
-		return "Root"
-	}
+	start := 2
 	var name string
-	for _, d := range b.doc.Defs {
-		if d.Pointer == "/"+parts[0]+"/"+parts[1] {
-			name = b.defNames[d]
+	switch {
+	case len(parts) >= 2 && b.defNameAt["/"+parts[0]+"/"+parts[1]] != "":
+		name = b.defNameAt["/"+parts[0]+"/"+parts[1]]
+	case b.root != nil:
+		// Under the root type (not under a definition).
+		name, start = b.defNameAt[""], 0
+		if ptr == "" {
+			return name
 		}
-	}
-	if name == "" {
+	case len(parts) < 2:
+		return "Root"
+	default:
 		name = camel(words(schema.UnescapePointer(parts[1])))
 	}
-	for i := 2; i < len(parts); i++ {
+	for i := start; i < len(parts); i++ {
 		switch parts[i] {
 		case "properties":
 			if i+1 < len(parts) {
@@ -410,24 +585,24 @@ func (b *builder) nameForPointer(ptr string) string {
 				if err != nil {
 					n = camel(words(parts[i]))
 				}
-				name += n
+				name = derive(name, n)
 			}
 		case "items":
 			if i+1 < len(parts) && isIndex(parts[i+1]) {
 				i++
-				name += "Item" + parts[i] // draft-07 tuple position
+				name = derive(name, "Item"+parts[i]) // draft-07 tuple position
 			} else {
-				name += "Item"
+				name = derive(name, "Item")
 			}
 		case "prefixItems":
 			if i+1 < len(parts) {
 				i++
-				name += "Item" + parts[i]
+				name = derive(name, "Item"+parts[i])
 			}
 		case "additionalItems":
-			name += "Rest"
+			name = derive(name, "Rest")
 		case "additionalProperties":
-			name += "Value"
+			name = derive(name, "Value")
 		case "anyOf", "oneOf", "allOf":
 			i++ // the index; the JSON type is added by the union builder
 		}
@@ -456,7 +631,7 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return b.typeOf(s.Ref, b.nameForPointer(s.Ref.Pointer))
 	}
-	if t, ok := b.intern.typeAt(s.Pointer); ok && s.Pointer != "" {
+	if t, ok := b.intern.typeAt(s.Pointer); ok && (s.Pointer != "" || b.root != nil) {
 		return t
 	}
 	if (s.Ref != nil) || len(s.AllOf) > 0 {
@@ -664,6 +839,7 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	case "integer":
 		return &ir.Type{Kind: ir.TInt, C: numConstraints(s)}
 	case "number":
+		b.checkFloatBounds(s)
 		return &ir.Type{Kind: ir.TFloat, C: numConstraints(s)}
 	case "boolean":
 		return &ir.Type{Kind: ir.TBool}
@@ -675,7 +851,7 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 		}
 		elem := &ir.Type{Kind: ir.TRaw}
 		if s.Items != nil {
-			elem = b.typeOf(s.Items, name+"Item")
+			elem = b.typeOf(s.Items, derive(name, "Item"))
 		}
 		return &ir.Type{Kind: ir.TSlice, Elem: elem, C: ir.Constraints{MinItems: s.MinItems, MaxItems: s.MaxItems}}
 	case "object":
@@ -683,6 +859,24 @@ func (b *builder) singleType(s *schema.Schema, typ, name string) *ir.Type {
 	}
 	b.errorf(s.Pointer, "unsupported type %q", typ)
 	return &ir.Type{Kind: ir.TRaw}
+}
+
+// checkFloatBounds reports the bounds of a number schema that float64,
+// which numbers map to, cannot hold: beyond ±1.8e308 no Go value compares
+// with them. (Integer bounds beyond int64 are exact: such a bound lets
+// every int64 through or none.)
+func (b *builder) checkFloatBounds(s *schema.Schema) {
+	for _, bd := range []struct {
+		keyword string
+		v       *string
+	}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum}} {
+		if bd.v == nil {
+			continue
+		}
+		if f, err := strconv.ParseFloat(*bd.v, 64); err != nil && math.IsInf(f, 0) {
+			b.errorf(s.Pointer+"/"+bd.keyword, "%s %s is beyond the range of float64, which mcpgen maps \"number\" to (at most %g in magnitude); mcpgen cannot represent this bound", bd.keyword, *bd.v, math.MaxFloat64)
+		}
+	}
 }
 
 func numConstraints(s *schema.Schema) ir.Constraints {
@@ -713,7 +907,7 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 		// Every member matches one pattern, and has its schema: a map
 		// whose keys Validate checks.
 		src, _, _ := schema.GoPattern(pp.Pattern)
-		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(pp.Schema, name+"Value"),
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(pp.Schema, derive(name, "Value")),
 			C: ir.Constraints{KeyPattern: &src, KeyPatternText: pp.Pattern, MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
 	}
 	if len(s.Properties) == 0 && len(s.Required) == 0 && s.PatternProperties != nil {
@@ -729,7 +923,7 @@ func (b *builder) objectType(s *schema.Schema, name string) *ir.Type {
 		if ap.IsFalse() {
 			return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 		}
-		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, name+"Value"), C: ir.Constraints{MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
+		return &ir.Type{Kind: ir.TMap, Elem: b.typeOf(ap, derive(name, "Value")), C: ir.Constraints{MinProperties: s.MinProperties, MaxProperties: s.MaxProperties}}
 	}
 	return b.structType(s, name)
 }
@@ -761,12 +955,15 @@ func (b *builder) mapKeywordsTyped(s *schema.Schema) bool {
 }
 
 func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
 	st := &ir.Struct{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}}
 	t := &ir.Type{Kind: ir.TDecl, Decl: st}
-	if s.Pointer != "" {
+	// The node may already be another type: a multi-kind value whose
+	// object kind this is, which a $ref to the node still means.
+	if _, taken := b.intern.typeAt(s.Pointer); !taken && (s.Pointer != "" || b.root != nil) {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(st)
@@ -798,10 +995,10 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 			f.Name = goName
 			f.Type = b.memberType(jsonName, ps)
 			if f.Type == nil && capability {
-				f.Type = b.openCapability(ps, name+goName)
+				f.Type = b.openCapability(ps, derive(name, goName))
 			}
 			if f.Type == nil {
-				f.Type = b.typeOf(ps, name+goName)
+				f.Type = b.typeOf(ps, derive(name, goName))
 			}
 		}
 		if f.Name != "" && !use(f.Name, jsonName, ptr) {
@@ -814,6 +1011,7 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 				return
 			}
 		}
+		b.fieldSchema[f] = ps
 		st.Fields = append(st.Fields, f)
 	}
 	for _, p := range s.Properties {
@@ -845,10 +1043,123 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	case ap == nil || (ap.IsBool && ap.BoolValue) || ap.IsEmpty():
 		st.Extra = &ir.Extra{Name: "Extra", Value: &ir.Type{Kind: ir.TRaw}}
 	default:
-		st.Extra = &ir.Extra{Name: "Extra", Value: b.typeOf(ap, name+"Value")}
+		st.Extra = &ir.Extra{Name: "Extra", Value: b.typeOf(ap, derive(name, "Value"))}
 	}
 	b.memberNames(st)
 	return t
+}
+
+// breakValueCycles finds the types that hold themselves by value (a
+// member that is a value, not a pointer: a required one, or one of a
+// multi-kind type, whose zero value is no value; a tuple position; the
+// alternatives of a multi-kind type), which Go cannot declare, and makes
+// the last member or position on each such cycle raw JSON, checked
+// against its schema, with a warning. (A required member of a struct on
+// the cycle can have no finite value anyway.) A cycle with no member or
+// position on it is an error.
+func (b *builder) breakValueCycles() {
+	type edge struct {
+		to    ir.Decl
+		field *ir.Field // the member or position, or nil
+		owner string    // the Go type holding it
+		ptr   string    // where it is
+		tuple bool      // field is a tuple position
+	}
+	byValue := func(t *ir.Type) ir.Decl {
+		if t == nil {
+			return nil
+		}
+		if t = t.Resolve(); t.Kind == ir.TDecl {
+			return t.Decl
+		}
+		return nil
+	}
+	edges := func(d ir.Decl) []edge {
+		var out []edge
+		fields := func(fs []*ir.Field, tuple bool) {
+			for _, f := range fs {
+				if f.Name == "" || f.Pointer() || f.Type == nil || f.Type.Kind == ir.TRaw {
+					continue
+				}
+				if to := byValue(f.Type); to != nil {
+					out = append(out, edge{to, f, d.GoName(), d.Info().Pointer, tuple})
+				}
+			}
+		}
+		switch d := d.(type) {
+		case *ir.Struct:
+			fields(d.Fields, false)
+		case *ir.Tuple:
+			fields(d.Items, true)
+		case *ir.Named:
+			if to := byValue(d.Type); to != nil {
+				out = append(out, edge{to, nil, d.Name, d.Pointer, false})
+			}
+		case *ir.Kinds:
+			for _, a := range d.Alts {
+				if to := byValue(a.Type); to != nil {
+					out = append(out, edge{to, nil, d.Name, d.Pointer, false})
+				}
+			}
+		}
+		return out
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[ir.Decl]int{}
+	var path []edge
+	var visit func(d ir.Decl)
+	visit = func(d ir.Decl) {
+		state[d] = visiting
+		for _, e := range edges(d) {
+			if e.field != nil && e.field.Type.Kind == ir.TRaw {
+				continue // made raw on an earlier cycle
+			}
+			switch state[e.to] {
+			case visiting:
+				// The cycle: the path from e.to, then e.
+				cycle := []edge{e}
+				for i := len(path) - 1; i >= 0 && path[i].to != e.to; i-- {
+					cycle = append(cycle, path[i])
+				}
+				var cut *edge
+				for i := range cycle {
+					if cycle[i].field != nil {
+						cut = &cycle[i]
+						break
+					}
+				}
+				if cut == nil {
+					b.errorf(e.ptr, "%s holds %s by value, which holds it again: Go cannot declare a type that contains itself", e.owner, e.to.GoName())
+					continue
+				}
+				f := cut.field
+				ps := b.fieldSchema[f]
+				if ps == nil {
+					ps = trueSchema
+				}
+				what := fmt.Sprintf("member %q", f.JSONName)
+				if cut.tuple {
+					what = "position " + f.JSONName
+				}
+				b.warnf(ps.Pointer, "%s of %s holds %s, which holds %s again by value: Go cannot declare that, so the %s is raw JSON (json.RawMessage), checked against its schema",
+					what, cut.owner, cut.to.GoName(), cut.owner, strings.Fields(what)[0])
+				f.Type = &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(ps)}}
+			case 0:
+				path = append(path, e)
+				visit(e.to)
+				path = path[:len(path)-1]
+			}
+		}
+		state[d] = done
+	}
+	for _, d := range b.decls {
+		if state[d] == 0 {
+			visit(d)
+		}
+	}
 }
 
 // holdsByValue reports whether a value of type t holds a struct target
@@ -1035,6 +1346,8 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 		name = sharedName
 	} else if t, ok := b.intern.typeAt(s.Pointer); ok {
 		return t
+	} else {
+		name = b.inlineName(name, s)
 	}
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
@@ -1166,22 +1479,51 @@ func (b *builder) findOpaque() {
 		walk(d, 0)
 		edges[d] = refs
 	}
-	// A definition is opaque when it can reach itself.
-	for _, d := range b.doc.Defs {
-		seen := map[*schema.Schema]bool{}
-		stack := slices.Clone(edges[d])
-		for len(stack) > 0 {
+	// A definition is opaque when it can reach itself: when it is on a
+	// cycle of the graph, that is, in a strongly connected component of
+	// more than one definition, or with an edge to itself. Tarjan's
+	// algorithm finds the components in one pass (a search from every
+	// definition would be quadratic on a long $ref chain).
+	index := map[*schema.Schema]int{}
+	low := map[*schema.Schema]int{}
+	onStack := map[*schema.Schema]bool{}
+	var stack []*schema.Schema
+	var connect func(d *schema.Schema)
+	connect = func(d *schema.Schema) {
+		index[d] = len(index)
+		low[d] = index[d]
+		stack = append(stack, d)
+		onStack[d] = true
+		for _, n := range edges[d] {
+			if _, seen := index[n]; !seen {
+				connect(n)
+				low[d] = min(low[d], low[n])
+			} else if onStack[n] {
+				low[d] = min(low[d], index[n])
+			}
+		}
+		if low[d] != index[d] {
+			return
+		}
+		var comp []*schema.Schema
+		for {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			onStack[n] = false
+			comp = append(comp, n)
 			if n == d {
-				b.opaque[d] = true
 				break
 			}
-			if seen[n] {
-				continue
+		}
+		if len(comp) > 1 || slices.Contains(edges[d], d) {
+			for _, n := range comp {
+				b.opaque[n] = true
 			}
-			seen[n] = true
-			stack = append(stack, edges[n]...)
+		}
+	}
+	for _, d := range b.doc.Defs {
+		if _, seen := index[d]; !seen {
+			connect(d)
 		}
 	}
 }

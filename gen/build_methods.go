@@ -1,10 +1,12 @@
 package gen
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // This file builds the method table: one entry per request and
@@ -23,14 +25,74 @@ var resultExceptions = map[string]string{
 	"SetLevelRequest":    "EmptyResult",
 }
 
-var directionDefs = map[string]struct {
+// dirDef says which way the methods of a direction definition go.
+type dirDef struct {
 	dir          ir.Direction
 	notification bool
-}{
+}
+
+// directionDefs are MCP's direction definitions: unions of the requests
+// and notifications each side sends.
+var directionDefs = map[string]dirDef{
 	"ClientRequest":      {ir.ClientToServer, false},
 	"ServerRequest":      {ir.ServerToClient, false},
 	"ClientNotification": {ir.ClientToServer, true},
 	"ServerNotification": {ir.ServerToClient, true},
+}
+
+// directionUnions are the definitions that say who sends which method
+// (README "Pairing requests with results"): MCP's direction definitions
+// when the schema has any; otherwise every union definition whose name
+// ends in Request (or Notification) and whose branches are all method
+// definitions (a $ref to an object with a constant "method"), for the
+// methods a client sends (A2A's A2ARequest).
+func (b *builder) directionUnions() map[string]dirDef {
+	out := map[string]dirDef{}
+	for name, dd := range directionDefs {
+		if b.doc.Def(name) != nil {
+			out[name] = dd
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, d := range b.doc.Defs {
+		notification := strings.HasSuffix(d.Name, "Notification")
+		if !notification && !strings.HasSuffix(d.Name, "Request") {
+			continue
+		}
+		branches := d.AnyOf
+		if len(branches) == 0 {
+			branches = d.OneOf
+		}
+		if len(branches) == 0 {
+			continue
+		}
+		all := true
+		for _, br := range branches {
+			all = all && br.Ref != nil && !hasConstraints(br) && schemaMethod(br.Ref) != ""
+		}
+		if all {
+			out[d.Name] = dirDef{ir.ClientToServer, notification}
+		}
+	}
+	return out
+}
+
+// schemaMethod is the constant "method" member of a method definition's
+// schema (an object that requires it), or "".
+func schemaMethod(s *schema.Schema) string {
+	if !s.IsRequired("method") {
+		return ""
+	}
+	m := s.Prop("method")
+	for i := 0; m != nil && m.Ref != nil && m.Const == nil && i < 100; i++ {
+		m = m.Ref
+	}
+	if m == nil || m.Const == nil || m.Const.Kind != schema.String {
+		return ""
+	}
+	return m.Const.Str
 }
 
 // buildProtocol returns the protocol of the schema, or nil when it has no
@@ -38,7 +100,7 @@ var directionDefs = map[string]struct {
 // then what the protocol makes of the result types.
 func (b *builder) buildProtocol() *ir.Protocol {
 	defs := b.definitionDecls()
-	sent, found := directions(defs)
+	sent, found := directions(defs, b.directionUnions())
 	if !found {
 		return nil
 	}
@@ -215,9 +277,9 @@ type dirKey struct {
 
 // directions reads which way each method goes from the direction
 // definitions (ClientRequest, ...); found is false when there are none.
-func directions(defs map[string]ir.Decl) (sent map[dirKey]bool, found bool) {
+func directions(defs map[string]ir.Decl, unions map[string]dirDef) (sent map[dirKey]bool, found bool) {
 	sent = map[dirKey]bool{}
-	for name, dd := range directionDefs {
+	for name, dd := range unions {
 		d, ok := defs[name]
 		if !ok {
 			continue
@@ -312,7 +374,11 @@ func (b *builder) protocolFacts(defs map[string]ir.Decl, carriers map[string]*ir
 	for _, e := range b.enumsByName("CacheScope") {
 		p.CacheScope = e
 	}
-	p.ErrorCodes = b.errorCodes(p.Modern)
+	mcp := false
+	for name := range directionDefs {
+		mcp = mcp || b.doc.Def(name) != nil
+	}
+	p.ErrorCodes = b.errorCodes(p.Modern, mcp)
 	protocolConsts(p)
 	return p
 }
@@ -347,6 +413,25 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 	}
 	if f := st.FieldByJSON("params"); f != nil {
 		m.Params, m.ParamsRequired = f.Type, f.Required
+		if _, ok := f.Type.Resolve().Decl.(*ir.Tuple); ok && f.Type.Resolve().Kind == ir.TDecl {
+			// JSON-RPC allows params by position; the handlers take
+			// them by name (found by the grammar fuzzer: the tuple was
+			// declared twice).
+			b.warnf(st.Pointer+"/properties/params", "the params of %s (method %q) are an array by position (a tuple), which the dispatcher does not take, so it leaves the method out; the type %s is generated",
+				st.Name, name, f.Type.Resolve().Decl.GoName())
+			return nil
+		}
+		if !isValueType(f.Type) {
+			// Free-form params ({} or an open object) are raw JSON: the
+			// handler gets them as a named type of their own, which
+			// decodes, encodes and validates itself like every other.
+			m.Params = b.wrapType(f.Type, st.Pointer+"/properties/params", derive(st.Name, "Params"),
+				fmt.Sprintf("the params of the method %q", m.Name),
+				fmt.Sprintf("is the params of [%s] (method %q), as the schema gives them.", st.Name, m.Name))
+			if m.Params == nil {
+				return nil
+			}
+		}
 	}
 	if !notification && !b.pairResult(m, defs, base) {
 		return nil
@@ -358,22 +443,49 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 		m.Default = "initialize"
 	case !p.Modern && name == "notifications/initialized":
 		m.Default = "initialized"
-	case name == "ping":
+	case name == "ping" && emptiable(m.Result):
 		m.Default = "ping"
-	case !p.Modern && sessionMethods[name]:
+	case !p.Modern && sessionMethods[name] && emptiable(m.Result):
 		m.Default = "session"
 	}
 	return m
 }
 
-// pairResult finds the result type of a request: XRequest -> XResult, the
-// exceptions table, and (where the schema has one) the XResultResponse
-// definition, which also says whether an InputRequiredResult may come back.
+// emptiable reports whether a result type can hold the empty object the
+// default answers of ping and the session methods give: a struct, or
+// raw JSON (another protocol's "ping" may return anything else; its
+// handler answers then).
+func emptiable(t *ir.Type) bool {
+	r := t.Resolve()
+	if r.Kind == ir.TRaw {
+		return true
+	}
+	if r.Kind != ir.TDecl {
+		return false
+	}
+	switch d := r.Decl.(type) {
+	case *ir.Struct, *ir.Raw:
+		return true
+	case *ir.Named:
+		return d.Type.Resolve().Kind == ir.TRaw
+	}
+	return false
+}
+
+// pairResult finds the result type of a request XRequest (README
+// "Pairing requests with results"), in order: the definition XResult; the
+// exceptions table (MCP requests answered with EmptyResult); the "result"
+// member of the JSON-RPC response definition named after the request,
+// XSuccessResponse, or XResponse (itself, or its branch that has a
+// "result", as A2A's XResponse is the union of the error response and
+// XSuccessResponse). The XResultResponse definition, where the schema has
+// one, also says whether an InputRequiredResult may come back. A request
+// with none of these is left out of the dispatcher, with a warning.
 func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string) bool {
 	def := m.Definition.Definition
 	name := base + "Result"
-	if ex, ok := resultExceptions[def]; ok {
-		name = ex
+	if ex, ok := resultExceptions[def]; ok && defs[name] == nil {
+		name = ex // an MCP request answered with EmptyResult
 	}
 	if resp := structOf(defs, base+"ResultResponse"); resp != nil {
 		for _, f := range resp.Fields {
@@ -389,13 +501,15 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 			}
 		}
 	}
-	d, ok := defs[name]
-	if !ok {
-		b.errorf(m.Definition.Pointer, "request %s (method %q) has no result type: there is no %s definition and the pairing table in gen/build_methods.go has no entry for it",
-			def, m.Name, name)
+	if d, ok := defs[name]; ok {
+		m.Result = &ir.Type{Kind: ir.TDecl, Decl: d}
+	} else if t := b.responseResult(defs, base); t != nil {
+		m.Result = t
+	} else {
+		b.warnf(m.Definition.Pointer, "request %s (method %q) has no result to pair it with (no %s definition, no \"result\" member in a %sSuccessResponse or %sResponse definition), so the dispatcher leaves the method out; see \"Pairing requests with results\" in mcpgen's README",
+			def, m.Name, name, base, base)
 		return false
 	}
-	m.Result = &ir.Type{Kind: ir.TDecl, Decl: d}
 	if st, ok := m.Result.Resolve().Decl.(*ir.Struct); ok {
 		var ttl, scope bool
 		for _, f := range st.Fields {
@@ -405,6 +519,74 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 		m.Cacheable = ttl && scope
 	}
 	return true
+}
+
+// responseResult is the type of the "result" member of the response
+// definition of a request (base is its name without "Request"), a type
+// of its own when the member's type is not one already, or nil.
+func (b *builder) responseResult(defs map[string]ir.Decl, base string) *ir.Type {
+	for _, name := range []string{base + "SuccessResponse", base + "Response"} {
+		d, ok := defs[name]
+		if !ok {
+			continue
+		}
+		var cands []*ir.Struct
+		switch d := (&ir.Type{Kind: ir.TDecl, Decl: d}).Resolve().Decl.(type) {
+		case *ir.Struct:
+			cands = append(cands, d)
+		case *ir.Union:
+			for _, br := range d.Branches {
+				if st, ok := br.Type.Resolve().Decl.(*ir.Struct); ok {
+					cands = append(cands, st)
+				}
+			}
+		}
+		for _, st := range cands {
+			f := st.FieldByJSON("result")
+			if f == nil || f.Name == "" || !f.Required || st.FieldByJSON("error") != nil {
+				continue
+			}
+			if isValueType(f.Type) {
+				return f.Type
+			}
+			return b.wrapType(f.Type, st.Pointer+"/properties/result", derive(st.Name, "Result"),
+				"the result of "+st.Name, fmt.Sprintf("is the result member of [%s].", st.Name))
+		}
+	}
+	return nil
+}
+
+// wrapType declares a named type for t, a member's type that is no
+// declaration (free-form params, a result that is an array), so that the
+// dispatcher can decode, encode and validate it; once per member (a
+// method sent both ways is built twice). nil after a name clash.
+func (b *builder) wrapType(t *ir.Type, ptr, name, role, doc string) *ir.Type {
+	if w, ok := b.wrapped[ptr]; ok {
+		return w
+	}
+	if !b.claimAs(name, ptr, role) {
+		return nil
+	}
+	n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Pointer: ptr, Doc: name + " " + doc}, Type: t}
+	b.add(n)
+	w := &ir.Type{Kind: ir.TDecl, Decl: n}
+	b.wrapped[ptr] = w
+	return w
+}
+
+// isValueType reports whether values of t are a declared type of the
+// package, which has the methods the dispatcher calls (decodeJSON,
+// encodeJSON, validate).
+func isValueType(t *ir.Type) bool {
+	t = t.Resolve()
+	if t.Kind != ir.TDecl {
+		return false
+	}
+	switch t.Decl.(type) {
+	case *ir.Struct, *ir.Union, *ir.Kinds, *ir.Named, *ir.Enum, *ir.Raw:
+		return true
+	}
+	return false
 }
 
 func (b *builder) enumsByName(name string) []*ir.Enum {

@@ -44,7 +44,8 @@ func (b *builder) tupleType(s *schema.Schema, name string) *ir.Type {
 	for i, ps := range s.PrefixItems {
 		idx := strconv.Itoa(i)
 		f := &ir.Field{Name: "Item" + idx, JSONName: idx, Required: i < required, Doc: b.docText("", ps)}
-		f.Type = b.typeOf(ps, name+"Item"+idx)
+		f.Type = b.typeOf(ps, derive(name, "Item"+idx))
+		b.fieldSchema[f] = ps
 		tu.Items = append(tu.Items, f)
 	}
 	switch it := s.Items; {
@@ -53,7 +54,7 @@ func (b *builder) tupleType(s *schema.Schema, name string) *ir.Type {
 	case it.IsFalse():
 		// No element may follow the positions.
 	default:
-		tu.Rest, tu.RestType = "Rest", b.typeOf(it, name+"Rest")
+		tu.Rest, tu.RestType = "Rest", b.typeOf(it, derive(name, "Rest"))
 	}
 	return t
 }

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
 
@@ -62,11 +65,19 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
 	branches = live
+	if e := constEnum(s, branches); e != nil {
+		// An anyOf (or oneOf) of string constants, or of integer
+		// constants, is an enum of them (distinct constants never both
+		// match, so oneOf says the same).
+		return b.enumType(e, name)
+	}
 	if !oneOf {
 		if flat, ok := b.flatKinds(branches); ok {
 			return b.kindsType(s, name, flat)
 		}
 	}
+	words := b.branchWords(branches)
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) || !b.claimAs(name+"Holder", s.Pointer, "the holder of the union "+name) ||
 		!b.claimAs("Unmarshal"+name, s.Pointer, "the function that decodes the union "+name) {
 		return &ir.Type{Kind: ir.TRaw}
@@ -82,7 +93,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 	b.intern.setTypeAt(s.Pointer, t)
 	b.add(u)
 	for i, br := range branches {
-		bt := b.branchType(br, name, i)
+		bt := b.branchType(br, name, i, words[i])
 		if bt == nil {
 			continue
 		}
@@ -102,7 +113,7 @@ func (b *builder) unionType(s *schema.Schema, name string) *ir.Type {
 
 // branchType returns the named type of a union branch, declaring one for
 // inline branches.
-func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
+func (b *builder) branchType(br *schema.Schema, union string, i int, word string) *ir.Type {
 	if br.Ref != nil && !hasConstraints(br) {
 		t := b.typeOf(br, "")
 		if t.Kind == ir.TDecl {
@@ -120,28 +131,296 @@ func (b *builder) branchType(br *schema.Schema, union string, i int) *ir.Type {
 	if err != nil {
 		f = br // typeOf keeps it as raw JSON, with a warning
 	}
-	suffix := kindSuffix(f.Types)
-	switch {
-	case suffix == "" && len(f.Properties) > 0:
-		suffix = "Object"
-	case suffix == "":
-		b.errorf(br.Pointer, "inline branch %d of %s has no \"type\" to name it by; give it a type or move it to a definition", i, union)
-		return nil
-	}
-	name := union + suffix
+	name := derive(union, branchSuffix(f, i)+word)
+	errs := len(b.errs)
 	t := b.typeOf(br, name)
-	if t.Kind == ir.TDecl && t.Decl.GoName() == name {
-		return t
-	}
 	if t.Kind == ir.TDecl {
 		return t
 	}
-	if !b.claim(name, br.Pointer) {
-		return nil
+	name = b.inlineName(name, br)
+	if len(b.errs) > errs || !b.claim(name, br.Pointer) {
+		return nil // reported once, by typeOf or the claim
 	}
 	n := &ir.Named{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, br), Pointer: br.Pointer}, Type: t}
 	b.add(n)
 	return &ir.Type{Kind: ir.TDecl, Decl: n}
+}
+
+// branchSuffix is the word an inline branch adds to its union's name: its
+// JSON type ("String", "Object"); without "type", the type its keywords
+// are about (properties: Object, items: Array, ...); with none, "Branch"
+// and its position from 1 (README "Naming").
+func branchSuffix(f *schema.Schema, i int) string {
+	if s := kindSuffix(f.Types); s != "" {
+		return s
+	}
+	switch {
+	case len(f.Properties) > 0 || len(f.Required) > 0 || f.AdditionalProperties != nil:
+		return "Object"
+	case f.Items != nil || f.MinItems != nil || f.MaxItems != nil:
+		return "Array"
+	case f.MinLength != nil || f.MaxLength != nil || f.Pattern != nil || f.Format != "":
+		return "String"
+	case f.Minimum != nil || f.Maximum != nil || f.ExclusiveMinimum != nil || f.ExclusiveMaximum != nil:
+		return "Number"
+	}
+	return "Branch" + strconv.Itoa(i+1)
+}
+
+// constEnum returns the enum schema an anyOf/oneOf of constants stands
+// for: every branch a string constant (or a string enum), or every branch
+// an integer constant, with no other keyword. nil otherwise.
+func constEnum(s *schema.Schema, branches []*schema.Schema) *schema.Schema {
+	var vals []*schema.Value
+	seen := map[string]bool{}
+	kind := schema.Kind(-1)
+	for _, br := range branches {
+		if br.Ref != nil || br.IsBool {
+			return nil
+		}
+		c := *br
+		c.Const, c.Enum, c.Types = nil, nil, nil
+		if hasConstraints(&c) {
+			return nil
+		}
+		list := br.Enum
+		if br.Const != nil {
+			if br.Enum != nil {
+				return nil
+			}
+			list = []*schema.Value{br.Const}
+		}
+		if len(list) == 0 {
+			return nil
+		}
+		for _, v := range list {
+			k := v.Kind
+			if k == schema.Number && !schema.IsInteger(v.Num) || k != schema.String && k != schema.Number {
+				return nil
+			}
+			if kind == -1 {
+				kind = k
+			}
+			if k != kind {
+				return nil
+			}
+			want := "string"
+			if k == schema.Number {
+				want = "integer"
+			}
+			if br.Types != nil && !slices.Equal(br.Types, []string{want}) && !(k == schema.Number && slices.Equal(br.Types, []string{"number"})) {
+				return nil
+			}
+			if !seen[v.JSON()] {
+				seen[v.JSON()] = true
+				vals = append(vals, v)
+			}
+		}
+	}
+	e := *s
+	e.AnyOf, e.OneOf, e.Enum = nil, nil, vals
+	e.Types = []string{"string"}
+	if kind == schema.Number {
+		e.Types = []string{"integer"}
+	}
+	return &e
+}
+
+// branchWords names the inline branches of a union that would otherwise
+// get one name (two "Object" branches, two "String" ones): each gets a
+// word more, from what tells it apart from the others of its JSON type
+// (README "Naming"), in order: the value of a member every one of them
+// holds a different constant in (type: "text" -> Text); the first member
+// it requires and the others do not (WithA); the first member it declares
+// and the others do not (WithB); its own constant value. One branch that
+// none of these tell apart keeps the plain name. When two branches are
+// still alike, every branch of the group is named by its position
+// (Branch2, Branch3: the first branch is 1).
+func (b *builder) branchWords(branches []*schema.Schema) []string {
+	words := make([]string, len(branches))
+	flat := make([]*schema.Schema, len(branches))
+	groups := map[string][]int{}
+	var order []string
+	for i, br := range branches {
+		if br.Ref != nil && !hasConstraints(br) {
+			continue // a named type keeps its name
+		}
+		if d := b.sameAsDef(br); d != nil && b.isDef(d) {
+			continue
+		}
+		f, err := b.deref(br, 0)
+		if err != nil {
+			continue // branchType reports it
+		}
+		flat[i] = f
+		suffix := branchSuffix(f, i)
+		if groups[suffix] == nil {
+			order = append(order, suffix)
+		}
+		groups[suffix] = append(groups[suffix], i)
+	}
+	for _, suffix := range order {
+		g := groups[suffix]
+		if len(g) < 2 {
+			continue
+		}
+		if w := tagWords(flat, g); w != nil {
+			for j, i := range g {
+				words[i] = w[j]
+			}
+			continue
+		}
+		used := map[string]int{}
+		bare := 0 // branches with no word: one may keep the plain name
+		positional := false
+		for _, i := range g {
+			w := requiredWord(flat, g, i)
+			if w == "" {
+				w = declaredWord(flat, g, i)
+			}
+			if w == "" {
+				w = constWord(flat[i])
+			}
+			if w == "" {
+				bare++
+			}
+			if _, dup := used[w]; dup || bare > 1 {
+				positional = true
+				break
+			}
+			used[w] = i
+			words[i] = w
+		}
+		if positional {
+			// Nothing above tells them apart: their positions do.
+			for _, i := range g {
+				words[i] = "Branch" + strconv.Itoa(i+1)
+			}
+		}
+	}
+	return words
+}
+
+// tagWords looks for a member that every branch of the group holds a
+// constant string in, a different one each, and returns the Go words of
+// the values, or nil.
+func tagWords(flat []*schema.Schema, g []int) []string {
+	for _, p := range flat[g[0]].Properties {
+		var out []string
+		seen := map[string]bool{}
+		for _, i := range g {
+			ps := flat[i].Prop(p.Name)
+			for k := 0; ps != nil && ps.Ref != nil && ps.Const == nil && k < 100; k++ {
+				ps = ps.Ref
+			}
+			var v *schema.Value
+			switch {
+			case ps == nil:
+			case ps.Const != nil:
+				v = ps.Const
+			case len(ps.Enum) == 1:
+				v = ps.Enum[0]
+			}
+			if v == nil || v.Kind != schema.String || seen[v.Str] {
+				out = nil
+				break
+			}
+			seen[v.Str] = true
+			w, err := propertyGoName(v.Str)
+			if err != nil {
+				out = nil
+				break
+			}
+			out = append(out, w)
+		}
+		if len(out) == len(g) && distinct(out) {
+			return out
+		}
+	}
+	return nil
+}
+
+func distinct(ws []string) bool {
+	seen := map[string]bool{}
+	for _, w := range ws {
+		if seen[w] {
+			return false
+		}
+		seen[w] = true
+	}
+	return true
+}
+
+// requiredWord is "With" and the Go names of the members branch i
+// requires that not every branch of the group requires, joined by "And"
+// (WithForm, WithFormAndOob), or "".
+func requiredWord(flat []*schema.Schema, g []int, i int) string {
+	var names []string
+	for _, r := range flat[i].Required {
+		all := true
+		for _, j := range g {
+			all = all && flat[j].IsRequired(r)
+		}
+		if all {
+			continue
+		}
+		n, err := propertyGoName(r)
+		if err != nil {
+			return ""
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "With" + strings.Join(names, "And")
+}
+
+// declaredWord is "With" and the Go name of the first member branch i
+// declares that no other branch of the group declares, or "".
+func declaredWord(flat []*schema.Schema, g []int, i int) string {
+	for _, p := range flat[i].Properties {
+		unique := true
+		for _, j := range g {
+			if j != i && flat[j].Prop(p.Name) != nil {
+				unique = false
+			}
+		}
+		if !unique {
+			continue
+		}
+		if n, err := propertyGoName(p.Name); err == nil {
+			return "With" + n
+		}
+	}
+	return ""
+}
+
+// constWord is the Go word of a branch's constant (or one-value enum), or
+// "".
+func constWord(f *schema.Schema) string {
+	v := f.Const
+	if v == nil && len(f.Enum) == 1 {
+		v = f.Enum[0]
+	}
+	if v == nil {
+		return ""
+	}
+	switch v.Kind {
+	case schema.String:
+		if v.Str == "" {
+			return "Empty"
+		}
+		w, _ := propertyGoName(v.Str)
+		return w
+	case schema.Number:
+		return strings.NewReplacer("-", "Minus", ".", "Point", "+", "").Replace(v.Num)
+	case schema.Bool:
+		return camel([]string{fmt.Sprint(v.Bool)})
+	case schema.Null:
+		return "Null"
+	}
+	return ""
 }
 
 // flatKinds checks whether anyOf branches are plain values of distinct JSON
@@ -209,6 +488,7 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 			flat = append(flat, kindSchema{kind: k, s: s})
 		}
 	}
+	name = b.inlineName(name, s)
 	if !b.claim(name, s.Pointer) {
 		return &ir.Type{Kind: ir.TRaw}
 	}
@@ -222,8 +502,8 @@ func (b *builder) kindsType(s *schema.Schema, name string, flat []kindSchema) *i
 		if ks.kind != ir.KNull {
 			only := *ks.s
 			only.Types = []string{ks.kind.String()}
-			only.Name = "" // the alternative's type is not the definition's
-			alt.Type = b.singleType(&only, ks.kind.String(), name+alt.Name)
+			only.Name = "" // the alternative is not the definition itself
+			alt.Type = b.singleType(&only, ks.kind.String(), derive(name, alt.Name))
 		}
 		if !b.claimAs(name+"From"+alt.Name, s.Pointer, "a constructor of "+name) {
 			continue

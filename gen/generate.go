@@ -51,10 +51,14 @@ func strictErrors(warns []*schema.Diagnostic) error {
 }
 
 // PinnedOptions are the options `mcpgen generate` uses for a pinned
-// revision with its default package name.
+// revision with its default package name; the command the package
+// documents is the one that regenerates this repository's generated/ (its
+// packages import each other for the conversions; mcpgen generate sets
+// its own for other output).
 func PinnedOptions(p schema.Pin) Options {
 	return Options{Package: p.Package(), Revision: p.Revision,
-		Source: ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true}}
+		Source:  ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true},
+		Command: "mcpgen generate --all --out generated"}
 }
 
 // PinnedServeOlder says which pinned revisions `mcpgen generate --all`

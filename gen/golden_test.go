@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the expected files under golden
 // goldenFiles are the generated files a golden case pins (the runtime files
 // are the same for every package and are tested in gen/rt). They are kept
 // as <name>.golden so that the go tool does not compile them.
-var goldenFiles = []string{"types.go", "json.go", "validate.go", "dispatch.go", "tools.go"}
+var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "tools.go"}
 
 // olderRevision is the revision of a golden case's older schema
 // (golden/<case>/older.json): the case's package gets the conversions to
@@ -28,8 +28,9 @@ const olderRevision = "2020-01-01"
 
 // caseOptions is golden/<case>/case.json (optional).
 type caseOptions struct {
-	Strict  bool        `json:"strict"`
-	Formats gen.Formats `json:"formats"`
+	Strict   bool        `json:"strict"`
+	RootName string      `json:"rootName"`
+	Formats  gen.Formats `json:"formats"`
 }
 
 // TestGolden generates each golden/<case>/schema.json and compares the
@@ -61,7 +62,7 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
-			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, Formats: opts.Formats}
+			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName, Formats: opts.Formats}
 			olderPkg := schema.PackageName(olderRevision)
 			if odata, err := os.ReadFile(filepath.Join(dir, "older.json")); err == nil {
 				oopts := gen.Options{Package: olderPkg, Revision: olderRevision, Source: gen.SourceInfo{URL: "golden/" + name + "/older.json", SHA256: schema.SHA256(odata)}}

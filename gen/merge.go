@@ -45,13 +45,35 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 	if len(s.AllOf) > 0 {
 		rest := *s
 		rest.AllOf = nil
-		parts := slices.Clone(s.AllOf)
+		// A part that only names a schema another part names too adds
+		// nothing (allOf [U, U] is U).
+		var parts []*schema.Schema
+		named := map[*schema.Schema]bool{}
+		for _, p := range s.AllOf {
+			if t := refTarget(p); t != nil {
+				if named[t] {
+					continue
+				}
+				named[t] = true
+			}
+			parts = append(parts, p)
+		}
 		if hasConstraints(&rest) || rest.Ref != nil {
 			parts = append(parts, &rest)
 		}
 		return b.mergeAll(s, parts, []*schema.Schema{s})
 	}
 	return s, nil
+}
+
+// refTarget is the schema a part that is only a $ref (through a chain of
+// them) names, or nil.
+func refTarget(p *schema.Schema) *schema.Schema {
+	var t *schema.Schema
+	for i := 0; p.Ref != nil && !hasConstraints(p) && len(p.AllOf) == 0 && i < 1000; i++ {
+		t, p = p.Ref, p.Ref
+	}
+	return t
 }
 
 // mergeAll intersects parts; the result carries at's pointer and
@@ -123,7 +145,7 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 	if y, err = b.deref(y, depth+1); err != nil {
 		return nil, err
 	}
-	if isTrue(x) {
+	if isTrue(x) || x == y {
 		return y, nil
 	}
 	if isTrue(y) {
@@ -141,8 +163,10 @@ func (b *builder) merge(at string, x, y *schema.Schema, depth int) (*schema.Sche
 		if err := step(); err != nil {
 			var none noValue
 			if errors.As(err, &none) {
-				// Nothing can satisfy both: the intersection is false,
-				// and the sources say how a value fails them.
+				// Nothing can satisfy both (a draft of MCP had such an
+				// allOf): the intersection is false, said so, and the
+				// sources say how a value fails them.
+				b.warnf(at, "allOf: %s, so no value is valid here: the generated code rejects any (a member can only be absent)", strings.TrimPrefix(err.Error(), "allOf at "+at+": "))
 				out = &schema.Schema{IsBool: true, Pointer: at}
 				break
 			}

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/token"
+	"hash/fnv"
 	"strings"
 	"unicode"
 )
@@ -11,7 +12,8 @@ import (
 //
 //   - A definition keeps its name when it is already an exported Go
 //     identifier (DiscoverResult stays DiscoverResult). Otherwise it is
-//     converted like a property name.
+//     converted like a property name: a Go keyword is no exception, since
+//     its Go name is capitalised (map -> Map, type -> Type).
 //   - A property name is split into words at every character that is not
 //     an ASCII letter or digit and where a lower-case letter or digit is
 //     followed by an upper-case letter; each word is capitalised, and the
@@ -27,6 +29,11 @@ import (
 //   - An inline enum used with the same values under the same property name
 //     in more than one place is one type named after the property alone
 //     (cacheScope -> CacheScope).
+//   - A derived name is at most maxNameLen characters: a longer one keeps
+//     its first 40 and last 15 characters with "H" and 8 hex digits of a
+//     hash of the whole name between them (capName). Each step derives
+//     from its parent's capped name, so names do not grow with nesting
+//     depth.
 //   - Two sources with one Go name are an error naming both.
 
 // initialisms are written in capitals when they are a whole word.
@@ -105,9 +112,6 @@ func propertyGoName(name string) (string, error) {
 
 // definitionGoName is the Go name of a definition.
 func definitionGoName(name string) (string, error) {
-	if token.IsKeyword(name) {
-		return "", fmt.Errorf("definition %q is a Go keyword", name)
-	}
 	if err := checkNameChars(name); err != nil {
 		return "", err
 	}
@@ -142,4 +146,27 @@ func kindSuffix(types []string) string {
 		b.WriteString(camel([]string{t}))
 	}
 	return b.String()
+}
+
+// maxNameLen is the longest Go name mcpgen derives for an inline type.
+const maxNameLen = 64
+
+// derive is the Go name of an inline schema one step below the one named
+// parent: parent followed by word, capped.
+func derive(parent, word string) string {
+	return capName(parent + word)
+}
+
+// capName shortens a derived name longer than maxNameLen: its first 40
+// characters, "H", the 32-bit FNV-1a hash of the whole name in 8 hex
+// digits, and its last 15 characters (64 in all). The result depends only
+// on the name, and a clash of two shortened names is reported like any
+// other (the claim), so it never silently merges two types.
+func capName(name string) string {
+	if len(name) <= maxNameLen {
+		return name
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%sH%08x%s", name[:40], h.Sum32(), name[len(name)-15:])
 }

@@ -166,16 +166,19 @@ var jsonrpcCodes = []int64{-32700, -32600, -32601, -32602, -32603}
 // -32602) but clients still accept it from earlier servers.
 const resourceNotFound = -32002
 
-// errorCodes lists the MCP error codes of the revision: one per error
-// definition with a constant code (XError gets CodeX), and resource not
-// found, which the specification names in prose.
-func (b *builder) errorCodes(modern bool) []*ir.ErrorCode {
-	nf := &ir.ErrorCode{Name: "CodeResourceNotFound", Code: resourceNotFound,
-		Doc: "CodeResourceNotFound (-32002) answers a resources/read of a resource that does not exist."}
-	if modern {
-		nf.Doc = "CodeResourceNotFound (-32002) is how servers of revisions before this one answer a resources/read of a resource that does not exist; clients still accept it from them.\n\nDeprecated: servers of this revision answer CodeInvalidParams."
+// errorCodes lists the error codes of the revision: one per error
+// definition with a constant code (XError gets CodeX), and, for MCP,
+// resource not found, which the specification names in prose.
+func (b *builder) errorCodes(modern, mcp bool) []*ir.ErrorCode {
+	var codes []*ir.ErrorCode
+	if mcp {
+		nf := &ir.ErrorCode{Name: "CodeResourceNotFound", Code: resourceNotFound,
+			Doc: "CodeResourceNotFound (-32002) answers a resources/read of a resource that does not exist."}
+		if modern {
+			nf.Doc = "CodeResourceNotFound (-32002) is how servers of revisions before this one answer a resources/read of a resource that does not exist; clients still accept it from them.\n\nDeprecated: servers of this revision answer CodeInvalidParams."
+		}
+		codes = append(codes, nf)
 	}
-	codes := []*ir.ErrorCode{nf}
 	ptrs := map[*ir.ErrorCode]string{}
 	for _, d := range b.decls {
 		st, ok := d.(*ir.Struct)
@@ -190,6 +193,16 @@ func (b *builder) errorCodes(modern bool) []*ir.ErrorCode {
 			Doc: fmt.Sprintf("Code%s (%d) is the code of %s.", strings.TrimSuffix(st.Name, "Error"), code, st.Name)}
 		codes = append(codes, c)
 		ptrs[c] = st.Pointer
+	}
+	// A schema that defines ResourceNotFoundError itself gives the code
+	// its constant; the fact from prose steps aside.
+	if len(codes) > 0 && codes[0].Code == resourceNotFound && codes[0].Definition == "" {
+		for _, c := range codes[1:] {
+			if c.Name == codes[0].Name {
+				codes = codes[1:]
+				break
+			}
+		}
 	}
 	var out []*ir.ErrorCode
 	for _, c := range codes {

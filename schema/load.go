@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -11,6 +13,14 @@ import (
 
 // Dialect URIs, as they appear in "$schema".
 var dialects = map[string]Draft{
+	"http://json-schema.org/draft-04/schema#":      Draft04,
+	"http://json-schema.org/draft-04/schema":       Draft04,
+	"https://json-schema.org/draft-04/schema#":     Draft04,
+	"https://json-schema.org/draft-04/schema":      Draft04,
+	"http://json-schema.org/draft-06/schema#":      Draft06,
+	"http://json-schema.org/draft-06/schema":       Draft06,
+	"https://json-schema.org/draft-06/schema#":     Draft06,
+	"https://json-schema.org/draft-06/schema":      Draft06,
 	"http://json-schema.org/draft-07/schema#":      Draft07,
 	"http://json-schema.org/draft-07/schema":       Draft07,
 	"https://json-schema.org/draft-07/schema#":     Draft07,
@@ -33,6 +43,12 @@ var (
 // Warnings (gen.Generate turns them into errors in strict mode). Load never
 // panics on bad input.
 func Load(file string, data []byte) (doc *Document, err error) {
+	if enc := unicodeEncoding(data); enc != "" {
+		return nil, Errors{{File: file, Message: "the file is " + enc + ", not UTF-8: JSON schemas are read as UTF-8 (RFC 8259); convert it, for example with iconv -f " + strings.Fields(enc)[0] + " -t UTF-8"}}
+	}
+	// A UTF-8 byte order mark is no part of the JSON text (RFC 8259 lets
+	// a reader ignore it).
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	root, perr := Parse(data)
 	if perr != nil {
 		var pe *PosError
@@ -45,18 +61,49 @@ func Load(file string, data []byte) (doc *Document, err error) {
 		file:  file,
 		root:  root,
 		nodes: map[string]*Schema{},
+
+		schemaVals: map[*Value]bool{},
 	}
 	doc, err = l.load()
 	// The metaschema's verdict comes first, with the validator's own
 	// locations; mcpgen's checks follow.
 	if l.draft != 0 {
-		if meta := checkMetaschema(file, l.draft, data); len(meta) > 0 {
+		if meta := checkMetaschema(file, l.draft, root, l.schemaVals); len(meta) > 0 {
 			var own Errors
 			errors.As(err, &own)
 			return nil, append(meta, own...)
 		}
 	}
 	return doc, err
+}
+
+// unicodeEncoding names the encoding of data when it is UTF-16 or UTF-32:
+// by its byte order mark, or, without one, by the zero bytes around the
+// first character of a JSON text (which is ASCII). "" otherwise.
+func unicodeEncoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		return "UTF-32BE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}):
+		return "UTF-32LE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16BE (it starts with a byte order mark)"
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16LE (it starts with a byte order mark)"
+	}
+	if len(data) >= 4 {
+		switch {
+		case data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+			return "UTF-32BE"
+		case data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+			return "UTF-32LE"
+		case data[0] == 0 && data[1] != 0 && data[2] == 0:
+			return "UTF-16BE"
+		case data[0] != 0 && data[1] == 0 && data[3] == 0:
+			return "UTF-16LE"
+		}
+	}
+	return ""
 }
 
 type loader struct {
@@ -68,6 +115,11 @@ type loader struct {
 	warnings []*Diagnostic
 	pending  []*Schema // nodes whose $ref is not resolved yet
 	refVals  map[*Schema]*Value
+	// schemaVals are the values read as schemas where the document places
+	// them (not as targets of a $ref), for the metaschema check.
+	schemaVals map[*Value]bool
+	resolving  bool                         // resolving $refs: nodes made now are not placed as schemas
+	index      map[*Value]map[string]*Value // members of large objects by name, for lookup
 }
 
 func (l *loader) errorf(ptr, format string, args ...any) {
@@ -96,32 +148,29 @@ func (l *loader) load() (*Document, error) {
 		l.warnf("/"+other, "%s keeps definitions under %q; reading them from %q", l.draft, defsKey, other)
 		defsKey, defsVal = other, l.root.Get(other)
 	}
-	if defsVal == nil {
-		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object", defsKey)}}
-	}
-	if defsVal.Kind != Object {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
-	}
-	if len(defsVal.Members) == 0 {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty"}}
-	}
 	l.refVals = map[*Schema]*Value{}
 	doc := &Document{File: l.file, Draft: l.draft}
-	for _, m := range defsVal.Members {
-		s := l.node(m.Value)
-		if s == nil {
-			continue
-		}
-		s.Name = m.Name
-		doc.Defs = append(doc.Defs, s)
+	// The root is a schema too: MCP's carry only $schema and the
+	// definitions, but a schema may be the type itself (draft-04 ones
+	// often are); the generator names it (Document.Root).
+	doc.Root = l.node(l.root)
+	if defsVal == nil && doc.Root.IsEmpty() {
+		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}}
 	}
-	// The root may itself be a schema with constraints; MCP's roots carry
-	// only $schema and definitions, which is what mcpgen supports.
-	for _, m := range l.root.Members {
-		switch m.Name {
-		case "$schema", "$id", "$comment", "title", "description", defsKey:
-		default:
-			l.warnf("/"+EscapePointer(m.Name), "keyword %q at the top level is not supported; only the definitions are generated", m.Name)
+	if defsVal != nil && defsVal.Kind != Object {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
+	}
+	if defsVal != nil && len(defsVal.Members) == 0 && doc.Root.IsEmpty() {
+		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}}
+	}
+	if defsVal != nil {
+		for _, m := range defsVal.Members {
+			s := l.node(m.Value)
+			if s == nil {
+				continue
+			}
+			s.Name = m.Name
+			doc.Defs = append(doc.Defs, s)
 		}
 	}
 	l.resolveRefs()
@@ -149,7 +198,7 @@ func (l *loader) detectDraft() Draft {
 	}
 	d, ok := dialects[sv.Str]
 	if !ok {
-		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-07 and draft 2020-12", sv.Str)
+		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-04, draft-06, draft-07 and draft 2020-12", sv.Str)
 		return 0
 	}
 	return d
@@ -163,6 +212,9 @@ func (l *loader) node(v *Value) *Schema {
 	}
 	s := &Schema{Pointer: v.Pointer}
 	l.nodes[v.Pointer] = s
+	if !l.resolving {
+		l.schemaVals[v] = true
+	}
 	switch v.Kind {
 	case Bool:
 		s.IsBool, s.BoolValue = true, v.Bool
@@ -175,15 +227,29 @@ func (l *loader) node(v *Value) *Schema {
 	hasRef := v.Get("$ref") != nil
 	for _, m := range v.Members {
 		ptr := m.Value.Pointer
-		if hasRef && l.draft == Draft07 && m.Name != "$ref" && !slices.Contains(annotationKeywords, m.Name) &&
-			m.Name != "definitions" && m.Name != "$defs" {
-			l.warnf(ptr, "keyword %q next to \"$ref\" is ignored in draft-07", m.Name)
+		if hasRef && l.draft.refSiblingsIgnored() && m.Name != "$ref" && !slices.Contains(annotationKeywords, m.Name) &&
+			m.Name != "definitions" && m.Name != "$defs" && !(l.draft == Draft04 && m.Name == "id") {
+			l.warnf(ptr, "keyword %q next to \"$ref\" is ignored in %s", m.Name, l.draft)
 			s.Ignored = append(s.Ignored, m.Name)
 			continue
 		}
 		l.keyword(s, m.Name, m.Value, ptr, v)
 	}
+	if l.draft == Draft04 {
+		draft04Exclusive(s, v)
+	}
 	return s
+}
+
+// draft04Exclusive applies draft-04's boolean exclusiveMinimum and
+// exclusiveMaximum: true makes minimum (maximum) exclusive.
+func draft04Exclusive(s *Schema, v *Value) {
+	if x := v.Get("exclusiveMinimum"); x != nil && x.Kind == Bool && x.Bool && s.Minimum != nil {
+		s.ExclusiveMinimum, s.Minimum = s.Minimum, nil
+	}
+	if x := v.Get("exclusiveMaximum"); x != nil && x.Kind == Bool && x.Bool && s.Maximum != nil {
+		s.ExclusiveMaximum, s.Maximum = s.Maximum, nil
+	}
 }
 
 func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Value) {
@@ -464,9 +530,12 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			s.Enum = []*Value{} // an empty enum: no value is valid
 		}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		if v.Kind == Bool && l.draft == Draft04 && strings.HasPrefix(name, "exclusive") {
+			return // applied to minimum (maximum) when the node is read
+		}
 		if v.Kind != Number {
-			if v.Kind == Bool && l.draft == Draft07 && strings.HasPrefix(name, "exclusive") {
-				l.errorf(ptr, "boolean %q is draft-04; draft-07 wants a number", name)
+			if v.Kind == Bool && strings.HasPrefix(name, "exclusive") {
+				l.errorf(ptr, "boolean %q is draft-04; %s wants a number", name, l.draft)
 				return
 			}
 			l.errorf(ptr, "%q must be a number, not a JSON %s", name, v.Kind)
@@ -486,6 +555,10 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "minItems", "maxItems", "minLength", "maxLength":
 		n, ok := nonNegInt(v)
 		if !ok {
+			if r, isNum := new(big.Rat).SetString(v.Num); v.Kind == Number && isNum && r.IsInt() && r.Sign() >= 0 {
+				l.errorf(ptr, "%q is %s, beyond what mcpgen can represent (at most %d)", name, v.Num, int64(math.MaxInt64))
+				return
+			}
 			l.errorf(ptr, "%q must be a non-negative integer, not %s", name, v.JSON())
 			return
 		}
@@ -544,6 +617,15 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "$id":
 		if s.Pointer != "" {
 			l.warnf(ptr, "\"$id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
+		}
+	case "id":
+		if l.draft != Draft04 {
+			l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced (\"id\" is draft-04's \"$id\")", name)
+			s.Ignored = append(s.Ignored, name)
+			return
+		}
+		if s.Pointer != "" {
+			l.warnf(ptr, "\"id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
 		}
 	case "$comment", "examples", "readOnly", "writeOnly":
 		// Annotations with no effect on the generated code.
@@ -617,6 +699,8 @@ func nonNegInt(v *Value) (int64, bool) {
 // resolveRefs resolves every pending $ref. Only local references ("#" and
 // "#/json/pointer") are supported.
 func (l *loader) resolveRefs() {
+	l.resolving = true
+	defer func() { l.resolving = false }()
 	for len(l.pending) > 0 {
 		s := l.pending[0]
 		l.pending = l.pending[1:]
@@ -640,11 +724,7 @@ func (l *loader) resolveRefs() {
 			l.errorf(ptr, "$ref %q points at a JSON %s, not a schema", ref, target.Kind)
 			continue
 		}
-		if frag == "" {
-			l.errorf(ptr, "$ref %q refers to the whole document, which is not supported", ref)
-			continue
-		}
-		s.Ref = l.node(target)
+		s.Ref = l.node(target) // "#" is the root, Document.Root
 	}
 }
 
@@ -666,7 +746,7 @@ func (l *loader) lookup(frag string) (*Value, bool) {
 		tok = UnescapePointer(tok)
 		switch v.Kind {
 		case Object:
-			next := v.Get(tok)
+			next := l.member(v, tok)
 			if next == nil {
 				return nil, false
 			}
@@ -682,6 +762,26 @@ func (l *loader) lookup(frag string) (*Value, bool) {
 		}
 	}
 	return v, true
+}
+
+// member is v.Get(name), through an index for a large object (a $ref per
+// definition into thousands of definitions would be quadratic otherwise).
+func (l *loader) member(v *Value, name string) *Value {
+	if len(v.Members) < 16 {
+		return v.Get(name)
+	}
+	idx, ok := l.index[v]
+	if !ok {
+		idx = make(map[string]*Value, len(v.Members))
+		for _, m := range v.Members {
+			idx[m.Name] = m.Value
+		}
+		if l.index == nil {
+			l.index = map[*Value]map[string]*Value{}
+		}
+		l.index[v] = idx
+	}
+	return idx[name]
 }
 
 func unescapeFragment(s string) (string, error) {

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -24,6 +23,8 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 	metaschemas.once.Do(func() {
 		metaschemas.by = map[Draft]*jsonschema.Schema{}
 		for draft, url := range map[Draft]string{
+			Draft04:     "http://json-schema.org/draft-04/schema",
+			Draft06:     "http://json-schema.org/draft-06/schema",
 			Draft07:     "http://json-schema.org/draft-07/schema",
 			Draft202012: "https://json-schema.org/draft/2020-12/schema",
 		} {
@@ -41,22 +42,54 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 // checkMetaschema validates the document against its dialect's
 // metaschema and returns one diagnostic per failing leaf, located by the
 // instance location the validator reports.
-func checkMetaschema(file string, d Draft, data []byte) Errors {
+//
+// The validator's cost grows with the square of the nesting depth (it
+// builds each keyword location from the whole path), so a deep document is
+// checked in pieces: every schema node (schemaVals, the nodes the loader
+// read as schemas) that sits chunkDepth schema levels below the root of
+// its piece is replaced by `{}` there and checked as a piece of its own,
+// its locations prefixed with its pointer. Every subschema is checked
+// against the whole metaschema in both dialects (draft-07's "$ref": "#",
+// 2020-12's "$dynamicRef": "#meta"), so the verdict is the same.
+func checkMetaschema(file string, d Draft, root *Value, schemaVals map[*Value]bool) Errors {
 	meta, err := metaschema(d)
 	if err != nil {
 		return Errors{{File: file, Message: "cannot load the " + d.String() + " metaschema: " + err.Error()}}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil // Parse has reported it already
+	pieces := []*Value{root}
+	var leafErrs []*jsonschema.ValidationError
+	var prefixes []string
+	var docs []any
+	for len(pieces) > 0 {
+		v := pieces[0]
+		pieces = pieces[1:]
+		doc := metaPiece(v, v, 0, schemaVals, &pieces)
+		err := meta.Validate(doc)
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			leafErrs = append(leafErrs, ve)
+			prefixes = append(prefixes, v.Pointer)
+			docs = append(docs, doc)
+		}
 	}
-	err = meta.Validate(doc)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
+	var out Errors
+	for i, ve := range leafErrs {
+		out = append(out, metaLeaves(file, d, prefixes[i], docs[i], ve)...)
 	}
+
+	// The validator's order follows Go map iteration; sort for stable output.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	return slices.CompactFunc(out, func(a, b *Diagnostic) bool { return *a == *b })
+}
+
+// metaLeaves lists the failing leaves of one piece's verdict, their
+// locations prefixed with the piece's pointer.
+func metaLeaves(file string, d Draft, prefix string, doc any, ve *jsonschema.ValidationError) Errors {
 	var out Errors
 	var leaves func(*jsonschema.ValidationError)
 	leaves = func(e *jsonschema.ValidationError) {
@@ -67,7 +100,7 @@ func checkMetaschema(file string, d Draft, data []byte) Errors {
 			return
 		}
 		if len(e.Causes) == 0 {
-			out = append(out, &Diagnostic{File: file, Pointer: e.InstanceLocation,
+			out = append(out, &Diagnostic{File: file, Pointer: prefix + e.InstanceLocation,
 				Message: "not a valid " + d.String() + " schema (by its metaschema): " + e.Message})
 			return
 		}
@@ -76,14 +109,45 @@ func checkMetaschema(file string, d Draft, data []byte) Errors {
 		}
 	}
 	leaves(ve)
-	// The validator's order follows Go map iteration; sort for stable output.
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Pointer != out[j].Pointer {
-			return out[i].Pointer < out[j].Pointer
+	return out
+}
+
+// chunkDepth is how many schema levels one piece of the metaschema check
+// holds.
+var chunkDepth = 32 // a variable for the test that compares pieces of every size
+
+// metaPiece converts v (inside the piece rooted at top) into the value the
+// validator reads (numbers as json.Number), cutting out the schema nodes
+// chunkDepth levels down into pieces of their own.
+func metaPiece(v, top *Value, depth int, schemaVals map[*Value]bool, pieces *[]*Value) any {
+	if v != top && schemaVals[v] {
+		depth++
+		if depth >= chunkDepth && (v.Kind == Object || v.Kind == Array) {
+			*pieces = append(*pieces, v)
+			return map[string]any{} // the empty schema (draft-04 has no boolean ones)
 		}
-		return out[i].Message < out[j].Message
-	})
-	return slices.CompactFunc(out, func(a, b *Diagnostic) bool { return *a == *b })
+	}
+	switch v.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Num)
+	case String:
+		return v.Str
+	case Array:
+		a := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			a[i] = metaPiece(it, top, depth, schemaVals, pieces)
+		}
+		return a
+	}
+	m := make(map[string]any, len(v.Members))
+	for _, mem := range v.Members {
+		m[mem.Name] = metaPiece(mem.Value, top, depth, schemaVals, pieces)
+	}
+	return m
 }
 
 // ecmaRegexAt reports whether the leaf e is the "regex" format rejecting a

@@ -1,4 +1,5 @@
-// Package schema loads a JSON Schema document (draft-07 or draft 2020-12)
+// Package schema loads a JSON Schema document (draft-04, draft-06, draft-07
+// or draft 2020-12)
 // and resolves it into a model that the generator reads: one Schema per
 // node, every node remembering its JSON pointer, every local $ref resolved.
 //
@@ -20,10 +21,16 @@ type Draft int
 const (
 	Draft07 Draft = iota + 1
 	Draft202012
+	Draft04
+	Draft06
 )
 
 func (d Draft) String() string {
 	switch d {
+	case Draft04:
+		return "draft-04"
+	case Draft06:
+		return "draft-06"
 	case Draft07:
 		return "draft-07"
 	case Draft202012:
@@ -34,32 +41,46 @@ func (d Draft) String() string {
 
 // DefsKeyword is where the dialect keeps definitions.
 func (d Draft) DefsKeyword() string {
-	if d == Draft07 {
-		return "definitions"
+	if d == Draft202012 {
+		return "$defs"
 	}
-	return "$defs"
+	return "definitions"
 }
+
+// refSiblingsIgnored reports whether the dialect ignores the keywords
+// next to "$ref" (every draft before 2019-09).
+func (d Draft) refSiblingsIgnored() bool { return d != Draft202012 }
 
 // Document is a loaded, resolved schema document.
 type Document struct {
 	File  string // name used in messages
 	Draft Draft
-	Root  *Schema
+	// Root is the schema at the root of the document (pointer ""): no
+	// type when it holds only the definitions (Root.IsEmpty()).
+	Root *Schema
 	// Defs holds the definitions in document order.
 	Defs []*Schema
 	// Warnings are problems that did not stop loading: unknown keywords,
 	// unsupported formats. In strict mode they are errors instead.
 	Warnings []*Diagnostic
+
+	byName  map[string]*Schema // Defs by name, made by the first Def
+	indexed int                // len(Defs) when byName was made
 }
 
-// Def returns the definition called name, or nil.
+// Def returns the definition called name, or nil. Lookups go through an
+// index made on first use (and remade if Defs grew since).
 func (d *Document) Def(name string) *Schema {
-	for _, s := range d.Defs {
-		if s.Name == name {
-			return s
+	if d.byName == nil || d.indexed != len(d.Defs) {
+		d.byName = make(map[string]*Schema, len(d.Defs))
+		for _, s := range d.Defs {
+			if _, dup := d.byName[s.Name]; !dup {
+				d.byName[s.Name] = s
+			}
 		}
+		d.indexed = len(d.Defs)
 	}
-	return nil
+	return d.byName[name]
 }
 
 // Schema is one schema node.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -38,6 +39,7 @@ type emitter struct {
 	patterns map[string]string // regexp source -> variable name
 	patOrder []string
 	raw      *rawChecks
+	checks   map[ir.Decl]int8 // needsValidate's answers
 }
 
 // Emit renders the package's Go files (and README) in memory.
@@ -49,6 +51,7 @@ func Emit(pkg *ir.Package) (Files, error) {
 		validate: newFile(pkg.Name),
 		patterns: map[string]string{},
 		raw:      newRawChecks(),
+		checks:   map[ir.Decl]int8{},
 	}
 	for _, d := range pkg.Decls {
 		switch d := d.(type) {
@@ -223,9 +226,10 @@ func docComment(s *jen.Statement, doc string) *jen.Statement {
 	return s.Comment(commentText(doc)).Line()
 }
 
-// commentText renders text as // lines, its paragraphs reflowed.
+// commentText renders text as // lines, its paragraphs reflowed. Text Go
+// source cannot carry in a comment is escaped (commentSafe).
 func commentText(doc string) string {
-	lines := strings.Split(reflow(strings.ReplaceAll(doc, "\r", ""), 90), "\n")
+	lines := strings.Split(reflow(commentSafe(strings.ReplaceAll(doc, "\r", "")), 90), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " \t")
 		if l == "" {
@@ -235,6 +239,35 @@ func commentText(doc string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// commentSafe escapes what a Go comment cannot hold, as Go would write it
+// in a string: NUL and the other control characters but tab and newline,
+// U+FEFF (a byte order mark is an error past the start of a file), and
+// bytes that are not UTF-8. Schema text is descriptions, titles and names,
+// so it reaches the comments as it is otherwise.
+func commentSafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeInComment) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[0])
+		case unsafeInComment(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+func unsafeInComment(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f || r == 0xFEFF
 }
 
 // validateFunc starts a validate method in validate.go, or in a file that

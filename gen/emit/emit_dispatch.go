@@ -90,6 +90,50 @@ func resultGoType(m *ir.Method) *jen.Statement {
 	return goType(m.Result)
 }
 
+// resultZero is the zero value of a method's result type in Go: nil for
+// a pointer, an interface or raw JSON; the literal of a struct, string,
+// number or boolean type otherwise (a union of scalars, an enum).
+func resultZero(m *ir.Method) *jen.Statement {
+	t := m.Result.Resolve()
+	if t.IsStruct() || t.Union() != nil {
+		return jen.Nil()
+	}
+	for t.Kind == ir.TDecl {
+		switch d := t.Decl.(type) {
+		case *ir.Kinds:
+			return goType(m.Result).Values()
+		case *ir.Enum:
+			if d.Base == ir.KInt {
+				return jen.Lit(0)
+			}
+			return jen.Lit("")
+		case *ir.Named:
+			t = d.Type.Resolve()
+			continue
+		}
+		return jen.Nil()
+	}
+	switch t.Kind {
+	case ir.TString:
+		return jen.Lit("")
+	case ir.TInt, ir.TFloat:
+		return jen.Lit(0)
+	case ir.TBool:
+		return jen.False()
+	}
+	return jen.Nil()
+}
+
+// emptyResult is an empty result of m's result type: a new struct, or
+// the JSON {} for a result kept as raw JSON.
+func emptyResult(m *ir.Method) *jen.Statement {
+	t := m.Result.Resolve()
+	if t.IsStruct() {
+		return jen.New(goType(t))
+	}
+	return goType(m.Result).Call(jen.Lit("{}"))
+}
+
 func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 	f.Comment(commentText("MethodInfo describes one method of the protocol in one direction."))
 	f.Type().Id(p.Names.MethodInfo).Struct(
@@ -232,7 +276,7 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+			jen.Return(resultZero(m), jen.Id("errNotImplemented")),
 		))
 	}
 	inIfc, inUnimpl := clientInputHandlers(p, s)
@@ -600,7 +644,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	body = append(body, jen.Id("c").Op(":=").Op("*").Id("r"))
 	if p.Modern && s.Dir == ir.ClientToServer {
 		r := resultOf(p, st)
-		if r != nil && r.ResultType != nil {
+		if fillsResultType(p, s, st) {
 			fl := r.ResultType
 			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
 				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
@@ -662,12 +706,12 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 		var body []jen.Code
 		switch m.Default {
 		case "ping", "session":
-			body = []jen.Code{jen.Return(jen.New(goType(m.Result.Resolve())), jen.Nil())}
+			body = []jen.Code{jen.Return(emptyResult(m), jen.Nil())}
 		case "discover", "initialize":
 			body = e.defaultAnswer(p, m, st)
 		}
 		if len(body) == 0 {
-			body = []jen.Code{jen.Return(jen.Nil(), jen.Id("errNotImplemented"))}
+			body = []jen.Code{jen.Return(resultZero(m), jen.Id("errNotImplemented"))}
 		}
 		if m.Default != "initialize" && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))

@@ -39,13 +39,22 @@ func tasksDefaults(p *ir.Protocol, s *ir.Side) []jen.Code {
 // dispatcher exists, that hand it the store: the methods the store serves,
 // how a task's result is completed (as the dispatcher completes the
 // result of a tools/call), and the serverInfo results carry.
+// resultComplete is the resultType of a result that completes its request.
+const resultComplete = "complete"
+
 func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 	ts := p.Tasks
 	if s.Dir != ir.ClientToServer || ts == nil {
 		return nil
 	}
+	// The result's resultType, where it has one, is "complete" (a
+	// draft's tools/call result may have none).
+	args := []jen.Code{jen.Id("r").Assert(jen.Op("*").Id(ts.Result.Name))}
+	if fillsResultType(p, s, ts.Result) {
+		args = append(args, jen.Lit(resultComplete))
+	}
 	finish := jen.Func().Params(jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(
-		jen.Return(jen.Id("d").Dot(finishName(ts.Result)).Call(jen.Id("r").Assert(jen.Op("*").Id(ts.Result.Name)), jen.Lit("complete"))),
+		jen.Return(jen.Id("d").Dot(finishName(ts.Result)).Call(args...)),
 	)
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
 		jen.Var().Id("info").Index().Byte(),

@@ -34,7 +34,7 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 	case ir.TExternal:
 		return []jen.Code{jen.Id("validateExternal").Call(expr, jen.Id("s"))}
 	case ir.TDecl:
-		if !e.needsValidate(t.Decl, map[ir.Decl]bool{}) {
+		if !e.needsValidate(t.Decl) {
 			return nil
 		}
 		if u := t.Union(); u != nil {
@@ -117,13 +117,40 @@ func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 }
 
 // needsValidate reports whether values of d can break the schema once
-// decoded. Declarations on a cycle count as needing it.
-func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
-	if seen[d] {
+// decoded: whether d has checks of its own or reaches, through the types
+// of its members, a declaration that has, or a cycle (conservatively).
+// The answer is remembered per declaration, so that the whole package
+// costs one walk (a walk per use would be quadratic in a long chain of
+// definitions).
+func (e *emitter) needsValidate(d ir.Decl) bool {
+	switch e.checks[d] {
+	case checksComputing:
+		return true // a cycle
+	case checksNo:
+		return false
+	case checksYes:
 		return true
 	}
-	seen[d] = true
-	hasChecks := func(t *ir.Type) bool { return e.typeHasChecks(t, seen) }
+	e.checks[d] = checksComputing
+	yes := e.declHasChecks(d)
+	e.checks[d] = checksNo
+	if yes {
+		e.checks[d] = checksYes
+	}
+	return yes
+}
+
+// The states of emitter.checks. A declaration whose walk reached one
+// still being computed is on a cycle, so its "yes" is final too.
+const (
+	checksUnknown int8 = iota
+	checksComputing
+	checksNo
+	checksYes
+)
+
+func (e *emitter) declHasChecks(d ir.Decl) bool {
+	hasChecks := e.typeHasChecks
 	switch d := d.(type) {
 	case *ir.Struct:
 		for _, f := range d.Fields {
@@ -149,17 +176,17 @@ func (e *emitter) needsValidate(d ir.Decl, seen map[ir.Decl]bool) bool {
 }
 
 // typeHasChecks reports whether a value of type t can break the schema.
-func (e *emitter) typeHasChecks(t *ir.Type, seen map[ir.Decl]bool) bool {
+func (e *emitter) typeHasChecks(t *ir.Type) bool {
 	if t.C.Whole != nil {
 		return true
 	}
 	switch t.Kind {
 	case ir.TDecl:
-		return e.needsValidate(t.Decl, seen)
+		return e.needsValidate(t.Decl)
 	case ir.TSlice:
-		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem, seen)
+		return t.C.MinItems != nil || t.C.MaxItems != nil || e.typeHasChecks(t.Elem)
 	case ir.TMap:
-		return t.C.KeyPattern != nil || t.C.MinProperties != nil || t.C.MaxProperties != nil || e.typeHasChecks(t.Elem, seen)
+		return t.C.KeyPattern != nil || t.C.MinProperties != nil || t.C.MaxProperties != nil || e.typeHasChecks(t.Elem)
 	case ir.TRaw:
 		return t.C.Raw != nil
 	case ir.TExternal:

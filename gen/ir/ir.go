@@ -17,6 +17,14 @@ type Package struct {
 	Protocol *Protocol
 	// Validators says whether to emit Validate and the validation code.
 	Validators bool
+	// MCP is set when the schema is an MCP revision (a pinned one, or one
+	// with MCP's direction definitions); the prose names the protocol then.
+	MCP bool
+	// Command is the command line that regenerates the package, or "" to
+	// show the usual one with DIR for the output directory.
+	Command string
+	// NoDispatcher says why there is no dispatcher ("" when there is one).
+	NoDispatcher string
 	// Older are the older revisions the package converts its messages to
 	// and from (--serve-older), newest first; empty without.
 	Older []*Older
@@ -401,6 +409,10 @@ type Const struct {
 type Alias struct {
 	DeclInfo
 	Target *Type
+	// Final is Target with every alias followed, when the builder knows it
+	// (nil: follow Target). It keeps Resolve constant-time on a chain of
+	// aliases, which would otherwise make a long chain quadratic.
+	Final *Type
 }
 
 // Kind is a JSON kind as the decoder sees it.
@@ -472,6 +484,9 @@ func (t *Type) Resolve() *Type {
 		a, ok := t.Decl.(*Alias)
 		if !ok {
 			break
+		}
+		if a.Final != nil {
+			return a.Final
 		}
 		t = a.Target
 	}

@@ -33,7 +33,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2024-11-05 --out DIR --package mcp20241105
+//	mcpgen generate --all --out generated
 package mcp20241105
 
 // ProtocolVersion is the MCP revision this package implements.

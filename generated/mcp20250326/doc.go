@@ -33,7 +33,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-03-26 --out DIR --package mcp20250326
+//	mcpgen generate --all --out generated
 package mcp20250326
 
 // ProtocolVersion is the MCP revision this package implements.

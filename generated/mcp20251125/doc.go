@@ -33,7 +33,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2025-11-25 --out DIR --package mcp20251125
+//	mcpgen generate --all --out generated
 package mcp20251125
 
 // ProtocolVersion is the MCP revision this package implements.

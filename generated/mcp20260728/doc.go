@@ -44,7 +44,7 @@
 //
 // The package imports only the standard library. Regenerate it with:
 //
-//	mcpgen generate --revision 2026-07-28 --out DIR --package mcp20260728 --serve-older 2025-11-25,2025-06-18,2025-03-26
+//	mcpgen generate --all --out generated
 package mcp20260728
 
 // ProtocolVersion is the MCP revision this package implements.

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -45,6 +45,12 @@ type generateFlags struct {
 	all, check, strict            bool
 	serveOlder                    []string
 	custom                        gen.Options // renames, external types, what to leave out
+	// The customisation flags as given, for the command line the package
+	// documents.
+	configPath                 string
+	renames, externals         []string
+	noValidators, noDispatcher bool
+	rootName, formats          string
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -77,6 +83,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
+	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
 	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
 	serveOlder := fs.StringSlice("serve-older", nil, "also generate these older revisions, each as a sub-package of --out, and the conversions between them and this one: R1,R2,...")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
@@ -90,6 +97,8 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 		}
 		cfg = c
 	}
+	fl.configPath, fl.renames, fl.externals = *configPath, *renames, *externals
+	fl.noValidators, fl.noDispatcher, fl.formats = *noValidators, *noDispatcher, *formats
 	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher, *formats)
 	fl.serveOlder = *serveOlder
 	if len(fl.serveOlder) == 0 && cfg != nil {
@@ -106,7 +115,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
 			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
 		}
-		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || custom.Formats == gen.FormatsAnnotate || len(fl.serveOlder) > 0 {
+		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || custom.Formats == gen.FormatsAnnotate || fl.rootName != "" || len(fl.serveOlder) > 0 {
 			return nil, &usageError{"--all generates this repository's generated/; customisations and --serve-older apply to one revision (--revision)"}
 		}
 		dir := fl.out
@@ -256,11 +265,7 @@ func generateAll(ctx context.Context, jobs []job, fl generateFlags, env Env) []*
 			r := results[i]
 			jenv := env
 			jenv.Stderr = &r.stderr
-			custom := fl.custom
-			if !j.own {
-				custom = gen.Options{}
-			}
-			r.files, r.err = generateOne(ctx, j, fl.strict, custom, jenv)
+			r.files, r.err = generateOne(ctx, j, fl, jenv)
 		}()
 	}
 	wg.Wait()
@@ -306,7 +311,12 @@ func checkOrWrite(jobs []job, results []*result, check bool, env Env) error {
 }
 
 // generateOne finds the schema of a job and generates its files.
-func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, env Env) (gen.Files, error) {
+func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Files, error) {
+	if !j.own {
+		// An older package of --serve-older: no customisations.
+		fl = generateFlags{out: fl.out, all: fl.all, strict: fl.strict}
+	}
+	strict, custom := fl.strict, fl.custom
 	src, err := locate(ctx, env, j.revision, j.schemaRef)
 	if err != nil {
 		return nil, err
@@ -327,6 +337,8 @@ func generateOne(ctx context.Context, j job, strict bool, custom gen.Options, en
 		}
 		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o.job, osrc, strict), ImportPath: o.importPath})
 	}
+	opts.RootName = fl.rootName
+	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
@@ -341,6 +353,68 @@ func jobOptions(j job, src *schema.Source, strict bool) gen.Options {
 	}
 	opts.Strict = strict
 	return opts
+}
+
+// regenCommand is the command line that regenerates the package of job
+// j, with every flag that shapes it, on one line: what its doc.go and
+// README show.
+func regenCommand(j job, fl generateFlags) string {
+	if fl.all {
+		// generated/ is regenerated as a whole (its packages import
+		// each other for the conversions).
+		args := []string{"mcpgen", "generate", "--all", "--out", filepath.Dir(j.out)}
+		if fl.strict {
+			args = append(args, "--strict")
+		}
+		for i, a := range args {
+			args[i] = shellQuote(a)
+		}
+		return strings.Join(args, " ")
+	}
+	args := []string{"mcpgen", "generate", "--revision", j.revision}
+	if j.schemaRef != "" {
+		args = append(args, "--schema", j.schemaRef)
+	}
+	args = append(args, "--out", j.out, "--package", j.pkg)
+	if len(fl.serveOlder) > 0 {
+		args = append(args, "--serve-older", strings.Join(fl.serveOlder, ","))
+	}
+	if fl.configPath != "" {
+		args = append(args, "--config", fl.configPath)
+	}
+	for _, r := range fl.renames {
+		args = append(args, "--rename", r)
+	}
+	for _, x := range fl.externals {
+		args = append(args, "--external", x)
+	}
+	if fl.rootName != "" {
+		args = append(args, "--root-name", fl.rootName)
+	}
+	if fl.formats != "" {
+		args = append(args, "--formats", fl.formats)
+	}
+	if fl.noValidators {
+		args = append(args, "--no-validators")
+	}
+	if fl.noDispatcher {
+		args = append(args, "--no-dispatcher")
+	}
+	if fl.strict {
+		args = append(args, "--strict")
+	}
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // locate finds the schema of a revision (explicit is a --schema flag, or

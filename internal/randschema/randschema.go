@@ -202,6 +202,10 @@ type gen struct {
 	self   string          // the helper being made
 	branch bool            // the schema being made is a branch of anyOf or oneOf
 	nodes  int             // schema nodes made so far, to keep the case small
+	// grammar adds the shapes of grammar.go (NewGrammar); without it the
+	// random stream is the one the differential test's seeds were chosen
+	// with.
+	grammar bool
 }
 
 // New makes a case called name from the random source r.
@@ -271,6 +275,9 @@ func (g *gen) schema(depth int, self string) any {
 	if g.chance(0.06) || g.nodes > 40 {
 		return g.chance(0.75)
 	}
+	if g.grammar && g.chance(0.25) {
+		return g.shape(depth, self)
+	}
 	s := NewObj()
 	if depth <= 0 {
 		g.leaf(s)
@@ -314,7 +321,7 @@ func (g *gen) schema(depth int, self string) any {
 		}
 	}
 	if g.chance(0.1) {
-		s.Set("description", "generated")
+		s.Set("description", g.description())
 	}
 	return s
 }
@@ -386,7 +393,7 @@ func (g *gen) object(s *Obj, depth int, self string) {
 	case 0, 1, 2:
 		props := NewObj()
 		for range 1 + g.r.IntN(3) {
-			props.Set(pick(g.r, propNames), g.sub(depth, self))
+			props.Set(g.propName(), g.sub(depth, self))
 		}
 		s.Set("properties", props)
 		if g.chance(0.5) {

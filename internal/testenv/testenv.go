@@ -97,3 +97,26 @@ func Examples(t testing.TB, revision string) []Example {
 	}
 	return out
 }
+
+// A2ASpecDir returns the directory holding the A2A protocol's material
+// (a2a.json, specification.md): $MCPGEN_A2A_SPEC_DIR, or shared/a2a-spec
+// in the first directory above the module that has one. Those files are
+// inputs the repository does not copy; the test is skipped without them.
+func A2ASpecDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("MCPGEN_A2A_SPEC_DIR"); d != "" {
+		return d
+	}
+	dir := ModuleRoot(t)
+	for {
+		cand := filepath.Join(dir, "shared", "a2a-spec")
+		if _, err := os.Stat(filepath.Join(cand, "a2a.json")); err == nil {
+			return cand
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("testenv: the A2A material (a2a.json, specification.md) is not here: set MCPGEN_A2A_SPEC_DIR")
+		}
+		dir = parent
+	}
+}

@@ -326,6 +326,7 @@ func write(w io.Writer, p *parsed, date time.Time) {
 			strings.Join(ts, "; "), strings.Join(rs, "; "))
 	}
 
+	writeScale(w, p, seen)
 	writeDispatch(w, p, seen)
 	writeHTTP(w, p, seen)
 	writeToolArgs(w, p, seen)
@@ -339,6 +340,67 @@ func write(w io.Writer, p *parsed, date time.Time) {
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(w, "\nNot tabulated: %s.\n", strings.Join(other, ", "))
+	}
+}
+
+// The generator's scaling cases (BenchmarkScale<case><size>): each large
+// case next to the same case a tenth the size.
+var scaleRows = []struct{ small, large, label string }{
+	{"ScaleEnum10k", "ScaleEnum100k", "enum of 100k values"},
+	{"ScaleRefChain1k", "ScaleRefChain10k", "$ref chain 10k deep"},
+	{"ScaleNesting100", "ScaleNesting1k", "objects nested 1k deep"},
+	{"ScaleDefinitions2k", "ScaleDefinitions20k", "20k definitions"},
+}
+
+// scaleLimit is the most time ten times the input may take (linear: 10).
+const scaleLimit = 12
+
+// writeScale prints the scaling table: each large case's time and peak
+// heap as ratios to generating 2026-07-28 in the same run, and the ratio
+// of its time to the case a tenth the size, checked against scaleLimit.
+func writeScale(w io.Writer, p *parsed, seen map[string]bool) {
+	base := p.results["Generate20260728"]
+	found := false
+	for _, row := range scaleRows {
+		found = found || p.results[row.large] != nil
+	}
+	if !found {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Generator input | input (KB) | time (ms) | peak heap (MB) | × 2026-07-28 time | × 2026-07-28 peak heap | × the case a tenth the size | target | result |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, row := range scaleRows {
+		r := p.results[row.large]
+		if r == nil {
+			continue
+		}
+		seen[row.large] = true
+		t, _ := r.median("ns/op")
+		peak, _ := r.median("peak-heap-MB")
+		xt, xp := "", ""
+		if base != nil {
+			bt, _ := base.median("ns/op")
+			bp, _ := base.median("peak-heap-MB")
+			if bt > 0 {
+				xt = fmt.Sprintf("%.1f", t/bt)
+			}
+			if bp > 0 {
+				xp = fmt.Sprintf("%.1f", peak/bp)
+			}
+		}
+		x10, res := "", "no result for "+row.small
+		target := fmt.Sprintf("≤ %d× the case a tenth the size", scaleLimit)
+		if small := p.results[row.small]; small != nil {
+			seen[row.small] = true
+			st, _ := small.median("ns/op")
+			if st > 0 {
+				x := t / st
+				x10 = fmt.Sprintf("%.1f", x)
+				res = check{target: target, short: fmt.Sprintf("≤ %d×", scaleLimit), ok: x <= scaleLimit, got: fmt.Sprintf("%.1f×", x)}.String()
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |\n", row.label, num(r, "input-KB", "%.0f"), t/1e6, peak, xt, xp, x10, target, res)
 	}
 }
 
