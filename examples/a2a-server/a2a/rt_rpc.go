@@ -124,6 +124,9 @@ type rpcDispatcher struct {
 	// handlers; eraOf picks it for their messages on a connection served
 	// by serve, and the HTTP handler sends it their requests.
 	older *rpcDispatcher
+	// batchesBySession, set on such an older dispatcher, answers batches
+	// in the sessions that negotiated batchRevision.
+	batchesBySession bool
 }
 
 // ExtensionMethod serves a request method that the revision's schema does
@@ -185,10 +188,23 @@ func (r *rpcDispatcher) handle(ctx context.Context, msg []byte) []byte {
 	d.initShared(msg)
 	c := d.peek()
 	if c == '[' {
+		if r.older != nil {
+			if sess := SessionFromContext(ctx); sess != nil && sess.d == r && sess.ProtocolVersion() == batchRevision {
+				// A batch of a 2025-03-26 client on a connection served
+				// by serve.
+				return r.older.handleBatch(context.WithValue(ctx, notifierKey{}, notifier(eraLink{linkOf(ctx), r.older})), msg)
+			}
+		}
 		return r.handleBatch(ctx, msg)
 	}
 	return r.handleOne(ctx, msg)
 }
+
+// batchRevision is the revision with JSON-RPC batches (2025-03-26: clients
+// and servers MUST accept them; 2025-06-18 removed them). A dispatcher
+// that serves several revisions (rpcDispatcher.older) answers batches in
+// the sessions that negotiated it.
+const batchRevision = "2025-03-26"
 
 func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
 	// A duplicate member inside an item is that item's problem (an invalid
@@ -198,7 +214,7 @@ func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
 	if err := whole.finish(); err != nil {
 		return r.errorResponse(nil, CodeParseError, "parse error: "+syntaxText(msg), nil)
 	}
-	if !r.batches {
+	if !r.batches && !r.sessionBatches(ctx) {
 		return r.errorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
 	}
 	d := decoder{data: msg, allowDup: true}
@@ -227,6 +243,17 @@ func (r *rpcDispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
 		return nil
 	}
 	return append(out, ']')
+}
+
+// sessionBatches reports whether the session of ctx negotiated the
+// revision with batches, for a dispatcher that serves several older
+// revisions (the older dispatcher of a package that converts to them).
+func (r *rpcDispatcher) sessionBatches(ctx context.Context) bool {
+	if !r.batchesBySession {
+		return false
+	}
+	sess := SessionFromContext(ctx)
+	return sess != nil && sess.ProtocolVersion() == batchRevision
 }
 
 // syntaxText describes why msg is not JSON.
