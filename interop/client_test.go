@@ -14,6 +14,8 @@ import (
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/interop/sdkservers"
@@ -229,6 +231,41 @@ func TestClientEverythingServerHTTP(t *testing.T) {
 	}
 	if tc, _ := res.Content[0].(*mcp20251125.TextContent); tc == nil || tc.Text != "This is a simple text response for testing." {
 		t.Errorf("a 2025-11-25 client: tools/call: %+v", res.Content)
+	}
+	// The generated clients of 2025-06-18 and 2025-03-26: the same process,
+	// the same handlers, each at its own revision.
+	c0618, err := mcp20250618.Connect(ctx, &mcp20250618.HTTPTransport{URL: url}, nil, mcp20250618.ClientOptions{})
+	if err != nil {
+		t.Fatalf("a 2025-06-18 client: %v", err)
+	}
+	defer c0618.Close()
+	if v := c0618.ProtocolVersion(); v != "2025-06-18" {
+		t.Errorf("a 2025-06-18 client: ProtocolVersion = %q", v)
+	}
+	r0618, err := c0618.CallTool(ctx, &mcp20250618.CallToolRequestParams{Name: "test_simple_text", Arguments: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatalf("a 2025-06-18 client: tools/call: %v", err)
+	}
+	if len(r0618.Content) != 1 {
+		t.Fatalf("a 2025-06-18 client: tools/call: %+v", r0618.Content)
+	}
+	if tc, _ := r0618.Content[0].(*mcp20250618.TextContent); tc == nil || tc.Text != "This is a simple text response for testing." {
+		t.Errorf("a 2025-06-18 client: tools/call: %+v", r0618.Content)
+	}
+	c0326, err := mcp20250326.Connect(ctx, &mcp20250326.HTTPTransport{URL: url}, nil, mcp20250326.ClientOptions{})
+	if err != nil {
+		t.Fatalf("a 2025-03-26 client: %v", err)
+	}
+	defer c0326.Close()
+	if v := c0326.ProtocolVersion(); v != "2025-03-26" {
+		t.Errorf("a 2025-03-26 client: ProtocolVersion = %q", v)
+	}
+	r0326, err := c0326.ReadResource(ctx, &mcp20250326.ReadResourceRequestParams{URI: "test://static-text"})
+	if err != nil {
+		t.Fatalf("a 2025-03-26 client: resources/read: %v", err)
+	}
+	if len(r0326.Contents) != 1 {
+		t.Errorf("a 2025-03-26 client: resources/read: %+v", r0326.Contents)
 	}
 }
 
