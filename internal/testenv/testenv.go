@@ -101,10 +101,15 @@ func Examples(t testing.TB, revision string) []Example {
 // A2ASpecDir returns the directory holding the A2A protocol's material
 // (a2a.json, specification.md): $MCPGEN_A2A_SPEC_DIR, or shared/a2a-spec
 // in the first directory above the module that has one. Those files are
-// inputs the repository does not copy; the test is skipped without them.
+// inputs the repository does not copy; the test is skipped without them,
+// unless MCPGEN_A2A_SPEC_DIR is set (as .ci/run sets it): then a missing
+// a2a.json fails the test.
 func A2ASpecDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("MCPGEN_A2A_SPEC_DIR"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "a2a.json")); err != nil {
+			t.Fatalf("testenv: MCPGEN_A2A_SPEC_DIR=%s: %v", d, err)
+		}
 		return d
 	}
 	dir := ModuleRoot(t)
