@@ -672,6 +672,9 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		if t := simple(); t != nil {
 			return t
 		}
+		if !constFitsTypes(s) {
+			b.warnf(s.Pointer, "const %s is not of the schema's type %v, so no value is valid here: the generated code rejects any", s.Const.JSON(), s.Types)
+		}
 		if !constFitsTypes(s) || hasOtherConstraints(s, true) {
 			// "type" rules out the constant (or a kind it takes): raw
 			// JSON says so exactly.
@@ -985,7 +988,11 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 			return
 		}
 		cs, err := b.deref(ps, 0)
-		if err == nil && cs.Const != nil && !cs.IsBool {
+		if err == nil && cs.Const != nil && !cs.IsBool && constFitsTypes(cs) && !hasOtherConstraints(cs, true) {
+			// A member that can only be its const needs no field. One
+			// whose other keywords say more (a "type" the const is not
+			// of, a bound, an anyOf) is typed like any other schema,
+			// which checks them all.
 			f.Const = value(cs.Const)
 			f.Type = b.constType(cs)
 			if !required {
