@@ -190,6 +190,9 @@ func (e *emitter) emitUnion(u *ir.Union) {
 			jen.If(jen.Id("d").Dot("oneOfConflict")).Block(
 				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("matches more than one branch of "+u.Name)),
 			),
+			jen.If(jen.Id("d").Dot("oneOfUnsure")).Block(
+				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("matches one branch of "+u.Name+", and has a number beyond the range of another branch's Go type, which may match too")),
+			),
 		)
 	}
 	e.validate.Func().Params(jen.Id("v").Id(u.Holder)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)

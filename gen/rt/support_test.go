@@ -37,3 +37,37 @@ func TestExtraMemberHashCollision(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestTrialOneOfUnsure: a oneOf whose one matching branch is not the only
+// candidate, because another failed on a number its Go type cannot hold,
+// is refused; an anyOf, or a failure for another reason, is not.
+func TestTrialOneOfUnsure(t *testing.T) {
+	for _, c := range []struct {
+		doc    string
+		oneOf  bool
+		refuse bool
+	}{
+		{"1e30", true, true},   // the int64 branch cannot tell
+		{"1e30", false, false}, // anyOf: the float branch suffices
+		{"1.5", true, false},   // the int64 branch fails: not an integer
+		{"7", true, true},      // both branches match
+	} {
+		var d decoder
+		d.initShared([]byte(c.doc))
+		var tr trial
+		asInt := d.sub()
+		asInt.int()
+		tr.offer(&asInt, 0, 0)
+		asFloat := d.sub()
+		asFloat.float()
+		tr.offer(&asFloat, 0, 0)
+		tr.finish(&d, c.oneOf)
+		refused := len(d.errs) > 0
+		if refused != c.refuse {
+			t.Errorf("%s (oneOf %v): refused %v, want %v (%v)", c.doc, c.oneOf, refused, c.refuse, d.errs)
+		}
+		if d.oneOfUnsure != (c.refuse && c.doc == "1e30") {
+			t.Errorf("%s (oneOf %v): oneOfUnsure %v", c.doc, c.oneOf, d.oneOfUnsure)
+		}
+	}
+}
