@@ -420,13 +420,24 @@ func defaultFields(p *ir.Protocol, m *ir.Method) []*ir.DefaultField {
 // protocolConsts records the constants the dispatcher uses for the values
 // the specification gives resultType and cacheScope.
 func protocolConsts(p *ir.Protocol) {
-	if n, ok := p.ResultType.(*ir.Named); ok {
-		for _, c := range n.Consts {
-			switch c.Value {
-			case resultComplete:
-				p.Complete = c.Name
-			case resultInputRequired:
-				p.InputRequiredType = c.Name
+	set := func(value, name string) {
+		switch value {
+		case resultComplete:
+			p.Complete = name
+		case resultInputRequired:
+			p.InputRequiredType = name
+		}
+	}
+	switch rt := p.ResultType.(type) {
+	case *ir.Named:
+		for _, c := range rt.Consts {
+			set(c.Value, c.Name)
+		}
+	case *ir.Enum:
+		// A draft of 2026-07-28 made ResultType an enum.
+		for _, v := range rt.Values {
+			if v.Value.Kind == ir.String {
+				set(v.Value.Str, v.Name)
 			}
 		}
 	}

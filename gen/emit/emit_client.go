@@ -261,7 +261,7 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	// then: resultType first (resultError checks its value).
 	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("finish").Call()}
 	var fills, after []jen.Code
-	if call.ResultType != nil {
+	if call.ResultType != nil && p.Complete != "" {
 		args = append(args, jen.Lit("resultType"))
 		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
 	}

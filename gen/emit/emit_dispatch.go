@@ -549,7 +549,8 @@ func finishName(st *ir.Struct) string { return "finish" + st.Name }
 // resultType).
 func fillsResultType(p *ir.Protocol, s *ir.Side, st *ir.Struct) bool {
 	r := resultOf(p, st)
-	return p.Modern && s.Dir == ir.ClientToServer && r != nil && r.ResultType != nil && p.Complete != ""
+	return p.Modern && s.Dir == ir.ClientToServer && r != nil && r.ResultType != nil && p.Complete != "" &&
+		(p.InputRequired == nil || p.InputRequiredType != "")
 }
 
 // finishArgs are the arguments of st's finish function: the result, and
