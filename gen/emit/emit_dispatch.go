@@ -100,7 +100,9 @@ func resultZero(m *ir.Method) *jen.Statement {
 	}
 	for t.Kind == ir.TDecl {
 		switch d := t.Decl.(type) {
-		case *ir.Kinds:
+		case *ir.Kinds, *ir.Tuple, *ir.Struct:
+			// A value, not a pointer: a multi-kind value, a tuple, or a
+			// named type over a struct.
 			return goType(m.Result).Values()
 		case *ir.Enum:
 			if d.Base == ir.KInt {
@@ -621,6 +623,9 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 			)
 		} else if u := m.Result.Union(); u != nil {
 			body = append(body, jen.Return(jen.Op("&").Add(holderOf(u, jen.Id("r"))), jen.Nil()))
+		} else if m.Result.PointerMethods() {
+			// A tuple: its methods have pointer receivers.
+			body = append(body, jen.Return(jen.Op("&").Id("r"), jen.Nil()))
 		} else {
 			body = append(body, jen.Return(jen.Id("r"), jen.Nil()))
 		}

@@ -237,12 +237,23 @@ func nonZeroCheck(t *ir.Type, expr *jen.Statement) *jen.Statement {
 		case *ir.Raw:
 			return expr.Clone().Op("!=").Nil()
 		case *ir.Named:
-			return nonZeroCheck(d.Type, expr)
+			return nonZeroCheck(d.Type, asUnderlying(d, expr))
 		case *ir.Alias:
 			return nonZeroCheck(d.Target, expr)
 		}
 	}
 	return nil
+}
+
+// asUnderlying converts expr, of the named type n, to n's underlying type
+// when that is a Kinds type, whose methods (IsZero) n does not have.
+func asUnderlying(n *ir.Named, expr *jen.Statement) *jen.Statement {
+	if r := n.Type.Resolve(); r.Kind == ir.TDecl {
+		if _, ok := r.Decl.(*ir.Kinds); ok {
+			return goType(n.Type).Call(expr.Clone())
+		}
+	}
+	return expr
 }
 
 // absentCheck is true for a required member that cannot have a valid
@@ -259,7 +270,7 @@ func absentCheck(t *ir.Type, expr *jen.Statement) *jen.Statement {
 	case *ir.Kinds:
 		return expr.Clone().Dot("IsZero").Call()
 	case *ir.Named:
-		return absentCheck(d.Type, expr)
+		return absentCheck(d.Type, asUnderlying(d, expr))
 	}
 	return nil
 }

@@ -723,6 +723,15 @@ func mergeViolations(decodeErr, validateErr error) error {
 				}
 			case v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/"):
 				covered = true
+			case v.Keyword == "required":
+				// A member that was there, but decoding rejected its
+				// value (which then looks absent to validation).
+				if m, ok := rtMissingMember(v.Message); ok {
+					p := v.Pointer + "/" + rtEscapePointer(m)
+					if w.Pointer == p || strings.HasPrefix(w.Pointer, p+"/") {
+						covered = true
+					}
+				}
 			}
 		}
 		if !covered {
