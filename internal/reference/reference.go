@@ -94,3 +94,13 @@ func (v *Validator) Validate(def string, doc []byte) (valid bool, reason string,
 	}
 	return true, "", nil
 }
+
+// CompileRoot compiles the document's root schema (and what it reaches),
+// reporting why the reference cannot use it: a $ref to nothing or to
+// another document, a schema its metaschema rejects.
+func (v *Validator) CompileRoot() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, err := v.compiler.Compile(resource)
+	return err
+}
