@@ -1360,27 +1360,7 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 		return &ir.Type{Kind: ir.TRaw}
 	}
 	e := &ir.Enum{DeclInfo: ir.DeclInfo{Name: name, Doc: b.docText(name, s), Pointer: s.Pointer, Definition: s.Name}, Base: base}
-	consts := map[string]string{}
-	for _, v := range s.Enum {
-		var word string
-		if base == ir.KString && v.Str == "" {
-			word = "Empty" // the empty string is a value like any other
-		} else if base == ir.KString {
-			word = enumWord(v.Str)
-		} else {
-			word = strings.ReplaceAll(v.Num, "-", "Minus")
-		}
-		cn := name + word
-		if prev, ok := consts[cn]; ok {
-			b.errorf(s.Pointer+"/enum", "enum values %s and %s both map to the Go constant %s", prev, v.JSON(), cn)
-			continue
-		}
-		if !b.claim(cn, s.Pointer+"/enum") {
-			continue
-		}
-		consts[cn] = v.JSON()
-		e.Values = append(e.Values, &ir.EnumValue{Name: cn, Value: value(v)})
-	}
+	b.enumConsts(e, s)
 	t := &ir.Type{Kind: ir.TDecl, Decl: e}
 	if isShared {
 		b.intern.setEnum(key, e)
@@ -1392,6 +1372,72 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.add(e)
 	return t
+}
+
+// enumConsts gives the values of e (of schema s) their Go constants,
+// named by the type and the value. A repeated value is one value. Values
+// whose constant names would be the same ("dark-mode" and "dark_mode",
+// "C" and "c"), or whose name another declaration has, get no constant,
+// with a warning: the type still holds them and Validate accepts them.
+func (b *builder) enumConsts(e *ir.Enum, s *schema.Schema) {
+	type cand struct {
+		name string
+		v    *schema.Value
+	}
+	var cands []cand
+	count := map[string]int{}
+	seen := map[string]bool{}
+	for _, v := range s.Enum {
+		var word, id string
+		switch {
+		case e.Base == ir.KString && v.Str == "":
+			word, id = "Empty", "" // the empty string is a value like any other
+		case e.Base == ir.KString:
+			word, id = enumWord(v.Str), v.Str
+		default:
+			n, _ := int64Of(v.Num) // 1, 1.0 and 1e0 are one value
+			id = strconv.FormatInt(n, 10)
+			word = strings.ReplaceAll(id, "-", "Minus")
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		cands = append(cands, cand{e.Name + word, v})
+		count[e.Name+word]++
+	}
+	ptr := s.Pointer + "/enum"
+	clashes := map[string][]string{}
+	var order []string
+	for _, c := range cands {
+		ev := &ir.EnumValue{Value: value(c.v)}
+		e.Values = append(e.Values, ev)
+		owner, taken := b.owners[c.name]
+		switch {
+		case count[c.name] > 1:
+			if clashes[c.name] == nil {
+				order = append(order, c.name)
+			}
+			clashes[c.name] = append(clashes[c.name], c.v.JSON())
+		case taken && owner != ptr:
+			what := displayPtr(owner)
+			if own, reserved := strings.CutPrefix(owner, reservedOwner); reserved {
+				what = own
+			}
+			b.warnf(ptr, "the Go constant %s of enum value %s is taken by %s, so the value gets no constant (write %s(%s)); %s holds it and Validate accepts it", c.name, c.v.JSON(), what, e.Name, c.v.JSON(), e.Name)
+		default:
+			b.owners[c.name] = ptr
+			ev.Name = c.name
+		}
+	}
+	for _, cn := range order {
+		vals := clashes[cn]
+		all, none := "all", "none of them gets"
+		if len(vals) == 2 {
+			all, none = "both", "neither gets"
+		}
+		b.warnf(ptr, "enum values %s %s map to the Go constant %s, so %s a constant (write %s(%s)); %s holds them and Validate accepts them", strings.Join(vals, ", "), all, cn, none, e.Name, vals[0], e.Name)
+	}
 }
 
 // enumKey identifies an inline enum by property name and values.

@@ -28,11 +28,18 @@ func (e *emitter) emitEnum(en *ir.Enum) {
 		} else {
 			lit = jen.Lit(v.Value.Str)
 		}
+		if v.Name == "" {
+			// No constant (its name clashes): the literal stands for it.
+			cases = append(cases, lit)
+			continue
+		}
 		defs = append(defs, jen.Id(v.Name).Id(en.Name).Op("=").Add(lit))
 		cases = append(cases, jen.Id(v.Name))
 	}
-	e.types.Comment(commentText(fmt.Sprintf("The values of %s.", en.Name)))
-	e.types.Const().Defs(defs...)
+	if len(defs) > 0 {
+		e.types.Comment(commentText(fmt.Sprintf("The values of %s.", en.Name)))
+		e.types.Const().Defs(defs...)
+	}
 	e.emitPublic(en.Name, false)
 
 	under := &ir.Type{Kind: ir.TString}

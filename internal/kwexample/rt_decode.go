@@ -40,8 +40,13 @@ type decoder struct {
 	// and grow learns how much room was missing, so that the next reading
 	// starts with enough and allocates nothing.
 	grow *rtScratch
-	// oneOfConflict is set when a oneOf union matched more than one branch.
-	oneOfConflict bool
+	// oneOfConflict is set when a oneOf union matched more than one branch;
+	// oneOfUnsure when it matched one, but a branch it did not match read
+	// a number beyond the range of its Go type (the schema's type may
+	// allow the number, and then that branch matches too).
+	oneOfConflict, oneOfUnsure bool
+	// beyond is set when a number was beyond the range of its Go type.
+	beyond bool
 	// allowDup lets skip accept duplicate member names (splitting a batch
 	// whose items are checked one by one).
 	allowDup bool
@@ -555,6 +560,7 @@ func (d *decoder) int() int64 {
 	case !isInt:
 		d.violate(off, "type", "expected integer, got "+rtQuoteNum(text))
 	case !inRange:
+		d.beyond = true
 		d.violate(off, "type", "integer "+rtQuoteNum(text)+" is out of the range of int64")
 	}
 	return n
@@ -694,6 +700,7 @@ func (d *decoder) floatText() (f float64, text []byte, off int, ok bool) {
 	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
 	if err != nil {
+		d.beyond = true
 		d.violate(off, "type", "number "+rtQuoteNum(text)+" is out of the range of float64")
 		return f, text, off, false
 	}
@@ -919,6 +926,7 @@ func (d *decoder) adopt(s *decoder) {
 		d.bools = s.bools
 	}
 	d.errs = append(d.errs, s.errs...)
+	d.beyond = d.beyond || s.beyond
 	if s.syntax != nil && d.syntax == nil {
 		d.syntax = s.syntax
 	}

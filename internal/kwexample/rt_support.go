@@ -316,6 +316,9 @@ type trial struct {
 	extras  int
 	errs    int
 	dec     decoder
+	// unsure is set when a candidate failed and read a number beyond
+	// the range of its Go type: the schema may still allow it.
+	unsure bool
 }
 
 // offer considers a candidate that sd decoded, with the number of
@@ -332,6 +335,8 @@ func (t *trial) offer(sd *decoder, violations int, extras int) bool {
 	ok := errs == 0
 	if ok {
 		t.valid++
+	} else if sd.beyond {
+		t.unsure = true
 	}
 	better := !t.started
 	if !better {
@@ -355,9 +360,15 @@ func (t *trial) finish(d *decoder, oneOf bool) {
 	d.peek()
 	off := d.pos
 	d.adopt(&t.dec)
-	if oneOf && t.valid > 1 {
+	switch {
+	case oneOf && t.valid > 1:
 		d.oneOfConflict = true
 		d.violate(off, "oneOf", "matches "+strconv.Itoa(t.valid)+" branches; oneOf allows exactly one")
+	case oneOf && t.valid == 1 && t.unsure:
+		// Another branch may match too, with a number its Go type cannot
+		// hold: the value is refused rather than maybe wrongly accepted.
+		d.oneOfUnsure = true
+		d.violate(off, "oneOf", "matches one branch, and has a number beyond the range of another branch's Go type, which may match too; oneOf allows exactly one")
 	}
 }
 
@@ -712,6 +723,15 @@ func mergeViolations(decodeErr, validateErr error) error {
 				}
 			case v.Pointer == w.Pointer || strings.HasPrefix(v.Pointer, w.Pointer+"/"):
 				covered = true
+			case v.Keyword == "required":
+				// A member that was there, but decoding rejected its
+				// value (which then looks absent to validation).
+				if m, ok := rtMissingMember(v.Message); ok {
+					p := v.Pointer + "/" + rtEscapePointer(m)
+					if w.Pointer == p || strings.HasPrefix(w.Pointer, p+"/") {
+						covered = true
+					}
+				}
 			}
 		}
 		if !covered {
