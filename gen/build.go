@@ -540,8 +540,9 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 		b.intern.setTypeAt(d.Pointer, t)
 		return fill(t)
 	}
-	if _, ok := t.Decl.(*ir.Union); ok && t.Kind == ir.TDecl {
-		// A union is an interface: another name for it is an alias.
+	if _, ok := t.Resolve().Decl.(*ir.Union); ok && t.Resolve().Kind == ir.TDecl {
+		// A union (or an alias of one) is an interface: another name
+		// for it is an alias.
 		a := &ir.Alias{DeclInfo: info, Target: t, Final: t.Resolve()}
 		at := &ir.Type{Kind: ir.TDecl, Decl: a}
 		b.intern.setTypeAt(d.Pointer, at)
