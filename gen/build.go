@@ -642,7 +642,10 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return b.typeOf(m, name)
 	}
-	if s.IsEmpty() {
+	if s.IsEmpty() && !b.complexKeywords(s) {
+		// (A merge whose parts only have keywords a merge does not
+		// carry, such as not or dependentSchemas, is empty itself, but
+		// its sources still check values.)
 		return &ir.Type{Kind: ir.TRaw}
 	}
 	// Keywords a Go value cannot be checked by directly: Validate checks
