@@ -113,7 +113,7 @@ func propertyGoName(name string) (string, error) {
 // definitionGoName is the Go name of a definition.
 func definitionGoName(name string) (string, error) {
 	if err := checkNameChars(name); err != nil {
-		return "", err
+		return "", fmt.Errorf("%w (rename it)", err)
 	}
 	if token.IsIdentifier(name) && token.IsExported(name) {
 		return name, nil
@@ -133,7 +133,7 @@ func definitionGoName(name string) (string, error) {
 func checkNameChars(name string) error {
 	for _, r := range name {
 		if r >= 0x80 {
-			return fmt.Errorf("%q has non-ASCII characters; mcpgen only converts ASCII names (rename it)", name)
+			return fmt.Errorf("%q has non-ASCII characters; mcpgen only converts ASCII names", name)
 		}
 	}
 	return nil
