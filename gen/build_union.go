@@ -250,7 +250,9 @@ func (b *builder) branchWords(branches []*schema.Schema) []string {
 		}
 		f, err := b.deref(br, 0)
 		if err != nil {
-			continue // branchType reports it
+			// branchType reports it, and names the branch by the
+			// schema as written: so does this.
+			f = br
 		}
 		flat[i] = f
 		suffix := branchSuffix(f, i)
