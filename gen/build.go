@@ -1501,6 +1501,11 @@ func (b *builder) findSharedEnums() {
 	for _, d := range b.doc.Defs {
 		walk(d)
 	}
+	// A name two different enums would share, or one a definition (or
+	// the package) already has, is no one's: those enums are named where
+	// they are, like any inline type.
+	wanted := map[string]int{}
+	names := map[string]string{}
 	for _, k := range order {
 		if len(count[k]) < 2 {
 			continue
@@ -1510,7 +1515,16 @@ func (b *builder) findSharedEnums() {
 		if err != nil {
 			continue
 		}
-		b.shared[k] = name
+		if _, taken := b.owners[name]; taken {
+			continue
+		}
+		names[k] = name
+		wanted[name]++
+	}
+	for k, name := range names {
+		if wanted[name] == 1 {
+			b.shared[k] = name
+		}
 	}
 }
 
