@@ -985,10 +985,18 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 		b.intern.setTypeAt(s.Pointer, t)
 	}
 	b.add(st)
+	// Members whose plain Go names are the same ("max-size" and
+	// "maxSize") spell their separators out (README "Naming").
+	plain := map[string]int{}
+	for _, m := range structMembers(s) {
+		if n, err := propertyGoName(m); err == nil {
+			plain[n]++
+		}
+	}
 	goNames := map[string]string{} // Go field name -> JSON name
 	use := func(goName, jsonName, ptr string) bool {
 		if prev, ok := goNames[goName]; ok {
-			b.errorf(ptr, "properties %q and %q of %s both map to the Go field %s (rename one)", prev, jsonName, name, goName)
+			b.errorf(ptr, "properties %q and %q of %s both map to the Go field %s", prev, jsonName, name, goName)
 			return false
 		}
 		goNames[goName] = jsonName
@@ -998,6 +1006,9 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	addField := func(jsonName string, ps *schema.Schema, required bool, ptr string) {
 		f := &ir.Field{JSONName: jsonName, Required: required, Doc: b.docText("", ps)}
 		goName, err := propertyGoName(jsonName)
+		if err == nil && plain[goName] > 1 {
+			goName, err = spelledGoName(jsonName)
+		}
 		if err != nil {
 			b.errorf(ptr, "property %v", err)
 			return
@@ -1069,6 +1080,21 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.memberNames(st)
 	return t
+}
+
+// structMembers lists the members a struct of s has fields for: its
+// properties, then the required members it does not declare.
+func structMembers(s *schema.Schema) []string {
+	var out []string
+	for _, p := range s.Properties {
+		out = append(out, p.Name)
+	}
+	for _, r := range s.Required {
+		if s.Prop(r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // breakValueCycles finds the types that hold themselves by value (a

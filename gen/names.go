@@ -110,6 +110,46 @@ func propertyGoName(name string) (string, error) {
 	return n, nil
 }
 
+// spelledGoName is the Go name of a property whose plain Go name another
+// member of its object has too: the whole name, its separators spelled as
+// words ("max-size" -> MaxDashSize, "max_size" -> MaxUnderscoreSize, "a/b"
+// -> ASlashB). A name without separators keeps its plain Go name.
+func spelledGoName(name string) (string, error) {
+	var ws []string
+	start := -1
+	for i, r := range name {
+		if isASCIIAlnum(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			ws = append(ws, words(name[start:i])...)
+			start = -1
+		}
+		w, ok := separatorWords[r]
+		if !ok {
+			w = fmt.Sprintf("U%04X", r)
+		}
+		ws = append(ws, w)
+	}
+	if start >= 0 {
+		ws = append(ws, words(name[start:])...)
+	}
+	n := camel(ws)
+	if n == "" || n[0] >= '0' && n[0] <= '9' {
+		return "", fmt.Errorf("%q starts with a digit, which a Go name cannot", name)
+	}
+	return n, nil
+}
+
+// separatorWords spell the characters between a name's words.
+var separatorWords = map[rune]string{
+	'-': "Dash", '_': "Underscore", '.': "Dot", '/': "Slash", ' ': "Space", '@': "At",
+	'$': "Dollar", ':': "Colon", '+': "Plus", '#': "Hash", '~': "Tilde", '*': "Star",
+}
+
 // definitionGoName is the Go name of a definition.
 func definitionGoName(name string) (string, error) {
 	if err := checkNameChars(name); err != nil {
