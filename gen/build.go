@@ -1006,7 +1006,8 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	addField := func(jsonName string, ps *schema.Schema, required bool, ptr string) {
 		f := &ir.Field{JSONName: jsonName, Required: required, Doc: b.docText("", ps)}
 		goName, err := propertyGoName(jsonName)
-		if err == nil && plain[goName] > 1 {
+		if err == nil && plain[goName] > 1 || err != nil && separatorsOnly(jsonName) {
+			// Also a name of separators only ("+", "$"): Plus, Dollar.
 			goName, err = spelledGoName(jsonName)
 		}
 		if err != nil {

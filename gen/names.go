@@ -144,6 +144,17 @@ func spelledGoName(name string) (string, error) {
 	return n, nil
 }
 
+// separatorsOnly reports whether name is made only of characters
+// separatorWords spells ("+", "$", "@").
+func separatorsOnly(name string) bool {
+	for _, r := range name {
+		if _, ok := separatorWords[r]; !ok {
+			return false
+		}
+	}
+	return name != ""
+}
+
 // separatorWords spell the characters between a name's words.
 var separatorWords = map[rune]string{
 	'-': "Dash", '_': "Underscore", '.': "Dot", '/': "Slash", ' ': "Space", '@': "At",
