@@ -579,7 +579,9 @@ func (b *builder) nameForPointer(ptr string) string {
 	}
 	for i := start; i < len(parts); i++ {
 		switch parts[i] {
-		case "properties":
+		case "properties", "definitions", "$defs":
+			// A property, or a definition nested in a schema (SchemaStore
+			// has many), is named by its key.
 			if i+1 < len(parts) {
 				i++
 				n, err := propertyGoName(schema.UnescapePointer(parts[i]))
@@ -606,17 +608,6 @@ func (b *builder) nameForPointer(ptr string) string {
 			name = derive(name, "Value")
 		case "anyOf", "oneOf", "allOf":
 			i++ // the index; the JSON type is added by the union builder
-		case "definitions", "$defs":
-			// Definitions nested in a schema (SchemaStore has many):
-			// named by their key, like properties.
-			if i+1 < len(parts) {
-				i++
-				n, err := propertyGoName(schema.UnescapePointer(parts[i]))
-				if err != nil {
-					n = camel(words(parts[i]))
-				}
-				name = derive(name, n)
-			}
 		}
 	}
 	return name
