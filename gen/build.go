@@ -1408,8 +1408,8 @@ func (b *builder) enumType(s *schema.Schema, name string) *ir.Type {
 }
 
 // enumConsts gives the values of e (of schema s) their Go constants,
-// named by the type and the value. A repeated value is one value. Values
-// whose constant names would be the same ("dark-mode" and "dark_mode",
+// named by the type and the value (the loader has refused repeated
+// values). Values whose constant names would be the same ("dark-mode" and "dark_mode",
 // "C" and "c"), or whose name another declaration has, get no constant,
 // with a warning: the type still holds them and Validate accepts them.
 func (b *builder) enumConsts(e *ir.Enum, s *schema.Schema) {
@@ -1419,23 +1419,17 @@ func (b *builder) enumConsts(e *ir.Enum, s *schema.Schema) {
 	}
 	var cands []cand
 	count := map[string]int{}
-	seen := map[string]bool{}
 	for _, v := range s.Enum {
-		var word, id string
+		var word string
 		switch {
 		case e.Base == ir.KString && v.Str == "":
-			word, id = "Empty", "" // the empty string is a value like any other
+			word = "Empty" // the empty string is a value like any other
 		case e.Base == ir.KString:
-			word, id = enumWord(v.Str), v.Str
+			word = enumWord(v.Str)
 		default:
-			n, _ := int64Of(v.Num) // 1, 1.0 and 1e0 are one value
-			id = strconv.FormatInt(n, 10)
-			word = strings.ReplaceAll(id, "-", "Minus")
+			n, _ := int64Of(v.Num) // 1e1 and 10.0 are 10
+			word = strings.ReplaceAll(strconv.FormatInt(n, 10), "-", "Minus")
 		}
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
 		cands = append(cands, cand{e.Name + word, v})
 		count[e.Name+word]++
 	}
